@@ -1,0 +1,101 @@
+// Redacted KV cache events: what leaves the wire decoder. No type here can hold a token id,
+// an extra key, a cache salt, metadata values or a session id: only their counts.
+
+/**
+ * Canonical text key of a block hash: unsigned (or negative, opaque) integers in decimal as the
+ * engine logs them, raw-bytes digests in lowercase hex. Never a JS number: u64 hashes exceed 2^53.
+ */
+export type HashKey = string;
+
+/** How a publisher encodes block hashes. */
+export type HashKind = 'int' | 'bytes';
+
+/** A BlockStored event with prompt content reduced to counts. Field names follow the wire. */
+export interface BlockStoredEvent {
+  type: 'BlockStored';
+  block_hashes: HashKey[];
+  parent_block_hash: HashKey | null;
+  /** len(token_ids): the tokens themselves never leave the decoder. */
+  token_count: number;
+  block_size: number;
+  lora_id: number | null;
+  medium: string | null;
+  lora_name: string | null;
+  /** How many blocks carried extra keys (multimodal ids, cache salt): presence only. */
+  extra_keys_count: number;
+  group_idx: number | null;
+  kv_cache_spec_kind: string | null;
+  kv_cache_spec_sliding_window: number | null;
+  /** Entries in SGLang's metadata map / vLLM's `metadata` (e.g. cache_salt): presence only. */
+  metadata_count: number;
+  /** 1 when the event carried a session_id: presence only. */
+  session_id_count: number;
+}
+
+export interface BlockRemovedEvent {
+  type: 'BlockRemoved';
+  block_hashes: HashKey[];
+  medium: string | null;
+  group_idx: number | null;
+}
+
+export interface AllBlocksClearedEvent {
+  type: 'AllBlocksCleared';
+  medium: string | null;
+}
+
+export type KvEvent = BlockStoredEvent | BlockRemovedEvent | AllBlocksClearedEvent;
+export type KvEventType = KvEvent['type'];
+export const KV_EVENT_TYPES: readonly KvEventType[] = [
+  'BlockStored',
+  'BlockRemoved',
+  'AllBlocksCleared',
+];
+
+/** One redacted event with where and when it came from. */
+export interface EventRecord {
+  /** Source id (a connection profile's id, or a session's source name). */
+  source: string;
+  /** Publisher sequence number of the batch that carried it. */
+  seq: number;
+  /** Batch timestamp, seconds (normally epoch, not assumed). */
+  ts: number;
+  dp_rank: number | null;
+  /** Position of the event in its batch. */
+  idx: number;
+  event: KvEvent;
+}
+
+/** A message or payload that could not be decoded: its size and the error, never its bytes. */
+export interface UndecodedRecord {
+  source: string;
+  /** Present when the frames were well formed enough to carry one. */
+  seq: number | null;
+  bytes: number;
+  error: string;
+  /** Receive time (epoch seconds): an undecodable payload has no batch ts. */
+  at: number;
+}
+
+/** One event of a decodable batch that was not itself decodable. */
+export interface EventErrorRecord {
+  source: string;
+  seq: number;
+  idx: number;
+  error: string;
+}
+
+/** What a source's publisher sends, learned from what arrived. */
+export interface SchemaFingerprint {
+  /** Batch encodings seen: positional array and/or map. */
+  batch: ('array' | 'map')[];
+  /** Event encodings seen. */
+  events: ('array' | 'map')[];
+  hashes: ('int' | 'bytes' | 'negative-int')[];
+  /** Name of the dp-rank field when the batch carried one. */
+  rankField: ('data_parallel_rank' | 'attn_dp_rank')[];
+  /** Event field names seen (wire names, sorted), including unknown ones. */
+  fields: string[];
+  /** Field names not known to this version: schema drift worth a look. */
+  unknownFields: string[];
+}

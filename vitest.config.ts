@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    // Real sockets and a real browser share two cores: keep files from starving each other.
+    maxWorkers: 2,
+    benchmark: { include: ['test/bench/**/*.bench.ts'] },
+  },
+});
