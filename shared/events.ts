@@ -99,3 +99,23 @@ export interface SchemaFingerprint {
   /** Field names not known to this version: schema drift worth a look. */
   unknownFields: string[];
 }
+
+/** A run of missing sequence numbers, after any replay. */
+export interface GapRecord {
+  source: string;
+  /** First and last missing seq (inclusive). */
+  from: number;
+  to: number;
+  /** How many of them the replay endpoint gave back, and how many are gone. */
+  recovered: number;
+  lost: number;
+  /** Event time (ts of the batch that revealed the gap), seconds. */
+  at: number;
+}
+
+/** The publisher started again at seq 0 (an engine restart): not a gap. */
+export interface ResetRecord {
+  source: string;
+  previousSeq: number;
+  at: number;
+}
