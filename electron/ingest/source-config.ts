@@ -1,0 +1,92 @@
+// What one subscribed endpoint needs, and how a (data-parallel) profile expands into them.
+import type { Profile } from '../../shared/contract';
+
+/** One ZeroMQ subscription: one engine, or one data-parallel rank of one. */
+export interface SourceConfig {
+  /** The profile id, with `#r` for data-parallel rank r > 0. */
+  id: string;
+  name: string;
+  endpoint: string;
+  mode: 'connect' | 'bind';
+  /** Topic prefix filter; "" takes every topic. */
+  topic: string;
+  replayEndpoint: string | null;
+  profileId: string | null;
+  /** Seconds without a message before the source counts as stalled (default 10). */
+  stallAfterSec?: number;
+  /** Payloads larger than this are not decoded (counted as oversized). */
+  maxPayloadBytes?: number;
+}
+
+export const DEFAULT_STALL_AFTER_SEC = 10;
+
+const TCP_RE = /^tcp:\/\/(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):(\d+|\*)$/;
+
+/** Checks a ZeroMQ endpoint (tcp://host:port, ipc://path, inproc://name); throws a clear Error if bad. */
+export function validateEndpoint(endpoint: string, what = 'endpoint'): void {
+  if (typeof endpoint !== 'string' || endpoint.trim() === '') {
+    throw new Error(`${what} is empty: give one like tcp://127.0.0.1:5557`);
+  }
+  if (endpoint.startsWith('ipc://') || endpoint.startsWith('inproc://')) {
+    const rest = endpoint.slice(endpoint.indexOf('://') + 3);
+    if (rest === '') throw new Error(`${what} "${endpoint}" has no path or name after the scheme`);
+    return;
+  }
+  if (!endpoint.startsWith('tcp://')) {
+    throw new Error(
+      `${what} "${endpoint}" is not a ZeroMQ endpoint: use tcp://host:port, ipc://path or inproc://name`,
+    );
+  }
+  const m = TCP_RE.exec(endpoint);
+  if (!m) throw new Error(`${what} "${endpoint}" must look like tcp://host:port`);
+  const port = m[2] ?? '';
+  if (port !== '*') {
+    const n = Number(port);
+    if (!Number.isInteger(n) || n < 1 || n > 65535) {
+      throw new Error(`${what} "${endpoint}" has port ${port}: ports run from 1 to 65535`);
+    }
+  }
+}
+
+/** The endpoint of data-parallel rank `rank`: tcp port + rank; ipc/inproc get a `-rank` suffix. */
+export function rankEndpoint(endpoint: string, rank: number): string {
+  if (rank === 0) return endpoint;
+  const m = TCP_RE.exec(endpoint);
+  if (m) {
+    const port = m[2] ?? '';
+    if (port === '*')
+      throw new Error(`cannot derive data-parallel ports from a wildcard port in ${endpoint}`);
+    const next = Number(port) + rank;
+    if (next > 65535)
+      throw new Error(`rank ${rank} of ${endpoint} would need port ${next} (> 65535)`);
+    return `tcp://${m[1] ?? ''}:${next}`;
+  }
+  // vLLM offsets only tcp ports; for other transports a suffix keeps ranks apart.
+  return `${endpoint}-${rank}`;
+}
+
+/** Expands a profile into one SourceConfig per data-parallel rank (ids `id`, `id#1`, ...). */
+export function expandProfile(p: Profile): SourceConfig[] {
+  validateEndpoint(p.endpoint, `endpoint of "${p.name}"`);
+  if (p.replayEndpoint !== null)
+    validateEndpoint(p.replayEndpoint, `replay endpoint of "${p.name}"`);
+  const ranks = p.dpRanks;
+  if (!Number.isInteger(ranks) || ranks < 1 || ranks > 1024) {
+    throw new Error(
+      `data-parallel ranks of "${p.name}" must be a whole number from 1 to 1024, got ${ranks}`,
+    );
+  }
+  const out: SourceConfig[] = [];
+  for (let r = 0; r < ranks; r++) {
+    out.push({
+      id: r === 0 ? p.id : `${p.id}#${r}`,
+      name: ranks > 1 ? `${p.name} #${r}` : p.name,
+      endpoint: rankEndpoint(p.endpoint, r),
+      mode: p.mode,
+      topic: p.topic,
+      replayEndpoint: p.replayEndpoint === null ? null : rankEndpoint(p.replayEndpoint, r),
+      profileId: p.id,
+    });
+  }
+  return out;
+}
