@@ -1,0 +1,169 @@
+// Chain summaries (one per leaf of the forest), computed in one pass that memoises each node's
+// root-to-node aggregate, so shared prefixes are walked once: O(known blocks) per query.
+
+import type { ChainPage, ChainQuery, ChainSummary, HashMatch } from '../../shared/contract';
+import type { HashKey } from '../../shared/events';
+import type { BlockNode } from './block-node';
+import type { Forest } from './forest';
+import { hashMatcher } from './hash-query';
+
+interface Agg {
+  root: HashKey;
+  depth: number;
+  tokens: number;
+  resident: number;
+  evicted: number;
+  restores: number;
+  mask: number;
+  seen: number;
+  first: number;
+  last: number;
+  match: boolean;
+}
+
+/** A chain summary plus the masks the filters need. */
+export interface ChainRow {
+  summary: ChainSummary;
+  seenMask: number;
+  match: boolean;
+}
+
+/** Aggregates root→node for every node on a path to a leaf; match marks paths through a matching block. */
+export function computeChains(
+  forest: Forest,
+  sourceNames: (mask: number) => string[],
+  match: ((key: HashKey) => boolean) | null,
+): ChainRow[] {
+  const memo = new Map<HashKey, Agg>();
+  const rows: ChainRow[] = [];
+  const stack: BlockNode[] = [];
+  for (const leaf of forest.leaves) {
+    let cur = forest.get(leaf);
+    stack.length = 0;
+    let above: Agg | undefined;
+    // The length bound stops a walk around a cycle of hashes (only a broken publisher makes one).
+    while (cur && stack.length <= forest.nodes.size) {
+      above = memo.get(cur.hash);
+      if (above) break;
+      stack.push(cur);
+      cur = cur.parent === null ? undefined : forest.get(cur.parent);
+    }
+    for (let i = stack.length - 1; i >= 0; i -= 1) {
+      const n = stack[i] as BlockNode;
+      const res = n.holders > 0;
+      const agg: Agg = above
+        ? {
+            root: above.root,
+            depth: above.depth + 1,
+            tokens: above.tokens + n.tokens,
+            resident: above.resident + (res ? 1 : 0),
+            evicted: above.evicted + (res ? 0 : 1),
+            restores: above.restores + n.restores,
+            mask: above.mask | n.srcMask,
+            seen: above.seen | n.seenMask,
+            first: Math.min(above.first, n.firstStored),
+            last: Math.max(above.last, n.lastSeen),
+            match: above.match || (match !== null && match(n.hash)),
+          }
+        : {
+            root: n.hash,
+            depth: 1,
+            tokens: n.tokens,
+            resident: res ? 1 : 0,
+            evicted: res ? 0 : 1,
+            restores: n.restores,
+            mask: n.srcMask,
+            seen: n.seenMask,
+            first: n.firstStored,
+            last: n.lastSeen,
+            match: match !== null && match(n.hash),
+          };
+      memo.set(n.hash, agg);
+      above = agg;
+    }
+    const a = memo.get(leaf);
+    if (!a) continue;
+    rows.push({
+      summary: {
+        id: leaf,
+        root: a.root,
+        leaf,
+        depthBlocks: a.depth,
+        depthTokens: a.tokens,
+        residentBlocks: a.resident,
+        evictedBlocks: a.evicted,
+        restores: a.restores,
+        sources: sourceNames(a.mask),
+        firstSeen: a.first,
+        lastSeen: a.last,
+      },
+      seenMask: a.seen,
+      match: a.match,
+    });
+  }
+  return rows;
+}
+
+const SORT_KEY: Record<ChainQuery['sort'], (s: ChainSummary) => number> = {
+  depth: (s) => s.depthBlocks,
+  lastSeen: (s) => s.lastSeen,
+  firstSeen: (s) => s.firstSeen,
+  restores: (s) => s.restores,
+  resident: (s) => s.residentBlocks,
+  evicted: (s) => s.evictedBlocks,
+  sources: (s) => s.sources.length,
+};
+
+/** Filter, sort and page chain rows. sourceBit is the bit of q.source (0 when unknown). */
+export function pageChains(rows: ChainRow[], q: ChainQuery, sourceBit: number | null): ChainPage {
+  const hashFilter = q.hash !== undefined && q.hash.trim() !== '';
+  const kept = rows.filter(
+    (r) =>
+      (!hashFilter || r.match) &&
+      (sourceBit === null || (r.seenMask & sourceBit) !== 0) &&
+      (!q.residentOnly || r.summary.residentBlocks > 0),
+  );
+  const key = SORT_KEY[q.sort];
+  const dir = q.desc ? -1 : 1;
+  kept.sort((a, b) => {
+    const d = key(a.summary) - key(b.summary);
+    if (d !== 0) return d * dir;
+    return a.summary.id < b.summary.id ? -1 : a.summary.id > b.summary.id ? 1 : 0;
+  });
+  const offset = Math.max(0, Math.floor(q.offset));
+  const limit = Math.max(0, Math.floor(q.limit));
+  return {
+    total: kept.length,
+    offset,
+    rows: kept.slice(offset, offset + limit).map((r) => r.summary),
+  };
+}
+
+/** Known blocks whose key matches text (bounded), with leaves of chains through each (bounded). */
+export function searchForest(
+  forest: Forest,
+  text: string,
+  maxResults = 50,
+  maxChains = 20,
+): HashMatch[] {
+  const match = hashMatcher(text);
+  if (!match) return [];
+  const found = new Map<HashKey, HashMatch>();
+  for (const [hash, node] of forest.nodes) {
+    if (!match(hash)) continue;
+    found.set(hash, { hash, resident: node.holders > 0, chainIds: [] });
+    if (found.size >= maxResults) break;
+  }
+  if (found.size === 0) return [];
+  for (const leaf of forest.leaves) {
+    const seen = new Set<HashKey>();
+    let cur = forest.get(leaf);
+    while (cur && !seen.has(cur.hash)) {
+      seen.add(cur.hash);
+      const m = found.get(cur.hash);
+      if (m && m.chainIds.length < maxChains) m.chainIds.push(leaf);
+      cur = cur.parent === null ? undefined : forest.get(cur.parent);
+    }
+  }
+  return [...found.values()];
+}

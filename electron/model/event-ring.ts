@@ -1,0 +1,61 @@
+// The last N events in memory for the event log; the recording file holds them all.
+
+import type { EventPage, EventQuery, EventRow } from '../../shared/contract';
+import type { EventRecord } from '../../shared/events';
+import { hashMatcher } from './hash-query';
+
+/** Events kept in memory by default. */
+export const DEFAULT_RING_SIZE = 50_000;
+
+/** A fixed-size ring of the newest events, each with its arrival number. */
+export class EventRing {
+  private readonly rows: (EventRow | undefined)[];
+  private next = 0;
+  private count = 0;
+  /** Arrival number of the next event. */
+  private n = 0;
+
+  constructor(readonly capacity = DEFAULT_RING_SIZE) {
+    this.rows = new Array<EventRow | undefined>(capacity);
+  }
+
+  push(rec: EventRecord): void {
+    this.rows[this.next] = { ...rec, n: this.n };
+    this.n += 1;
+    this.next = (this.next + 1) % this.capacity;
+    this.count = Math.min(this.count + 1, this.capacity);
+  }
+
+  size(): number {
+    return this.count;
+  }
+
+  /** Matching events, newest first, paged. */
+  query(q: EventQuery): EventPage {
+    const types = q.types && q.types.length > 0 ? new Set(q.types) : null;
+    const match = hashMatcher(q.hash);
+    const offset = Math.max(0, Math.floor(q.offset));
+    const limit = Math.max(0, Math.floor(q.limit));
+    const out: EventRow[] = [];
+    let total = 0;
+    for (let k = 1; k <= this.count; k += 1) {
+      const row = this.rows[(this.next - k + this.capacity) % this.capacity];
+      if (!row) continue;
+      if (types && !types.has(row.event.type)) continue;
+      if (q.source !== undefined && q.source !== '' && row.source !== q.source) continue;
+      if (match) {
+        const ev = row.event;
+        const hit =
+          ev.type !== 'AllBlocksCleared' &&
+          (ev.block_hashes.some(match) ||
+            (ev.type === 'BlockStored' &&
+              ev.parent_block_hash !== null &&
+              match(ev.parent_block_hash)));
+        if (!hit) continue;
+      }
+      if (total >= offset && out.length < limit) out.push(row);
+      total += 1;
+    }
+    return { total, rows: out };
+  }
+}

@@ -1,0 +1,140 @@
+// The hash forest: every stored block linked to its parent. Leaves (blocks with no known child)
+// are kept incrementally, one chain per leaf. Blocks resident nowhere are remembered in LRU order
+// up to a cap, so re-stores and lifetimes can be measured while memory stays bounded.
+
+import type { HashKey } from '../../shared/events';
+import { BlockNode, pushBounded, sourceBit } from './block-node';
+
+/** Blocks resident nowhere that stay known (oldest forgotten first). */
+export const DEFAULT_EVICTED_CAP = 200_000;
+
+/** Known blocks, their links, and the leaf set. */
+export class Forest {
+  readonly nodes = new Map<HashKey, BlockNode>();
+  /** Children per parent hash (also for a parent no longer known, so counts survive forgetting). */
+  private readonly childCount = new Map<HashKey, number>();
+  readonly leaves = new Set<HashKey>();
+  /** Known blocks resident nowhere, oldest first. */
+  private readonly evicted = new Set<HashKey>();
+  /** Bumped on every change, so query results can be cached. */
+  version = 0;
+  forgotten = 0;
+
+  constructor(private readonly evictedCap = DEFAULT_EVICTED_CAP) {}
+
+  get(hash: HashKey): BlockNode | undefined {
+    return this.nodes.get(hash);
+  }
+
+  /** Record a store of hash under parent; returns the node and whether it was a re-store after eviction. */
+  store(
+    hash: HashKey,
+    parent: HashKey | null,
+    ts: number,
+    medium: string | null,
+    tokens: number,
+  ): { node: BlockNode; restore: boolean; lastRemoved: number | null } {
+    this.version += 1;
+    if (parent === hash) parent = null;
+    let node = this.nodes.get(hash);
+    let restore = false;
+    let lastRemoved: number | null = null;
+    if (!node) {
+      node = new BlockNode(hash, parent, ts, medium, tokens);
+      this.nodes.set(hash, node);
+      if (!this.childCount.has(hash)) this.leaves.add(hash);
+      if (parent !== null) this.link(parent);
+      // Resident nowhere until a holder is added.
+      this.evicted.add(hash);
+    } else {
+      if (node.holders === 0) {
+        restore = true;
+        node.restores += 1;
+        lastRemoved = node.removedAt[node.removedAt.length - 1] ?? null;
+      }
+      if (node.parent !== parent) {
+        if (node.parent !== null) this.unlink(node.parent);
+        node.parent = parent;
+        if (parent !== null) this.link(parent);
+      }
+      if (medium !== null) node.medium = medium;
+      if (tokens > 0) node.tokens = tokens;
+    }
+    node.timesStored += 1;
+    node.lastStore = ts;
+    node.lastSeen = Math.max(node.lastSeen, ts);
+    pushBounded(node.storedAt, ts);
+    return { node, restore, lastRemoved };
+  }
+
+  /** A (source, medium) pair now holds node. */
+  addHolder(node: BlockNode, sourceIdx: number): void {
+    this.version += 1;
+    if (node.holders === 0) this.evicted.delete(node.hash);
+    node.holders += 1;
+    node.srcMask |= sourceBit(sourceIdx);
+    node.seenMask |= sourceBit(sourceIdx);
+  }
+
+  /** A (source, medium) pair let node go at ts; stillInSource when the source holds it in another medium. */
+  removeHolder(node: BlockNode, sourceIdx: number, stillInSource: boolean, ts: number): void {
+    this.version += 1;
+    node.holders = Math.max(0, node.holders - 1);
+    if (!stillInSource) node.srcMask &= ~sourceBit(sourceIdx);
+    node.lastSeen = Math.max(node.lastSeen, ts);
+    if (node.holders === 0) {
+      pushBounded(node.removedAt, ts);
+      node.lastLifetime = ts - node.lastStore;
+      this.evicted.add(node.hash);
+      this.trim();
+    }
+  }
+
+  /** Forget the oldest blocks resident nowhere beyond the cap. */
+  trim(): void {
+    while (this.evicted.size > this.evictedCap) {
+      const oldest = this.evicted.values().next().value;
+      if (oldest === undefined) return;
+      this.forget(oldest);
+    }
+  }
+
+  /** Root-first path from the top-most known ancestor to hash (cycle-safe). */
+  path(hash: HashKey): BlockNode[] {
+    const out: BlockNode[] = [];
+    const seen = new Set<HashKey>();
+    let cur = this.nodes.get(hash);
+    while (cur && !seen.has(cur.hash)) {
+      seen.add(cur.hash);
+      out.push(cur);
+      cur = cur.parent === null ? undefined : this.nodes.get(cur.parent);
+    }
+    return out.reverse();
+  }
+
+  private forget(hash: HashKey): void {
+    this.evicted.delete(hash);
+    const node = this.nodes.get(hash);
+    if (!node) return;
+    this.nodes.delete(hash);
+    this.leaves.delete(hash);
+    if (node.parent !== null) this.unlink(node.parent);
+    this.forgotten += 1;
+    this.version += 1;
+  }
+
+  private link(parent: HashKey): void {
+    this.childCount.set(parent, (this.childCount.get(parent) ?? 0) + 1);
+    this.leaves.delete(parent);
+  }
+
+  private unlink(parent: HashKey): void {
+    const c = (this.childCount.get(parent) ?? 1) - 1;
+    if (c > 0) {
+      this.childCount.set(parent, c);
+      return;
+    }
+    this.childCount.delete(parent);
+    if (this.nodes.has(parent)) this.leaves.add(parent);
+  }
+}

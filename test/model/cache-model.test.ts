@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { CacheModel } from '../../electron/model/cache-model';
+import { cleared, removed, stored } from './helpers';
+
+describe('CacheModel counts', () => {
+  it('counts stored, removed and resident blocks as hand-computed truth', () => {
+    const m = new CacheModel();
+    m.applyBatch([stored('a', 100.2, ['1', '2', '3'])]);
+    m.applyBatch([stored('a', 100.7, ['3', '4'], '2')]); // 3 is a duplicate store
+    m.applyBatch([removed('a', 101.1, ['1', '99'])]); // 99 was never resident
+    m.applyBatch([stored('b', 101.5, ['1', '2'], null, 'CPU')]);
+    m.applyBatch([stored('a', 101.6, ['5'], null, null)]);
+    const k = m.kpis();
+    expect(k.storedBlocks).toBe(8);
+    expect(k.removedBlocks).toBe(2);
+    // a/GPU: 2,3,4 ; a/unspecified: 5 ; b/CPU: 1,2
+    expect(k.residentBlocks).toBe(6);
+    expect(m.media()).toEqual(['GPU', 'CPU', 'unspecified']);
+    expect(m.sourceStats('a').residentBlocks).toBe(4);
+    expect(m.sourceStats('b').residentBlocks).toBe(2);
+    expect(k.events).toBe(5);
+    expect(m.nowTs()).toBe(101.6);
+  });
+
+  it('empties every medium of one source on AllBlocksCleared and marks it', () => {
+    const m = new CacheModel();
+    m.applyBatch([stored('a', 10, ['1', '2']), stored('a', 10, ['3'], null, 'CPU')]);
+    m.applyBatch([stored('b', 10, ['1'])]);
+    m.applyBatch([cleared('a', 12)]);
+    expect(m.kpis().residentBlocks).toBe(1);
+    expect(m.kpis().clears).toBe(1);
+    expect(m.kpis().removedBlocks).toBe(0);
+    const s = m.series({ rangeSec: null });
+    expect(s.markers).toEqual([
+      { t: 12, kind: 'clear', source: 'a', detail: 'all blocks cleared' },
+    ]);
+    expect(s.points.at(-1)?.resident).toEqual([1, 0]);
+  });
+
+  it('counts gaps, lost, recovered, resets and undecoded records', () => {
+    const m = new CacheModel();
+    m.applyUndecoded({ source: 'a', seq: 3, bytes: 10, error: 'x', at: 1 });
+    m.applyBatch([stored('a', 50, ['1'])]);
+    m.applyGap({ source: 'a', from: 4, to: 9, recovered: 2, lost: 4, at: 50 });
+    m.applyReset({ source: 'a', previousSeq: 9, at: 51 });
+    m.applyBatch([stored('a', 51, ['2'])]);
+    const k = m.kpis();
+    expect([k.gaps, k.lost, k.recovered, k.undecoded]).toEqual([1, 4, 2, 1]);
+    expect(m.series({ rangeSec: null }).markers.map((x) => x.kind)).toEqual(['gap', 'reset']);
+  });
+
+  it('reports stored and removed per second over the last 10 s of event time', () => {
+    const m = new CacheModel();
+    for (let t = 0; t < 30; t += 1) m.applyBatch([stored('a', 1000 + t, [`h${t}a`, `h${t}b`])]);
+    m.applyBatch([removed('a', 1029.5, ['h29a', 'h28a', 'h27a', 'h26a', 'h25a'])]);
+    const k = m.kpis();
+    expect(k.storedPerSec).toBe(2);
+    expect(k.removedPerSec).toBe(0.5);
+    expect(m.sourceStats('a').storedPerSec).toBe(2);
+    expect(m.sourceStats('nobody').storedPerSec).toBe(0);
+  });
+
+  it('measures reuse, thrash restores, lifetimes and blocks shared by sources', () => {
+    const m = new CacheModel({ thrashWindowSec: 5 });
+    m.applyBatch([stored('a', 0, ['r'])]);
+    m.applyBatch([stored('a', 1, ['c'], 'r')]); // parent resident: reuse
+    m.applyBatch([removed('a', 3, ['c'])]); // lifetime 2
+    m.applyBatch([stored('a', 4, ['c'], 'r')]); // re-store 1 s after removal: thrash
+    m.applyBatch([removed('a', 10, ['c'])]);
+    m.applyBatch([stored('a', 30, ['c'], 'x')]); // re-store 20 s later, parent not resident
+    m.applyBatch([stored('b', 31, ['r'])]);
+    const d = m.derived();
+    expect(d.storesWithParent).toBe(3);
+    expect(d.reuseStores).toBe(2);
+    expect(d.restores).toBe(2);
+    expect(d.thrashRestores).toBe(1);
+    expect(d.lifetimeCounts.reduce((a, b) => a + b, 0)).toBe(2);
+    expect(d.lifetimeMeanSec).toBe(4);
+    expect(d.sharedBlocks).toBe(1);
+  });
+});

@@ -1,0 +1,59 @@
+import type { EventRecord, KvEvent } from '../../shared/events';
+
+let seq = 0;
+
+/** A BlockStored record. */
+export function stored(
+  source: string,
+  ts: number,
+  hashes: string[],
+  parent: string | null = null,
+  medium: string | null = 'GPU',
+): EventRecord {
+  const event: KvEvent = {
+    type: 'BlockStored',
+    block_hashes: hashes,
+    parent_block_hash: parent,
+    token_count: hashes.length * 16,
+    block_size: 16,
+    lora_id: null,
+    medium,
+    lora_name: null,
+    extra_keys_count: 0,
+    group_idx: null,
+    kv_cache_spec_kind: null,
+    kv_cache_spec_sliding_window: null,
+    metadata_count: 0,
+    session_id_count: 0,
+  };
+  return { source, seq: seq++, ts, dp_rank: 0, idx: 0, event };
+}
+
+/** A BlockRemoved record. */
+export function removed(
+  source: string,
+  ts: number,
+  hashes: string[],
+  medium: string | null = 'GPU',
+): EventRecord {
+  return {
+    source,
+    seq: seq++,
+    ts,
+    dp_rank: 0,
+    idx: 0,
+    event: { type: 'BlockRemoved', block_hashes: hashes, medium, group_idx: null },
+  };
+}
+
+/** An AllBlocksCleared record. */
+export function cleared(source: string, ts: number): EventRecord {
+  return {
+    source,
+    seq: seq++,
+    ts,
+    dp_rank: 0,
+    idx: 0,
+    event: { type: 'AllBlocksCleared', medium: null },
+  };
+}
