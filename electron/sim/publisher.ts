@@ -1,0 +1,223 @@
+// SimPublisher: publishes an engine-like workload exactly as vLLM's ZmqEventPublisher does,
+// one PUB (+ optional ROUTER replay) per data-parallel rank, paced or stepped by hand.
+import { encodeBatch, garbagePayload } from './encode';
+import { RankSockets } from './rank';
+import { Truth, sumCounts } from './truth';
+import type { PublishedBatch, SimOptions, SimStats } from './types';
+import { Workload } from './workload';
+
+const VIRTUAL_EPOCH = 1_767_225_600;
+const TICK_MS = 20;
+const MAX_BURST = 500;
+
+interface Rank {
+  index: number;
+  sockets: RankSockets;
+  workload: Workload;
+  truth: Truth;
+  seq: bigint;
+  /** Messages since start (restarts included): drives garbageEvery and the virtual clock. */
+  sent: number;
+}
+
+/** A simulated vLLM engine's KV event publisher (one per data-parallel rank). */
+export class SimPublisher {
+  readonly ranks: { pubEndpoint: string; replayEndpoint: string | null }[];
+  private readonly listeners = new Set<(b: PublishedBatch) => void>();
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private ticking = false;
+
+  private constructor(
+    private readonly opts: SimOptions,
+    private readonly state: Rank[],
+  ) {
+    this.ranks = state.map((r) => ({
+      pubEndpoint: r.sockets.pubEndpoint,
+      replayEndpoint: r.sockets.replayEndpoint,
+    }));
+  }
+
+  /** Open every rank's sockets and start pacing when `rate` > 0. */
+  static async start(opts: SimOptions): Promise<SimPublisher> {
+    validate(opts);
+    const dp = opts.dp ?? 1;
+    const seed = opts.seed ?? 1;
+    const replay = opts.replay ?? false;
+    const state: Rank[] = [];
+    try {
+      for (let index = 0; index < dp; index++) {
+        const sockets = await RankSockets.open({
+          rank: index,
+          topic: opts.topic ?? 'kv-events',
+          host: opts.host ?? '127.0.0.1',
+          port: opts.port ?? 0,
+          connectTo: opts.bind === false ? (opts.connectTo ?? null) : null,
+          replayPort: replay === false ? null : replay === true ? 0 : replay,
+          replayBuffer: opts.replayBuffer ?? 2000,
+          replayTopicFrame: opts.replayTopicFrame ?? false,
+        });
+        const workload = new Workload({
+          seed,
+          rank: index,
+          format: opts.format,
+          hash: opts.hash,
+          gpuBlocks: opts.gpuBlocks,
+          cpuBlocks: opts.cpuBlocks,
+          eventsPerBatch: opts.eventsPerBatch,
+          clearEvery: opts.clearEvery,
+        });
+        state.push({ index, sockets, workload, truth: new Truth(), seq: 0n, sent: 0 });
+      }
+    } catch (err) {
+      await Promise.all(state.map((r) => r.sockets.close()));
+      throw err;
+    }
+    const sim = new SimPublisher(opts, state);
+    if ((opts.rate ?? 0) > 0) sim.startPacing(opts.rate ?? 0);
+    return sim;
+  }
+
+  /** Publish `batches` (default 1) messages on every rank, now; resolves once handed to ZeroMQ. */
+  async publish(batches = 1): Promise<void> {
+    if (this.closed) throw new Error('SimPublisher is closed');
+    await Promise.all(this.state.map((r) => this.publishOn(r, batches)));
+  }
+
+  /** A publisher restart: seq starts again at 0, the replay buffer and the caches start empty. */
+  restart(rank?: number): void {
+    for (const r of this.pick(rank)) {
+      r.seq = 0n;
+      r.sockets.resetBuffer();
+      r.workload.reset();
+      r.truth.restart();
+    }
+  }
+
+  /** Queue an AllBlocksCleared: the next batches carry it. */
+  clear(rank?: number): void {
+    for (const r of this.pick(rank)) r.workload.clear();
+  }
+
+  /** What has been published so far: per rank and in total. */
+  stats(): SimStats {
+    const ranks = this.state.map((r) => r.truth.snapshot(r.index));
+    return { ranks, total: sumCounts(ranks) };
+  }
+
+  /** Seqs a rank holds for replay now (oldest first). */
+  bufferedSeqs(rank = 0): number[] {
+    return (this.state[rank]?.sockets.bufferedSeqs() ?? []).map(Number);
+  }
+
+  /** Be told of every message as it is published (raw events with token ids); returns unsubscribe. */
+  onBatch(listener: (b: PublishedBatch) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stop pacing and close every socket. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (this.closed) return;
+    this.closed = true;
+    this.listeners.clear();
+    await Promise.all(this.state.map((r) => r.sockets.close()));
+  }
+
+  private pick(rank?: number): Rank[] {
+    if (rank === undefined) return this.state;
+    const r = this.state[rank];
+    if (!r) throw new Error(`no rank ${rank}: this simulator has ${this.state.length}`);
+    return [r];
+  }
+
+  private async publishOn(r: Rank, n: number): Promise<void> {
+    let last: Promise<void> = Promise.resolve();
+    for (let i = 0; i < n; i++) last = this.publishOne(r);
+    await last;
+  }
+
+  /** Build, account and queue one message; the state changes synchronously, in seq order. */
+  private publishOne(r: Rank): Promise<void> {
+    const seq = r.seq;
+    r.seq += 1n;
+    r.sent++;
+    const every = this.opts.faults?.garbageEvery ?? 0;
+    const garbage = every > 0 && r.sent % every === 0;
+    const events = garbage ? [] : r.workload.nextBatch();
+    const ts = garbage ? 0 : this.now(r);
+    const payload = garbage
+      ? garbagePayload(r.sent)
+      : encodeBatch(ts, events, r.index, this.opts.format);
+    const dropped = this.opts.faults?.dropFromPub?.(seq, r.index) ?? false;
+    r.truth.apply(Number(seq), events, garbage, dropped);
+    const batch: PublishedBatch = {
+      rank: r.index,
+      seq: Number(seq),
+      ts,
+      events,
+      payload,
+      droppedFromPub: dropped,
+      garbage,
+    };
+    for (const l of this.listeners) l(batch);
+    return r.sockets.send(seq, payload, !dropped);
+  }
+
+  private now(r: Rank): number {
+    if (this.opts.clock === 'virtual') return VIRTUAL_EPOCH + r.sent * 0.02 + 0.000123;
+    return Date.now() / 1000;
+  }
+
+  /** Batches owed = elapsed * rate: no drift, sent in small bursts every tick. */
+  private startPacing(rate: number): void {
+    const t0 = performance.now();
+    let done = 0;
+    this.timer = setInterval(
+      () => {
+        if (this.ticking || this.closed) return;
+        const owed = Math.floor(((performance.now() - t0) / 1000) * rate) - done;
+        if (owed <= 0) return;
+        const n = Math.min(owed, MAX_BURST);
+        done += n;
+        this.ticking = true;
+        Promise.all(this.state.map((r) => this.publishOn(r, n)))
+          .catch((err: unknown) =>
+            process.stderr.write(`kvscope sim: publish failed: ${String(err)}\n`),
+          )
+          .finally(() => {
+            this.ticking = false;
+          });
+      },
+      Math.max(1, Math.min(TICK_MS, Math.floor(1000 / rate))),
+    );
+  }
+}
+
+function validate(o: SimOptions): void {
+  const intIn = (name: string, v: number | undefined, lo: number, hi: number): void => {
+    if (v !== undefined && !(Number.isInteger(v) && v >= lo && v <= hi)) {
+      throw new Error(`${name} must be an integer from ${lo} to ${hi}, got ${String(v)}`);
+    }
+  };
+  if (o.format !== 'array' && o.format !== 'map')
+    throw new Error(`format must be "array" or "map"`);
+  if (o.hash !== 'int' && o.hash !== 'bytes') throw new Error(`hash must be "int" or "bytes"`);
+  intIn('port', o.port, 0, 65535);
+  intIn('dp', o.dp, 1, 64);
+  intIn('replayBuffer', o.replayBuffer, 1, 10_000_000);
+  if (typeof o.replay === 'number') intIn('replay port', o.replay, 0, 65535);
+  if (o.rate !== undefined && !(Number.isFinite(o.rate) && o.rate >= 0)) {
+    throw new Error(`rate must be a number >= 0 (batches per second per rank), got ${o.rate}`);
+  }
+  if (o.bind === false && !o.connectTo)
+    throw new Error('bind: false needs connectTo (tcp://host:port)');
+  const dp = o.dp ?? 1;
+  const p = o.port ?? 0;
+  const rp = typeof o.replay === 'number' ? o.replay : 0;
+  if (o.bind !== false && p > 0 && rp > 0 && rp < p + dp && p < rp + dp) {
+    throw new Error(`PUB ports ${p}..${p + dp - 1} and replay ports ${rp}..${rp + dp - 1} overlap`);
+  }
+}

@@ -1,0 +1,164 @@
+// One data-parallel rank's sockets: a PUB socket (bound or connected out), the bounded replay
+// buffer, and the ROUTER replay endpoint that speaks vLLM's protocol.
+import { Publisher, Router } from 'zeromq';
+
+/** Replay end marker: seq = -1 as eight 0xFF bytes. */
+export const END_SEQ = Buffer.alloc(8, 0xff);
+
+export interface RankSocketOptions {
+  rank: number;
+  topic: string;
+  host: string;
+  /** 0 = ephemeral. */
+  port: number;
+  connectTo: string | null;
+  /** null = no replay; 0 = ephemeral. */
+  replayPort: number | null;
+  replayBuffer: number;
+  replayTopicFrame: boolean;
+}
+
+/** Big-endian u64 frame. */
+export function seqFrame(seq: bigint): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(seq);
+  return b;
+}
+
+/** The sockets and replay buffer of one rank. */
+export class RankSockets {
+  pubEndpoint = '';
+  replayEndpoint: string | null = null;
+  private readonly pub = new Publisher({ linger: 0, sendHighWaterMark: 100_000 });
+  private router: Router | null = null;
+  private readonly topic: Buffer;
+  /** Ring of [seq, payload], oldest first. */
+  private buffer: { seq: bigint; payload: Uint8Array }[] = [];
+  private sendChain: Promise<void> = Promise.resolve();
+  private closed = false;
+  private replayLoop: Promise<void> = Promise.resolve();
+
+  private constructor(private readonly opts: RankSocketOptions) {
+    this.topic = Buffer.from(opts.topic, 'utf8');
+  }
+
+  /** Bind (or connect) the rank's sockets. */
+  static async open(opts: RankSocketOptions): Promise<RankSockets> {
+    const r = new RankSockets(opts);
+    try {
+      await r.setup();
+    } catch (err) {
+      r.close();
+      throw err;
+    }
+    return r;
+  }
+
+  private async setup(): Promise<void> {
+    const { host, port, rank, connectTo, replayPort } = this.opts;
+    if (connectTo !== null) {
+      this.pubEndpoint = offsetPort(connectTo, rank);
+      this.pub.connect(this.pubEndpoint);
+    } else {
+      await this.pub.bind(endpoint(host, port === 0 ? 0 : port + rank)).catch((err: unknown) => {
+        throw bindError('PUB', endpoint(host, port + rank), err);
+      });
+      this.pubEndpoint = this.pub.lastEndpoint ?? endpoint(host, port + rank);
+    }
+    if (replayPort !== null) {
+      this.router = new Router({ linger: 0 });
+      const want = endpoint(host, replayPort === 0 ? 0 : replayPort + rank);
+      await this.router.bind(want).catch((err: unknown) => {
+        throw bindError('replay ROUTER', want, err);
+      });
+      this.replayEndpoint = this.router.lastEndpoint ?? want;
+      this.replayLoop = this.serveReplay(this.router);
+    }
+  }
+
+  /** Buffer a message for replay and (unless dropped) send it on PUB, in seq order. */
+  send(seq: bigint, payload: Uint8Array, onPub: boolean): Promise<void> {
+    this.buffer.push({ seq, payload });
+    if (this.buffer.length > this.opts.replayBuffer) this.buffer.shift();
+    if (!onPub) return this.sendChain;
+    const frames = [this.topic, seqFrame(seq), payload];
+    this.sendChain = this.sendChain.then(async () => {
+      if (this.closed) return;
+      await this.pub.send(frames).catch((err: unknown) => {
+        // Keep the chain alive: one failed send must not stop the stream.
+        if (!this.closed) process.stderr.write(`kvscope sim: PUB send failed: ${String(err)}\n`);
+      });
+    });
+    return this.sendChain;
+  }
+
+  /** A restarted publisher has an empty replay buffer. */
+  resetBuffer(): void {
+    this.buffer = [];
+  }
+
+  /** Seqs currently held for replay (oldest first). */
+  bufferedSeqs(): bigint[] {
+    return this.buffer.map((b) => b.seq);
+  }
+
+  /** Wait for queued sends. */
+  flush(): Promise<void> {
+    return this.sendChain;
+  }
+
+  private async serveReplay(router: Router): Promise<void> {
+    try {
+      for await (const msg of router) {
+        // [identity, "", start_seq]: anything else is ignored, as vLLM does.
+        if (msg.length !== 3) continue;
+        const [id, , start] = msg;
+        if (!id || !start || start.length === 0 || start.length > 8) continue;
+        const startSeq = BigInt('0x' + Buffer.from(start).toString('hex'));
+        const items = this.buffer.filter((b) => b.seq >= startSeq);
+        for (const b of items) {
+          const head = this.opts.replayTopicFrame ? [this.topic] : [];
+          await router.send([id, '', ...head, seqFrame(b.seq), b.payload]);
+        }
+        await router.send([
+          id,
+          '',
+          ...(this.opts.replayTopicFrame ? [this.topic] : []),
+          END_SEQ,
+          '',
+        ]);
+      }
+    } catch (err) {
+      if (!this.closed) process.stderr.write(`kvscope sim: replay stopped: ${String(err)}\n`);
+    }
+  }
+
+  /** Close both sockets; pending sends are abandoned. */
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      this.pub.close();
+      this.router?.close();
+    }
+    return this.replayLoop;
+  }
+}
+
+function endpoint(host: string, port: number): string {
+  return `tcp://${host}:${port === 0 ? '*' : port}`;
+}
+
+/** vLLM's offset_endpoint_port: rank r uses the base port + r. */
+export function offsetPort(url: string, rank: number): string {
+  if (rank === 0) return url;
+  const m = /^(tcp:\/\/.*):(\d+)$/.exec(url);
+  if (!m) throw new Error(`cannot offset the port of ${url} for rank ${rank}: use tcp://host:port`);
+  return `${m[1]}:${Number(m[2]) + rank}`;
+}
+
+function bindError(what: string, where: string, err: unknown): Error {
+  const why = err instanceof Error ? err.message : String(err);
+  return new Error(
+    `cannot bind the ${what} socket on ${where} (${why}): is the port in use? Try another port or 0.`,
+  );
+}
