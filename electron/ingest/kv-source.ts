@@ -1,0 +1,320 @@
+// One subscribed endpoint: SUB socket → parse → decode (redacted) → sequencer → sink, with health.
+import { Subscriber } from 'zeromq';
+import type { SourceCounters, SourceState, SourceStatus } from '../../shared/contract';
+import type { EventRecord } from '../../shared/events';
+import { decodeBatch, type DecodeResult } from '../wire/decode-batch';
+import { FingerprintBuilder } from '../wire/fingerprint';
+import { parseMessage } from '../wire/message';
+import type { IngestSink } from './ingest-sink';
+import { ReplayTimeoutError, requestReplay, type ReplayBatch } from './replay-client';
+import { Sequencer, type SettledGap } from './sequencer';
+import { DEFAULT_STALL_AFTER_SEC, validateEndpoint, type SourceConfig } from './source-config';
+import { silenceHint, socketErrorText } from './source-hint';
+
+export interface KvSourceOptions {
+  /** How long a replay may take before the gap is given up (default 3000 ms). */
+  replayTimeoutMs?: number;
+  maxHeldBatches?: number;
+  maxHeldBytes?: number;
+}
+
+type StatusListener = (s: SourceStatus) => void;
+
+const zeroCounters = (): SourceCounters => ({
+  messages: 0,
+  events: 0,
+  bytes: 0,
+  gaps: 0,
+  recovered: 0,
+  lost: 0,
+  duplicates: 0,
+  resets: 0,
+  undecoded: 0,
+  eventErrors: 0,
+  oversized: 0,
+});
+
+/** A KV event subscription with gap recovery and health; delivers to its sink in seq order. */
+export class KvSource {
+  private sock: Subscriber | null = null;
+  private state: SourceState = 'connecting';
+  private readonly counters = zeroCounters();
+  private lastError: string | null = null;
+  private hint: string | null = null;
+  private lastMessageAt: number | null = null;
+  private readonly startedAt = Date.now();
+  private readonly fingerprint = new FingerprintBuilder();
+  private readonly listeners = new Set<StatusListener>();
+  private readonly replays = new Set<AbortController>();
+  private readonly seq: Sequencer<DecodeResult>;
+  private readonly stallMs: number;
+  private readonly replayTimeoutMs: number;
+  private readonly limits: { maxPayloadBytes?: number };
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    readonly cfg: SourceConfig,
+    private readonly sink: IngestSink,
+    opts: KvSourceOptions = {},
+  ) {
+    this.stallMs = (cfg.stallAfterSec ?? DEFAULT_STALL_AFTER_SEC) * 1000;
+    this.replayTimeoutMs = opts.replayTimeoutMs ?? 3000;
+    this.limits = cfg.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: cfg.maxPayloadBytes };
+    this.seq = new Sequencer<DecodeResult>(
+      {
+        replay: cfg.replayEndpoint !== null,
+        // A little past the client's own timeout, so a partial answer still counts.
+        replayTimeoutMs: this.replayTimeoutMs + 500,
+        ...(opts.maxHeldBatches === undefined ? {} : { maxHeldBatches: opts.maxHeldBatches }),
+        ...(opts.maxHeldBytes === undefined ? {} : { maxHeldBytes: opts.maxHeldBytes }),
+      },
+      {
+        deliver: (seq, item) => this.deliver(seq, item),
+        gap: (g) => this.onGap(g),
+        reset: (prev, item) => this.onReset(prev, item),
+        duplicate: () => void this.counters.duplicates++,
+        request: (id, from) => this.replay(id, from),
+      },
+    );
+  }
+
+  /** Opens the socket (connect or bind) and starts receiving. Rejects (state error) if it cannot. */
+  async start(): Promise<void> {
+    if (this.sock !== null || this.closed) return;
+    const cfg = this.cfg;
+    try {
+      validateEndpoint(cfg.endpoint);
+      if (cfg.replayEndpoint !== null) validateEndpoint(cfg.replayEndpoint, 'replay endpoint');
+    } catch (e) {
+      this.fail((e as Error).message);
+      throw e;
+    }
+    const sock = new Subscriber({ linger: 0 });
+    this.sock = sock;
+    if (cfg.topic === '') sock.subscribe();
+    else sock.subscribe(cfg.topic);
+    sock.events.on('connect', () => {
+      if (this.state === 'connecting') this.setState('waiting');
+    });
+    sock.events.on('disconnect', () => {
+      if (this.state === 'waiting') this.setState('connecting');
+    });
+    try {
+      if (cfg.mode === 'bind') {
+        await sock.bind(cfg.endpoint);
+        if (this.closed) return;
+        this.setState('waiting');
+      } else {
+        sock.connect(cfg.endpoint);
+      }
+    } catch (e) {
+      const msg = socketErrorText(cfg, e);
+      this.releaseSocket();
+      this.fail(msg);
+      throw new Error(msg);
+    }
+    const period = Math.max(50, Math.min(1000, this.stallMs / 4));
+    this.timer = setInterval(() => this.tick(), period);
+    this.timer.unref();
+    void this.receiveLoop(sock);
+  }
+
+  /** A snapshot of this source's health and counters. */
+  status(): SourceStatus {
+    const cfg = this.cfg;
+    return {
+      id: cfg.id,
+      profileId: cfg.profileId,
+      name: cfg.name,
+      endpoint: cfg.endpoint,
+      state: this.state,
+      counters: { ...this.counters },
+      lastError: this.lastError,
+      hint: this.hint,
+      fingerprint: this.fingerprint.snapshot(),
+      lastMessageAt: this.lastMessageAt,
+      storedPerSec: 0,
+      removedPerSec: 0,
+      residentBlocks: 0,
+    };
+  }
+
+  /** Called on state changes and notable events (gap, reset, error); counters: read status(). */
+  onStatus(listener: StatusListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Delivers what a pending gap holds, then releases the socket, timers and replays. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.seq.giveUp(Date.now());
+    this.closed = true;
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    for (const ac of this.replays) ac.abort();
+    this.replays.clear();
+    this.releaseSocket();
+    this.setState('closed');
+    this.listeners.clear();
+  }
+
+  private async receiveLoop(sock: Subscriber): Promise<void> {
+    try {
+      for (;;) {
+        const frames = await sock.receive();
+        this.onMessage(frames);
+      }
+    } catch (e) {
+      if (this.closed || sock.closed) return;
+      this.fail(`receiving from ${this.cfg.endpoint} failed: ${(e as Error).message}`);
+    }
+  }
+
+  private onMessage(frames: Buffer[]): void {
+    const c = this.counters;
+    c.messages++;
+    const now = Date.now();
+    this.lastMessageAt = now / 1000;
+    if (this.state !== 'connected') {
+      this.hint = null;
+      this.setState('connected');
+    }
+    const m = parseMessage(frames);
+    if (!m.ok) {
+      c.bytes += m.bytes;
+      c.undecoded++;
+      this.sink.undecoded({
+        source: this.cfg.id,
+        seq: null,
+        bytes: m.bytes,
+        error: m.error,
+        at: now / 1000,
+      });
+      return;
+    }
+    const payload = m.payload;
+    c.bytes += payload.byteLength;
+    this.seq.receive(m.seq, decodeBatch(payload, this.limits), payload.byteLength, now);
+  }
+
+  private deliver(seq: bigint, d: DecodeResult): void {
+    const c = this.counters;
+    const source = this.cfg.id;
+    const n = Number(seq);
+    if (!d.ok) {
+      c.undecoded++;
+      if (d.oversized) c.oversized++;
+      this.sink.undecoded({
+        source,
+        seq: n,
+        bytes: d.bytes,
+        error: d.error,
+        at: Date.now() / 1000,
+      });
+      return;
+    }
+    this.fingerprint.observe(d.shape);
+    const evs = d.events;
+    const records: EventRecord[] = new Array<EventRecord>(evs.length);
+    for (let i = 0; i < evs.length; i++) {
+      const e = evs[i] as (typeof evs)[number];
+      records[i] = { source, seq: n, ts: d.ts, dp_rank: d.dpRank, idx: e.idx, event: e.event };
+    }
+    c.events += records.length;
+    this.sink.batch(records, { source, seq: n, ts: d.ts, dpRank: d.dpRank });
+    for (const err of d.errors) {
+      c.eventErrors++;
+      this.sink.eventError({ source, seq: n, idx: err.idx, error: err.error });
+    }
+  }
+
+  private onGap(g: SettledGap<DecodeResult>): void {
+    const c = this.counters;
+    c.gaps++;
+    c.recovered += g.recovered;
+    c.lost += g.lost;
+    const at = g.revealedBy.ok ? g.revealedBy.ts : Date.now() / 1000;
+    this.sink.gap({
+      source: this.cfg.id,
+      from: Number(g.from),
+      to: Number(g.to),
+      recovered: g.recovered,
+      lost: g.lost,
+      at,
+    });
+    this.notify();
+  }
+
+  private onReset(previousSeq: bigint, item: DecodeResult): void {
+    this.counters.resets++;
+    const at = item.ok ? item.ts : Date.now() / 1000;
+    this.sink.reset({ source: this.cfg.id, previousSeq: Number(previousSeq), at });
+    this.notify();
+  }
+
+  private replay(id: number, from: bigint): void {
+    const endpoint = this.cfg.replayEndpoint;
+    if (endpoint === null) return;
+    const ac = new AbortController();
+    this.replays.add(ac);
+    const done = (batches: ReplayBatch[]): void => {
+      this.replays.delete(ac);
+      if (this.closed) return;
+      const decoded = batches.map((b) => ({
+        seq: b.seq,
+        item: decodeBatch(b.payload, this.limits),
+        bytes: b.payload.byteLength,
+      }));
+      this.seq.replayed(id, decoded, Date.now());
+    };
+    requestReplay(endpoint, from, { timeoutMs: this.replayTimeoutMs, signal: ac.signal }).then(
+      done,
+      (e: unknown) => {
+        if (this.closed) return;
+        this.lastError = (e as Error).message;
+        done(e instanceof ReplayTimeoutError ? e.partial : []);
+      },
+    );
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    this.seq.tick(now);
+    const since =
+      this.lastMessageAt === null ? now - this.startedAt : now - this.lastMessageAt * 1000;
+    if (since < this.stallMs || this.state === 'error' || this.state === 'closed') return;
+    const received = this.lastMessageAt !== null;
+    const hint = silenceHint(this.cfg, since / 1000, received);
+    const hintChanged = this.hint === null;
+    this.hint = hint;
+    if (received && this.state === 'connected') this.setState('stalled');
+    else if (hintChanged) this.notify();
+  }
+
+  private fail(message: string): void {
+    this.lastError = message;
+    this.setState('error');
+  }
+
+  private releaseSocket(): void {
+    const sock = this.sock;
+    this.sock = null;
+    if (sock === null || sock.closed) return;
+    sock.events.close();
+    sock.close();
+  }
+
+  private setState(s: SourceState): void {
+    if (this.state === s) return;
+    this.state = s;
+    this.notify();
+  }
+
+  private notify(): void {
+    if (this.listeners.size === 0) return;
+    const s = this.status();
+    for (const l of this.listeners) l(s);
+  }
+}
