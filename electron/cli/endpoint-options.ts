@@ -1,0 +1,59 @@
+// The endpoint flags that `serve` and `desktop` share.
+
+import type { Command } from 'commander';
+import type { ProfileInput } from '../../shared/contract';
+import { profileInputSchema } from '../../shared/schemas';
+
+export interface EndpointFlags {
+  endpoint: string[];
+  topic: string;
+  replayEndpoint?: string;
+  bind: boolean;
+  demo: boolean;
+}
+
+/** Adds --endpoint (repeatable), --topic, --replay-endpoint, --bind and --demo to a command. */
+export function addEndpointOptions(command: Command): Command {
+  return command
+    .option('--endpoint <url>', 'engine endpoint to subscribe to (repeatable)', collect, [])
+    .option('--topic <topic>', 'topic prefix filter for --endpoint ("" = every topic)', '')
+    .option(
+      '--replay-endpoint <url>',
+      "the engine's replay (ROUTER) endpoint, for the first --endpoint",
+    )
+    .option(
+      '--bind',
+      'bind the --endpoint instead of connecting (publishers that connect out)',
+      false,
+    )
+    .option(
+      '--demo',
+      'also run the built-in simulator (the default when no endpoint is given)',
+      false,
+    );
+}
+
+/** The profiles the flags describe; throws a message naming the bad flag. */
+export function endpointsFromFlags(flags: EndpointFlags): ProfileInput[] {
+  return flags.endpoint.map((endpoint, i) => {
+    const parsed = profileInputSchema.safeParse({
+      name: endpoint,
+      endpoint,
+      mode: flags.bind ? 'bind' : 'connect',
+      topic: flags.topic,
+      replayEndpoint: i === 0 ? (flags.replayEndpoint ?? null) : null,
+      dpRanks: 1,
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(
+        `--${issue?.path[0] === 'replayEndpoint' ? 'replay-endpoint' : 'endpoint'}: ${issue?.message}`,
+      );
+    }
+    return parsed.data;
+  });
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

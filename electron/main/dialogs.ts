@@ -1,0 +1,78 @@
+// The desktop's file actions: every path comes from a dialog owned by main, never from the renderer.
+
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { dialog, type BrowserWindow } from 'electron';
+import type { FileResult } from '../../shared/contract';
+import type { FileActions } from '../service/invoke-handlers';
+import type { KvScopeService } from '../service/service';
+
+const SESSION_FILTERS = [
+  { name: 'KV Scope session', extensions: ['gz', 'jsonl'] },
+  { name: 'All files', extensions: ['*'] },
+];
+const CANCELLED: FileResult = { done: false, message: 'cancelled' };
+
+/** File actions through native open/save dialogs. */
+export function dialogFileActions(window: BrowserWindow, service: KvScopeService): FileActions {
+  const pickOpen = async (title: string, filters: Electron.FileFilter[]) => {
+    const result = await dialog.showOpenDialog(window, {
+      title,
+      filters,
+      properties: ['openFile'],
+    });
+    return result.canceled ? null : (result.filePaths[0] ?? null);
+  };
+  const pickSave = async (title: string, defaultName: string, filters: Electron.FileFilter[]) => {
+    const result = await dialog.showSaveDialog(window, {
+      title,
+      defaultPath: defaultName,
+      filters,
+    });
+    return result.canceled || !result.filePath ? null : result.filePath;
+  };
+  const written = (file: string, what: string): FileResult => ({
+    done: true,
+    name: path.basename(file),
+    message: `${what} written`,
+  });
+
+  return {
+    async openSession() {
+      const file = await pickOpen('Open Session', SESSION_FILTERS);
+      return file ? service.openSession(file, path.basename(file)) : CANCELLED;
+    },
+    async saveSessionAs() {
+      const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+      const file = await pickSave(
+        'Save Session As',
+        `kvscope-${stamp}.kvscope.jsonl.gz`,
+        SESSION_FILTERS,
+      );
+      return file ? service.saveSession(file) : CANCELLED;
+    },
+    async importCapture() {
+      const file = await pickOpen('Import Capture', [
+        { name: 'JSON lines capture', extensions: ['jsonl', 'json', 'txt'] },
+        { name: 'All files', extensions: ['*'] },
+      ]);
+      return file ? service.importCapture(file, path.basename(file)) : CANCELLED;
+    },
+    async exportRatesCsv() {
+      const file = await pickSave('Export Rates', 'kvscope-rates.csv', [
+        { name: 'CSV', extensions: ['csv'] },
+      ]);
+      if (!file) return CANCELLED;
+      await writeFile(file, service.ratesCsv());
+      return written(file, 'rates CSV');
+    },
+    async exportChartPng(png) {
+      const file = await pickSave('Export Chart', 'kvscope-chart.png', [
+        { name: 'PNG image', extensions: ['png'] },
+      ]);
+      if (!file) return CANCELLED;
+      await writeFile(file, png);
+      return written(file, 'chart PNG');
+    },
+  };
+}

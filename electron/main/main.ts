@@ -1,0 +1,107 @@
+// Electron entry: app lifecycle, the window, the menu and the IPC wiring over the service.
+
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { app, dialog, type BrowserWindow } from 'electron';
+import { BRIDGE_EVENTS, type UpdateFrame } from '../../shared/contract';
+import { createInvokeHandlers } from '../service/invoke-handlers';
+import { readLaunchOptions } from '../service/launch-options';
+import { KvScopeService } from '../service/service';
+import { dialogFileActions } from './dialogs';
+import { registerIpc } from './ipc';
+import { installMenu } from './menu';
+import { createMainWindow } from './window';
+
+let service: KvScopeService | null = null;
+let quitting = false;
+
+function log(line: string): void {
+  const dir = app.getPath('logs');
+  mkdirSync(dir, { recursive: true });
+  appendFileSync(path.join(dir, 'main.log'), `${new Date().toISOString()} ${line}\n`);
+}
+
+async function start(): Promise<void> {
+  const launch = readLaunchOptions(process.env);
+  service = await KvScopeService.start({
+    dataDir: app.getPath('userData'),
+    endpoints: launch.endpoints,
+    demo: launch.demo ? true : 'auto',
+    transport: 'ipc',
+  });
+  log(`started ${app.getVersion()} with ${launch.endpoints.length} endpoint(s)`);
+  const window = createMainWindow(__dirname);
+  wireWindow(window, service);
+}
+
+function wireWindow(window: BrowserWindow, svc: KvScopeService): void {
+  const files = dialogFileActions(window, svc);
+  const frames = svc.subscribe({
+    send: (frame: UpdateFrame) => {
+      window.webContents.send(BRIDGE_EVENTS.onUpdate, frame);
+      const mark = frame.view.unsaved ? ' *' : '';
+      window.setTitle(`KV Scope: ${frame.view.title}${mark}`);
+      window.setDocumentEdited(frame.view.unsaved);
+    },
+    writable: () => !window.isDestroyed(),
+  });
+  const unregister = registerIpc(window, createInvokeHandlers(svc, files, frames));
+  installMenu({
+    files,
+    command: (command) => window.webContents.send(BRIDGE_EVENTS.onMenuCommand, command),
+    report: (result) =>
+      void result
+        .then((r) => log(`file action: ${r.message ?? (r.done ? 'done' : 'not done')}`))
+        .catch((err: unknown) => {
+          log(`file action failed: ${String(err)}`);
+          dialog.showErrorBox('KV Scope', err instanceof Error ? err.message : String(err));
+        }),
+    logsFolder: app.getPath('logs'),
+  });
+
+  window.on('close', (event) => {
+    if (quitting || !svc.hasUnsavedLiveData()) return;
+    const choice = dialog.showMessageBoxSync(window, {
+      type: 'question',
+      buttons: ['Save Session As...', 'Quit Without Saving', 'Cancel'],
+      defaultId: 0,
+      cancelId: 2,
+      message: 'The live session has not been saved.',
+      detail: 'Its recording stays in the app data folder, but will not be opened again by itself.',
+    });
+    if (choice === 1) return;
+    event.preventDefault();
+    if (choice === 0) {
+      void files.saveSessionAs().then((result) => {
+        if (result.done) {
+          quitting = true;
+          window.close();
+        }
+      });
+    }
+  });
+  window.on('closed', () => {
+    frames.close();
+    unregister();
+  });
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.setName('KV Scope');
+  app.on('window-all-closed', () => {
+    quitting = true;
+    void (service?.close() ?? Promise.resolve()).finally(() => app.quit());
+  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((err: unknown) => {
+      dialog.showErrorBox(
+        'KV Scope could not start',
+        err instanceof Error ? err.message : String(err),
+      );
+      app.exit(1);
+    });
+}

@@ -1,0 +1,34 @@
+// What `kvscope desktop` passes to the Electron process: endpoints and flags, in one env variable
+// (Chromium takes some command-line switches for itself).
+
+import { z } from 'zod';
+import type { ProfileInput } from '../../shared/contract';
+import { profileInputSchema } from '../../shared/schemas';
+
+export const LAUNCH_ENV = 'KVSCOPE_LAUNCH';
+
+export interface LaunchOptions {
+  endpoints: ProfileInput[];
+  demo: boolean;
+}
+
+const launchSchema = z.object({
+  endpoints: z.array(profileInputSchema.omit({ id: true })),
+  demo: z.boolean(),
+});
+
+/** Encodes launch options for the child's environment. */
+export function encodeLaunchOptions(options: LaunchOptions): string {
+  return JSON.stringify(options);
+}
+
+/** Reads them back; absent or unreadable means defaults (no endpoints, demo when nothing else). */
+export function readLaunchOptions(env: NodeJS.ProcessEnv): LaunchOptions {
+  const text = env[LAUNCH_ENV];
+  if (!text) return { endpoints: [], demo: false };
+  try {
+    return launchSchema.parse(JSON.parse(text));
+  } catch {
+    return { endpoints: [], demo: false };
+  }
+}

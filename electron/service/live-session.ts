@@ -1,0 +1,75 @@
+// The live side: what the sources deliver goes to the recording file first (so a crash loses
+// nothing already received), then into the live model.
+
+import type { IngestSink } from '../ingest/ingest-sink';
+import { CacheModel } from '../model/cache-model';
+import { Recording } from '../session/recording';
+
+/** The always-on recording and the model of the live view. */
+export class LiveSession {
+  readonly model = new CacheModel();
+  readonly sink: IngestSink;
+  /** True once something arrived that the user has not saved. */
+  unsaved = false;
+  private readonly listeners = new Set<() => void>();
+
+  private constructor(private readonly recording: Recording) {
+    const changed = () => {
+      this.unsaved = true;
+      for (const listener of this.listeners) listener();
+    };
+    this.sink = {
+      batch: (records, meta) => {
+        for (const record of records) recording.appendEvent(record);
+        this.model.applyBatch(records, meta);
+        changed();
+      },
+      undecoded: (u) => {
+        recording.appendUndecoded(u);
+        this.model.applyUndecoded(u);
+        changed();
+      },
+      eventError: (e) => {
+        recording.appendEventError(e);
+        this.model.applyEventError(e);
+        changed();
+      },
+      gap: (g) => {
+        recording.appendGap(g);
+        this.model.applyGap(g);
+        changed();
+      },
+      reset: (r) => {
+        recording.appendReset(r);
+        this.model.applyReset(r);
+        changed();
+      },
+    };
+  }
+
+  /** Opens a new recording file in `dir`. */
+  static async start(dir: string): Promise<LiveSession> {
+    return new LiveSession(await Recording.create(dir));
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
+  /** Saves the recording to `target` atomically; the session counts as saved. */
+  async saveAs(target: string): Promise<void> {
+    await this.recording.saveAs(target);
+    this.unsaved = false;
+  }
+
+  /** The recording's bytes as a session file (the browser mode's download). */
+  async bytes(): Promise<Buffer> {
+    const bytes = await this.recording.bytes();
+    this.unsaved = false;
+    return bytes;
+  }
+
+  async close(): Promise<void> {
+    await this.recording.close();
+  }
+}

@@ -1,0 +1,99 @@
+// Argument schemas for every invoke channel: the main side validates each call with these before
+// it reaches the service, whichever transport carried it.
+
+import { z } from 'zod';
+import type { InvokeChannel, InvokeContract } from './contract';
+
+const ENDPOINT = /^(tcp:\/\/(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.*-]+):\d{1,5}|ipc:\/\/.+|inproc:\/\/.+)$/;
+const endpoint = z
+  .string()
+  .trim()
+  .regex(ENDPOINT, 'an endpoint looks like tcp://127.0.0.1:5557 (or ipc://..., inproc://...)');
+
+const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
+const bytes = z
+  .instanceof(Uint8Array)
+  .refine((b) => b.byteLength <= MAX_UPLOAD_BYTES, 'file larger than 2 GiB');
+
+export const profileInputSchema = z.strictObject({
+  id: z.string().min(1).max(64).optional(),
+  name: z.string().trim().min(1, 'give the connection a name').max(80),
+  endpoint,
+  mode: z.enum(['connect', 'bind']),
+  topic: z.string().max(256),
+  replayEndpoint: endpoint.nullable(),
+  dpRanks: z.number().int().min(1).max(64),
+});
+
+const kvEventType = z.enum(['BlockStored', 'BlockRemoved', 'AllBlocksCleared']);
+const searchText = z.string().max(200);
+const id = z.string().min(1).max(200);
+
+/** One tuple schema per channel, checked against the contract's argument types. */
+export const ARG_SCHEMAS = {
+  'app:info': z.tuple([]),
+  'frames:ack': z.tuple([z.number().int().nonnegative()]),
+  'profiles:list': z.tuple([]),
+  'profiles:save': z.tuple([profileInputSchema]),
+  'profiles:delete': z.tuple([id]),
+  'sources:connect': z.tuple([id]),
+  'sources:disconnect': z.tuple([id]),
+  'demo:set': z.tuple([z.boolean()]),
+  'model:series': z.tuple([
+    z.strictObject({
+      rangeSec: z.number().positive().max(1e9).nullable(),
+      maxPoints: z.number().int().min(2).max(5000).optional(),
+    }),
+  ]),
+  'model:chains': z.tuple([
+    z.strictObject({
+      sort: z.enum([
+        'depth',
+        'lastSeen',
+        'firstSeen',
+        'restores',
+        'resident',
+        'evicted',
+        'sources',
+      ]),
+      desc: z.boolean(),
+      hash: searchText.optional(),
+      source: id.optional(),
+      residentOnly: z.boolean().optional(),
+      offset: z.number().int().nonnegative(),
+      limit: z.number().int().min(1).max(5000),
+    }),
+  ]),
+  'model:chain': z.tuple([id]),
+  'model:search': z.tuple([searchText]),
+  'model:events': z.tuple([
+    z.strictObject({
+      types: z.array(kvEventType).max(3).optional(),
+      source: id.optional(),
+      hash: searchText.optional(),
+      offset: z.number().int().nonnegative(),
+      limit: z.number().int().min(1).max(5000),
+    }),
+  ]),
+  'session:open': z.tuple([]),
+  'session:open-data': z.tuple([z.string().min(1).max(255), bytes]),
+  'session:save-as': z.tuple([]),
+  'session:import-capture': z.tuple([]),
+  'session:back-to-live': z.tuple([]),
+  'export:rates-csv': z.tuple([]),
+  'export:chart-png': z.tuple([bytes]),
+} satisfies { [C in InvokeChannel]: z.ZodType<InvokeContract[C]['args'], unknown> };
+
+/** Validates a call's arguments; throws an Error that says which argument is wrong and why. */
+export function parseArgs<C extends InvokeChannel>(
+  channel: C,
+  args: unknown[],
+): InvokeContract[C]['args'] {
+  const result = ARG_SCHEMAS[channel].safeParse(args);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue?.path.length ? ` (argument ${issue.path.join('.')})` : '';
+    throw new Error(`invalid call to ${channel}${where}: ${issue?.message ?? 'bad arguments'}`);
+  }
+  return result.data as InvokeContract[C]['args'];
+}

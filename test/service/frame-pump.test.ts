@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { UpdateFrame } from '../../shared/contract';
+import { FramePump } from '../../electron/service/frame-pump';
+
+function frame(n: number): UpdateFrame {
+  return {
+    n,
+    epoch: 1,
+    view: { kind: 'live', title: 't', unsaved: false, demo: false, progress: null, problems: [] },
+    nowTs: null,
+    kpis: {
+      storedBlocks: n,
+      removedBlocks: 0,
+      residentBlocks: 0,
+      storedPerSec: 0,
+      removedPerSec: 0,
+      events: 0,
+      clears: 0,
+      gaps: 0,
+      lost: 0,
+      recovered: 0,
+      undecoded: 0,
+    },
+    sources: [],
+    media: [],
+  };
+}
+
+describe('FramePump', () => {
+  let pump: FramePump;
+  afterEach(() => pump.close());
+
+  it('coalesces any number of changes between ticks into one frame', () => {
+    let built = 0;
+    pump = new FramePump(
+      (n) => {
+        built++;
+        return frame(n);
+      },
+      { intervalMs: 1e6 },
+    );
+    const sent: number[] = [];
+    const sub = pump.subscribe({ send: (f) => sent.push(f.n) });
+    for (let i = 0; i < 10_000; i++) pump.markDirty();
+    pump.tick(0);
+    expect(sent).toEqual([1]);
+    expect(built).toBe(1);
+    sub.ack(1);
+    pump.tick(10);
+    expect(sent).toEqual([1]); // nothing changed: nothing sent
+  });
+
+  it('sends the next frame only after the renderer acknowledged the previous one', () => {
+    pump = new FramePump(frame, { intervalMs: 1e6, ackTimeoutMs: 5000 });
+    const sent: number[] = [];
+    const sub = pump.subscribe({ send: (f) => sent.push(f.n) });
+    pump.tick(0);
+    for (let t = 1; t < 50; t++) {
+      pump.markDirty();
+      pump.tick(t * 100);
+    }
+    expect(sent).toEqual([1]); // a renderer that never acks gets nothing queued
+    sub.ack(1);
+    pump.markDirty();
+    pump.tick(5000);
+    expect(sent).toEqual([1, 2]); // one frame of the latest state, not the backlog
+  });
+
+  it('takes an unacknowledged frame as lost after the ack timeout', () => {
+    pump = new FramePump(frame, { intervalMs: 1e6, ackTimeoutMs: 3000 });
+    const sent: number[] = [];
+    pump.subscribe({ send: (f) => sent.push(f.n) });
+    pump.tick(0);
+    pump.markDirty();
+    pump.tick(2999);
+    expect(sent).toEqual([1]);
+    pump.tick(3000);
+    expect(sent).toEqual([1, 2]);
+  });
+
+  it('skips a subscriber whose transport is still busy, and serves the others', () => {
+    pump = new FramePump(frame, { intervalMs: 1e6 });
+    const busy: number[] = [];
+    const free: number[] = [];
+    pump.subscribe({ send: (f) => busy.push(f.n), writable: () => false });
+    pump.subscribe({ send: (f) => free.push(f.n) });
+    pump.tick(0);
+    expect(busy).toEqual([]);
+    expect(free).toEqual([1]);
+  });
+
+  it('stops sending to a closed subscription', () => {
+    pump = new FramePump(frame, { intervalMs: 1e6 });
+    const sent: number[] = [];
+    const sub = pump.subscribe({ send: (f) => sent.push(f.n) });
+    sub.close();
+    pump.tick(0);
+    expect(sent).toEqual([]);
+  });
+});
