@@ -1,0 +1,230 @@
+// An EventBatch payload → redacted events. One bad event costs that event only; a payload that
+// is not a batch becomes one error with its size and the error class, never its bytes.
+
+import type { KvEvent } from '../../shared/events';
+import { ENC_ARRAY, ENC_MAP, ShapeCollector, ranged, readEvent } from './decode-event';
+import { fieldNamesOf } from './event-fields';
+import {
+  HASH_BYTES,
+  HASH_INT,
+  HASH_NEGATIVE,
+  MsgpackError,
+  MsgpackReader,
+  SchemaError,
+} from './msgpack-reader';
+
+export { ENC_ARRAY, ENC_MAP } from './decode-event';
+export { HASH_BYTES, HASH_INT, HASH_NEGATIVE } from './msgpack-reader';
+
+/** Payloads above this are refused unread unless the caller sets another limit. */
+export const DEFAULT_MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
+
+export type RankField = 'data_parallel_rank' | 'attn_dp_rank';
+
+/** What one batch looked like on the wire (bitmasks: cheap to build and merge per batch). */
+export interface BatchShape {
+  batch: 'array' | 'map';
+  /** ENC_ARRAY | ENC_MAP bits of the event encodings seen. */
+  eventEncodings: number;
+  /** HASH_INT | HASH_BYTES | HASH_NEGATIVE bits of the block hashes seen. */
+  hashKinds: number;
+  /** The rank field's name when the batch carried a rank (positional: data_parallel_rank). */
+  rankField: RankField | null;
+  /** Bits of the known event fields seen (ids in event-fields.ts). */
+  fieldMask: number;
+  /** Names of unknown fields seen (capped); batch-level ones are prefixed `batch.`. */
+  unknownFields: readonly string[];
+}
+
+export interface DecodedEvent {
+  idx: number;
+  event: KvEvent;
+}
+
+export interface EventError {
+  idx: number;
+  error: string;
+}
+
+export type DecodeResult =
+  | {
+      ok: true;
+      ts: number;
+      dpRank: number | null;
+      events: DecodedEvent[];
+      errors: EventError[];
+      shape: BatchShape;
+    }
+  | { ok: false; bytes: number; error: string; oversized: boolean };
+
+export interface DecodeLimits {
+  maxPayloadBytes?: number;
+}
+
+const describe = (e: unknown): string =>
+  e instanceof Error ? `${e.name}: ${e.message}` : 'Error: unknown failure';
+
+/** Reads the events array at the cursor, isolating each bad event. */
+function readEvents(
+  r: MsgpackReader,
+  shape: ShapeCollector,
+  events: DecodedEvent[],
+  errors: EventError[],
+): void {
+  const n = r.arrayHeader();
+  if (n < 0) throw r.mismatch('batch events', 'an array');
+  for (let idx = 0; idx < n; idx++) {
+    const start = r.pos;
+    try {
+      events.push({ idx, event: readEvent(r, shape) });
+    } catch (e) {
+      if (!(e instanceof SchemaError)) throw e;
+      errors.push({ idx, error: describe(e) });
+      // The bytes are sound, only the shape is not: step over the whole event.
+      r.pos = start;
+      r.skip();
+    }
+  }
+}
+
+const MAX_DP_RANK = 1 << 16;
+
+function readRank(r: MsgpackReader, key: RankField): number | null {
+  return r.nil() ? null : ranged(r.int(`batch ${key}`), `batch ${key}`, 0, MAX_DP_RANK);
+}
+
+interface BatchHead {
+  ts: number | undefined;
+  dpRank: number | null;
+  rankField: RankField | null;
+  sawEvents: boolean;
+}
+
+function readPositionalBatch(
+  r: MsgpackReader,
+  n: number,
+  shape: ShapeCollector,
+  out: DecodedEvent[],
+  errors: EventError[],
+): BatchHead {
+  if (n < 2)
+    throw new SchemaError(`batch: expected [ts, events, data_parallel_rank?], got ${n} entries`);
+  const ts = r.number('batch ts');
+  readEvents(r, shape, out, errors);
+  let dpRank: number | null = null;
+  if (n >= 3) dpRank = readRank(r, 'data_parallel_rank');
+  for (let i = 3; i < n; i++) {
+    r.skip();
+    shape.addUnknown(`batch[${i}]`);
+  }
+  return { ts, dpRank, rankField: dpRank === null ? null : 'data_parallel_rank', sawEvents: true };
+}
+
+function readMapBatch(
+  r: MsgpackReader,
+  n: number,
+  shape: ShapeCollector,
+  out: DecodedEvent[],
+  errors: EventError[],
+): BatchHead {
+  const head: BatchHead = { ts: undefined, dpRank: null, rankField: null, sawEvents: false };
+  for (let i = 0; i < n; i++) {
+    const len = r.strHeader();
+    if (len < 0) throw r.mismatch('batch map key', 'a string');
+    const key = r.strBody(len);
+    if (key === 'ts') head.ts = r.number('batch ts');
+    else if (key === 'events') {
+      readEvents(r, shape, out, errors);
+      head.sawEvents = true;
+    } else if (key === 'data_parallel_rank' || key === 'attn_dp_rank') {
+      head.dpRank = readRank(r, key);
+      if (head.dpRank !== null) head.rankField = key;
+    } else {
+      r.skip();
+      shape.addUnknown(`batch.${key}`);
+    }
+  }
+  if (head.ts === undefined) throw new SchemaError('batch: map without ts');
+  if (!head.sawEvents) throw new SchemaError('batch: map without events');
+  return head;
+}
+
+/** Decodes one EventBatch payload into redacted events; never throws, never echoes the bytes. */
+export function decodeBatch(payload: Uint8Array, limits?: DecodeLimits): DecodeResult {
+  const bytes = payload.byteLength;
+  const max = limits?.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  if (bytes > max) {
+    return {
+      ok: false,
+      bytes,
+      oversized: true,
+      error: `PayloadTooLarge: ${bytes} bytes is over the ${max}-byte limit (maxPayloadBytes); not decoded`,
+    };
+  }
+  try {
+    const r = new MsgpackReader(payload);
+    const shape = new ShapeCollector();
+    const events: DecodedEvent[] = [];
+    const errors: EventError[] = [];
+    let head: BatchHead;
+    let batch: 'array' | 'map';
+    let n = r.arrayHeader();
+    if (n >= 0) {
+      batch = 'array';
+      head = readPositionalBatch(r, n, shape, events, errors);
+    } else if ((n = r.mapHeader()) >= 0) {
+      batch = 'map';
+      head = readMapBatch(r, n, shape, events, errors);
+    } else {
+      throw r.mismatch('batch', 'an array [ts, events, rank?] or a map');
+    }
+    if (r.pos !== r.end) {
+      throw new MsgpackError(
+        `${r.end - r.pos} trailing bytes after the batch (${r.end} bytes in all)`,
+      );
+    }
+    return {
+      ok: true,
+      ts: head.ts as number,
+      dpRank: head.dpRank,
+      events,
+      errors,
+      shape: {
+        batch,
+        eventEncodings: shape.encodings,
+        hashKinds: r.hashKinds,
+        rankField: head.rankField,
+        fieldMask: shape.fieldMask,
+        unknownFields: shape.unknownFields,
+      },
+    };
+  } catch (e) {
+    return { ok: false, bytes, oversized: false, error: describe(e) };
+  }
+}
+
+/** The shape in words: encodings, hash kinds and the sorted wire names of the fields seen. */
+export function describeShape(shape: BatchShape): {
+  batch: 'array' | 'map';
+  events: ('array' | 'map')[];
+  hashes: ('int' | 'bytes' | 'negative-int')[];
+  rankField: RankField | null;
+  fields: string[];
+  unknownFields: string[];
+} {
+  const events: ('array' | 'map')[] = [];
+  if (shape.eventEncodings & ENC_ARRAY) events.push('array');
+  if (shape.eventEncodings & ENC_MAP) events.push('map');
+  const hashes: ('int' | 'bytes' | 'negative-int')[] = [];
+  if (shape.hashKinds & HASH_INT) hashes.push('int');
+  if (shape.hashKinds & HASH_BYTES) hashes.push('bytes');
+  if (shape.hashKinds & HASH_NEGATIVE) hashes.push('negative-int');
+  return {
+    batch: shape.batch,
+    events,
+    hashes,
+    rankField: shape.rankField,
+    fields: [...fieldNamesOf(shape.fieldMask), ...shape.unknownFields].sort(),
+    unknownFields: [...shape.unknownFields].sort(),
+  };
+}

@@ -1,0 +1,343 @@
+// One KV event, positional array or tagged map, read straight into the redacted shared types.
+// token_ids, extra_keys, metadata/cache_salt and session_id are counted while they are skipped:
+// their values are never decoded, so they cannot leak.
+
+import type { HashKey, KvEvent } from '../../shared/events';
+import {
+  CLEARED_POSITIONS,
+  F_BLOCK_HASHES,
+  F_BLOCK_SIZE,
+  F_CACHE_SALT,
+  F_EXTRA_KEYS,
+  F_GROUP_IDX,
+  F_LORA_ID,
+  F_LORA_NAME,
+  F_MEDIUM,
+  F_METADATA,
+  F_PARENT,
+  F_SESSION_ID,
+  F_SPEC_KIND,
+  F_SPEC_WINDOW,
+  F_TOKEN_IDS,
+  F_TYPE,
+  FIELDS_BY_LENGTH,
+  KNOWN_EVENT_FIELDS,
+  REMOVED_POSITIONS,
+  STORED_POSITIONS,
+  T_CLEARED,
+  T_REMOVED,
+  T_STORED,
+  TYPE_TAGS,
+} from './event-fields';
+import { SchemaError } from './msgpack-reader';
+import type { MsgpackReader } from './msgpack-reader';
+
+export const ENC_ARRAY = 1;
+export const ENC_MAP = 2;
+
+/** At most this many distinct unknown field names are kept per batch (drift, not a dump). */
+const MAX_UNKNOWN_FIELDS = 32;
+/** Unknown field names longer than this, or not identifier-like, are recorded as a placeholder. */
+const FIELD_NAME_RE = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+const ODD_FIELD_NAME = '<non-identifier key>';
+
+const TYPE_NAMES = ['BlockStored', 'BlockRemoved', 'AllBlocksCleared'] as const;
+
+/** What the events of one batch looked like: merged into the batch's shape. */
+export class ShapeCollector {
+  fieldMask = 0;
+  encodings = 0;
+  unknownFields: string[] = [];
+
+  addUnknown(name: string): void {
+    const safe = FIELD_NAME_RE.test(name) ? name : ODD_FIELD_NAME;
+    if (this.unknownFields.length < MAX_UNKNOWN_FIELDS && !this.unknownFields.includes(safe)) {
+      this.unknownFields.push(safe);
+    }
+  }
+}
+
+/** The fields of the event being read (reused from event to event). */
+class Fields {
+  type = -1;
+  seen = 0;
+  hashes: HashKey[] = [];
+  parent: HashKey | null = null;
+  tokenCount = 0;
+  blockSize = 0;
+  loraId: number | null = null;
+  medium: string | null = null;
+  loraName: string | null = null;
+  extraKeysCount = 0;
+  groupIdx: number | null = null;
+  specKind: string | null = null;
+  specWindow: number | null = null;
+  metadataCount = 0;
+  sessionIdCount = 0;
+
+  reset(): void {
+    this.type = -1;
+    this.seen = 0;
+    this.hashes = [];
+    this.parent = null;
+    this.tokenCount = 0;
+    this.blockSize = 0;
+    this.loraId = null;
+    this.medium = null;
+    this.loraName = null;
+    this.extraKeysCount = 0;
+    this.groupIdx = null;
+    this.specKind = null;
+    this.specWindow = null;
+    this.metadataCount = 0;
+    this.sessionIdCount = 0;
+  }
+}
+
+const f = new Fields();
+
+// Plausibility bounds: a field outside them is a bad event, not a value to show. They also keep a
+// misframed payload from passing a prompt token off as a block size or a LoRA id.
+const MAX_BLOCK_SIZE = 1 << 20;
+const MAX_GROUP_IDX = 1 << 16;
+const MAX_WINDOW = 1 << 26;
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/** `v` when min <= v <= max, else a SchemaError naming the field and the range. */
+export function ranged(v: number, what: string, min: number, max: number): number {
+  if (v < min || v > max) throw new SchemaError(`${what}: expected an int in ${min}..${max}`);
+  return v;
+}
+
+function rangedOrNull(r: MsgpackReader, what: string, min: number, max: number): number | null {
+  return r.nil() ? null : ranged(r.int(what), what, min, max);
+}
+
+/** Reads the type tag string at the cursor into a type id. */
+function readTypeTag(r: MsgpackReader): number {
+  const len = r.strHeader();
+  if (len < 0) throw r.mismatch('event type', 'a string tag');
+  for (let t = 0; t < TYPE_TAGS.length; t++) {
+    if (r.bodyEquals(len, TYPE_TAGS[t] as Uint8Array)) {
+      r.pos += len;
+      return t;
+    }
+  }
+  throw new SchemaError(
+    'event type: not one of BlockStored, BlockRemoved, AllBlocksCleared (a newer engine?)',
+  );
+}
+
+/** Counts what a presence-only value holds (map/array entries, 1 for a scalar), skipping it. */
+function countPresence(r: MsgpackReader): number {
+  if (r.nil()) return 0;
+  const start = r.pos;
+  let n = r.mapHeader();
+  if (n < 0) n = r.arrayHeader();
+  r.pos = start;
+  r.skip();
+  return n < 0 ? 1 : n;
+}
+
+/** Reads `extra_keys`: nil or an array; counts its non-nil entries without decoding them. */
+function countExtraKeys(r: MsgpackReader, what: string): number {
+  if (r.nil()) return 0;
+  const n = r.arrayHeader();
+  if (n < 0) throw r.mismatch(what, 'an array or nil');
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (!r.nil()) {
+      count++;
+      r.skip();
+    }
+  }
+  return count;
+}
+
+function readHashes(r: MsgpackReader, what: string): HashKey[] {
+  const n = r.arrayHeader();
+  if (n < 0) throw r.mismatch(what, 'an array of hashes');
+  const out: HashKey[] = new Array<HashKey>(n);
+  for (let i = 0; i < n; i++) out[i] = r.hashKey(what);
+  return out;
+}
+
+/** Reads the value of field `id` at the cursor into `f`; returns the field id it counted as. */
+function readField(r: MsgpackReader, id: number, typeName: string): number {
+  switch (id) {
+    case F_BLOCK_HASHES:
+      f.hashes = readHashes(r, `${typeName}.block_hashes`);
+      return id;
+    case F_PARENT:
+      f.parent = r.nil() ? null : r.hashKey(`${typeName}.parent_block_hash`);
+      return id;
+    case F_TOKEN_IDS:
+      f.tokenCount = r.skipIntArray(`${typeName}.token_ids`);
+      return id;
+    case F_BLOCK_SIZE:
+      f.blockSize = ranged(
+        r.int(`${typeName}.block_size`),
+        `${typeName}.block_size`,
+        1,
+        MAX_BLOCK_SIZE,
+      );
+      return id;
+    case F_LORA_ID:
+      f.loraId = rangedOrNull(r, `${typeName}.lora_id`, INT32_MIN, INT32_MAX);
+      return id;
+    case F_MEDIUM:
+      f.medium = r.strOrNull(`${typeName}.medium`);
+      return id;
+    case F_LORA_NAME: {
+      // SGLang puts a {cache_salt: ...} metadata map where vLLM has lora_name: tell by type.
+      const b = r.peek();
+      if ((b >= 0x80 && b <= 0x8f) || b === 0xde || b === 0xdf) {
+        f.metadataCount += countPresence(r);
+        return F_METADATA;
+      }
+      f.loraName = r.strOrNull(`${typeName}.lora_name`);
+      return id;
+    }
+    case F_EXTRA_KEYS:
+      f.extraKeysCount = countExtraKeys(r, `${typeName}.extra_keys`);
+      return id;
+    case F_GROUP_IDX:
+      f.groupIdx = rangedOrNull(r, `${typeName}.group_idx`, 0, MAX_GROUP_IDX);
+      return id;
+    case F_SPEC_KIND:
+      f.specKind = r.strOrNull(`${typeName}.kv_cache_spec_kind`);
+      return id;
+    case F_SPEC_WINDOW:
+      f.specWindow = rangedOrNull(r, `${typeName}.kv_cache_spec_sliding_window`, 0, MAX_WINDOW);
+      return id;
+    case F_METADATA:
+    case F_CACHE_SALT:
+      f.metadataCount += countPresence(r);
+      return id;
+    case F_SESSION_ID:
+      f.sessionIdCount = r.nil() ? 0 : (r.skip(), 1);
+      return id;
+    default:
+      r.skip();
+      return id;
+  }
+}
+
+function required(typeName: string, bit: number): never {
+  throw new SchemaError(`${typeName}: missing ${KNOWN_EVENT_FIELDS[bit]}`);
+}
+
+/** Builds the redacted event from `f` (fixed object shapes, so consumers stay monomorphic). */
+function build(): KvEvent {
+  if (f.type === T_STORED) {
+    if (!(f.seen & (1 << F_BLOCK_HASHES))) required('BlockStored', F_BLOCK_HASHES);
+    if (!(f.seen & (1 << F_TOKEN_IDS))) required('BlockStored', F_TOKEN_IDS);
+    if (!(f.seen & (1 << F_BLOCK_SIZE))) required('BlockStored', F_BLOCK_SIZE);
+    return {
+      type: 'BlockStored',
+      block_hashes: f.hashes,
+      parent_block_hash: f.parent,
+      token_count: f.tokenCount,
+      block_size: f.blockSize,
+      lora_id: f.loraId,
+      medium: f.medium,
+      lora_name: f.loraName,
+      extra_keys_count: f.extraKeysCount,
+      group_idx: f.groupIdx,
+      kv_cache_spec_kind: f.specKind,
+      kv_cache_spec_sliding_window: f.specWindow,
+      metadata_count: f.metadataCount,
+      session_id_count: f.sessionIdCount,
+    };
+  }
+  if (f.type === T_REMOVED) {
+    if (!(f.seen & (1 << F_BLOCK_HASHES))) required('BlockRemoved', F_BLOCK_HASHES);
+    return {
+      type: 'BlockRemoved',
+      block_hashes: f.hashes,
+      medium: f.medium,
+      group_idx: f.groupIdx,
+    };
+  }
+  return { type: 'AllBlocksCleared', medium: f.medium };
+}
+
+function readPositional(r: MsgpackReader, n: number, shape: ShapeCollector): KvEvent {
+  if (n === 0) throw new SchemaError('event: empty array, expected a type tag first');
+  f.type = readTypeTag(r);
+  const layout =
+    f.type === T_STORED
+      ? STORED_POSITIONS
+      : f.type === T_REMOVED
+        ? REMOVED_POSITIONS
+        : CLEARED_POSITIONS;
+  const typeName = TYPE_NAMES[f.type] as string;
+  let seen = 1 << F_TYPE;
+  for (let i = 1; i < n; i++) {
+    const id = layout[i];
+    if (id === undefined) {
+      r.skip();
+      shape.addUnknown(`${typeName}[${i}]`);
+      continue;
+    }
+    seen |= 1 << readField(r, id, typeName);
+  }
+  f.seen = seen;
+  shape.fieldMask |= seen;
+  return build();
+}
+
+/** Matches the map key at the cursor against the known fields; -1 (name recorded) if unknown. */
+function readKey(r: MsgpackReader, shape: ShapeCollector): number {
+  const len = r.strHeader();
+  if (len < 0) throw r.mismatch('event map key', 'a string');
+  const candidates = FIELDS_BY_LENGTH[len];
+  if (candidates !== undefined) {
+    for (const [name, id] of candidates) {
+      if (r.bodyEquals(len, name)) {
+        r.pos += len;
+        return id;
+      }
+    }
+  }
+  shape.addUnknown(r.strBody(len));
+  return -1;
+}
+
+function readMap(r: MsgpackReader, n: number, shape: ShapeCollector): KvEvent {
+  // The tag may come anywhere: read every field, then decide by type.
+  let seen = 0;
+  for (let i = 0; i < n; i++) {
+    const id = readKey(r, shape);
+    if (id === F_TYPE) {
+      f.type = readTypeTag(r);
+      seen |= 1 << F_TYPE;
+    } else if (id < 0) {
+      r.skip();
+    } else {
+      const typeName = f.type >= 0 ? (TYPE_NAMES[f.type] as string) : 'event';
+      seen |= (1 << id) | (1 << readField(r, id, typeName));
+    }
+  }
+  f.seen = seen;
+  shape.fieldMask |= seen;
+  if (f.type < 0) throw new SchemaError('event: map without a type field');
+  return build();
+}
+
+/** Reads one event at the cursor. Throws SchemaError (bad event) or MsgpackError (bad bytes). */
+export function readEvent(r: MsgpackReader, shape: ShapeCollector): KvEvent {
+  f.reset();
+  let n = r.arrayHeader();
+  if (n >= 0) {
+    shape.encodings |= ENC_ARRAY;
+    return readPositional(r, n, shape);
+  }
+  n = r.mapHeader();
+  if (n >= 0) {
+    shape.encodings |= ENC_MAP;
+    return readMap(r, n, shape);
+  }
+  throw r.mismatch('event', 'an array or a map');
+}

@@ -1,0 +1,89 @@
+// Canonical block-hash keys (shared/events.ts HashKey): u64 in exact decimal, negative ints as
+// opaque decimal, raw-bytes digests in lowercase hex. Nothing here goes through a lossy JS number.
+
+import type { HashKey } from '../../shared/events';
+
+const TWO_POW_21 = 0x200000;
+const TEN_POW_10 = 1e10;
+
+/** Decimal key of the unsigned 64-bit integer hi * 2^32 + lo (hi, lo: u32), exact. */
+export function hashKeyFromU64(hi: number, lo: number): HashKey {
+  // Below 2^53 a double holds the value exactly.
+  if (hi < TWO_POW_21) return String(hi * 4294967296 + lo);
+  // Long division by 1e10 over 16-bit limbs: every intermediate stays below 2^53.
+  const t1 = hi * 65536 + (lo >>> 16);
+  const q1 = Math.floor(t1 / TEN_POW_10);
+  const t2 = (t1 - q1 * TEN_POW_10) * 65536 + (lo & 0xffff);
+  const q2 = Math.floor(t2 / TEN_POW_10);
+  const rest = t2 - q2 * TEN_POW_10;
+  return String(q1 * 65536 + q2) + String(rest).padStart(10, '0');
+}
+
+/** Decimal key of a bigint hash (u64 or negative), exact. */
+export function hashKeyFromBigInt(value: bigint): HashKey {
+  return value.toString(10);
+}
+
+/** Decimal key of a safe integer hash. Throws on a non-integer or unsafe number. */
+export function hashKeyFromSafeInt(value: number): HashKey {
+  if (!Number.isSafeInteger(value)) throw new RangeError('hash is not a safe integer');
+  return String(value);
+}
+
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** Lowercase hex key of a raw-bytes hash (bytes[start, end)). */
+export function hashKeyFromBytes(bytes: Uint8Array, start = 0, end = bytes.length): HashKey {
+  let out = '';
+  for (let i = start; i < end; i++) out += HEX[bytes[i] as number] as string;
+  return out;
+}
+
+const U64_MAX_DEC = '18446744073709551615';
+const DECIMAL_RE = /^(0|[1-9][0-9]{0,19})$/;
+const NEGATIVE_RE = /^-[1-9][0-9]{0,18}$/;
+const HEX_RE = /^(?:[0-9a-f]{2})+$/;
+
+/** True when the key is the decimal form of an unsigned 64-bit integer. */
+export function isIntHashKey(key: string): boolean {
+  if (!DECIMAL_RE.test(key)) return false;
+  return key.length < 20 || key <= U64_MAX_DEC;
+}
+
+/** True when the key is the decimal form of a negative 64-bit integer (kept as an opaque key). */
+export function isNegativeIntHashKey(key: string): boolean {
+  return NEGATIVE_RE.test(key) && BigInt(key) >= -(2n ** 63n);
+}
+
+/**
+ * True when the key looks like a bytes hash: even-length lowercase hex that is not a decimal int.
+ * (Short all-digit byte strings are ambiguous; real digests are 32 bytes = 64 hex chars.)
+ */
+export function isBytesHashKey(key: string): boolean {
+  return HEX_RE.test(key) && !isIntHashKey(key);
+}
+
+/** What kind of hash a key encodes, or null when it is not a canonical key. */
+export function hashKeyKind(key: string): 'int' | 'negative-int' | 'bytes' | null {
+  if (isIntHashKey(key)) return 'int';
+  if (isNegativeIntHashKey(key)) return 'negative-int';
+  if (HEX_RE.test(key)) return 'bytes';
+  return null;
+}
+
+/** The integer value of an int key (u64 or negative), or null for a bytes / invalid key. */
+export function hashKeyToBigInt(key: string): bigint | null {
+  return isIntHashKey(key) || isNegativeIntHashKey(key) ? BigInt(key) : null;
+}
+
+/**
+ * Canonical key from the text of a JSON integer (e.g. a JSONL capture read losslessly):
+ * strips a leading '+' and leading zeros; null when it is not an integer in the u64/i64 range.
+ */
+export function hashKeyFromDecimalText(text: string): HashKey | null {
+  const m = /^([+-]?)0*([0-9]+)$/.exec(text.trim());
+  if (!m) return null;
+  const digits = m[2] as string;
+  const key = m[1] === '-' && digits !== '0' ? `-${digits}` : digits;
+  return isIntHashKey(key) || isNegativeIntHashKey(key) ? key : null;
+}

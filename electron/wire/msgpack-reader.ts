@@ -1,0 +1,439 @@
+// A minimal msgpack cursor for the KV event schema. It reads exactly what the decoder asks for,
+// skips the rest without building values (token ids and extra keys are counted, never kept) and
+// checks every declared length against the bytes that remain, so a hostile length fails at once.
+// Error messages name offsets, lengths and expected types: never a value from the payload.
+
+import { hashKeyFromBytes, hashKeyFromU64 } from './hash-key';
+
+/** The bytes are not well-formed msgpack (truncated, reserved byte, impossible length). */
+export class MsgpackError extends Error {
+  override name = 'MsgpackError';
+}
+
+/** Well-formed msgpack that does not have the shape of a KV event batch or event. */
+export class SchemaError extends Error {
+  override name = 'SchemaError';
+}
+
+/** Hash kind bits, as collected in a batch's shape. */
+export const HASH_INT = 1;
+export const HASH_BYTES = 2;
+export const HASH_NEGATIVE = 4;
+
+const utf8 = new TextDecoder('utf-8');
+
+/** What a msgpack type byte is, for error messages. */
+function typeName(b: number): string {
+  if (b <= 0x7f || b >= 0xe0 || (b >= 0xcc && b <= 0xd3)) return 'an int';
+  if (b <= 0x8f || b === 0xde || b === 0xdf) return 'a map';
+  if (b <= 0x9f || b === 0xdc || b === 0xdd) return 'an array';
+  if (b <= 0xbf || (b >= 0xd9 && b <= 0xdb)) return 'a string';
+  if (b === 0xc0) return 'nil';
+  if (b === 0xc2 || b === 0xc3) return 'a bool';
+  if (b >= 0xc4 && b <= 0xc6) return 'bytes';
+  if (b === 0xca || b === 0xcb) return 'a float';
+  if (b === 0xc1) return 'a reserved byte';
+  return 'an ext';
+}
+
+export class MsgpackReader {
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+  readonly end: number;
+  pos = 0;
+  /** HASH_* bits of every hash read so far. */
+  hashKinds = 0;
+
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.end = bytes.byteLength;
+  }
+
+  private truncated(need: number): MsgpackError {
+    return new MsgpackError(
+      `truncated: ${need} more bytes needed at offset ${this.pos} of ${this.end}`,
+    );
+  }
+
+  /** The type byte at the cursor, without consuming it. */
+  peek(): number {
+    if (this.pos >= this.end) throw this.truncated(1);
+    return this.bytes[this.pos] as number;
+  }
+
+  /** A SchemaError for the value at the cursor: `${what}: expected ${expected}, got <type>`. */
+  mismatch(what: string, expected: string): SchemaError {
+    const got = this.pos < this.end ? typeName(this.bytes[this.pos] as number) : 'nothing';
+    return new SchemaError(`${what}: expected ${expected}, got ${got}`);
+  }
+
+  /** Consumes a nil and returns true, or returns false and leaves the cursor. */
+  nil(): boolean {
+    if (this.peek() === 0xc0) {
+      this.pos++;
+      return true;
+    }
+    return false;
+  }
+
+  /** Checks that `count` entries of at least `minBytes` each can fit in what remains. */
+  private fits(count: number, minBytes: number, headerAt: number): number {
+    if (count * minBytes > this.end - this.pos) {
+      throw new MsgpackError(
+        `the container at offset ${headerAt} declares more entries than the ${this.end - this.pos} bytes left`,
+      );
+    }
+    return count;
+  }
+
+  /** Array length at the cursor (consumed), or -1 when the value is not an array. */
+  arrayHeader(): number {
+    const at = this.pos;
+    const b = this.peek();
+    if (b >= 0x90 && b <= 0x9f) {
+      this.pos++;
+      return this.fits(b & 0x0f, 1, at);
+    }
+    if (b === 0xdc) return this.fits(this.u16(), 1, at);
+    if (b === 0xdd) return this.fits(this.u32(), 1, at);
+    return -1;
+  }
+
+  /** Map size at the cursor (consumed), or -1 when the value is not a map. */
+  mapHeader(): number {
+    const at = this.pos;
+    const b = this.peek();
+    if (b >= 0x80 && b <= 0x8f) {
+      this.pos++;
+      return this.fits(b & 0x0f, 2, at);
+    }
+    if (b === 0xde) return this.fits(this.u16(), 2, at);
+    if (b === 0xdf) return this.fits(this.u32(), 2, at);
+    return -1;
+  }
+
+  /** Length of the string at the cursor (header consumed, body not), or -1 when not a string. */
+  strHeader(): number {
+    const b = this.peek();
+    let len: number;
+    if (b >= 0xa0 && b <= 0xbf) {
+      this.pos++;
+      len = b & 0x1f;
+    } else if (b === 0xd9) len = this.u8();
+    else if (b === 0xda) len = this.u16();
+    else if (b === 0xdb) len = this.u32();
+    else return -1;
+    if (this.pos + len > this.end) throw this.truncated(len);
+    return len;
+  }
+
+  /** Decodes `len` bytes at the cursor as UTF-8 and consumes them. */
+  strBody(len: number): string {
+    const start = this.pos;
+    this.pos += len;
+    const bytes = this.bytes;
+    if (len <= 24) {
+      let out = '';
+      for (let i = start; i < start + len; i++) {
+        const c = bytes[i] as number;
+        if (c >= 0x80) return utf8.decode(bytes.subarray(start, start + len));
+        out += String.fromCharCode(c);
+      }
+      return out;
+    }
+    return utf8.decode(bytes.subarray(start, start + len));
+  }
+
+  /** True when the `len` bytes at the cursor equal `name` (an ASCII byte string). */
+  bodyEquals(len: number, name: Uint8Array): boolean {
+    if (len !== name.length) return false;
+    const bytes = this.bytes;
+    const start = this.pos;
+    for (let i = 0; i < len; i++) if (bytes[start + i] !== name[i]) return false;
+    return true;
+  }
+
+  /** A string, or null for nil. */
+  strOrNull(what: string): string | null {
+    if (this.nil()) return null;
+    const len = this.strHeader();
+    if (len < 0) throw this.mismatch(what, 'a string or nil');
+    return this.strBody(len);
+  }
+
+  /** An integer that fits a JS number exactly (u64/i64 beyond 2^53 are refused). */
+  int(what: string): number {
+    const b = this.peek();
+    if (b <= 0x7f) {
+      this.pos++;
+      return b;
+    }
+    if (b >= 0xe0) {
+      this.pos++;
+      return b - 0x100;
+    }
+    switch (b) {
+      case 0xcc:
+        return this.u8();
+      case 0xcd:
+        return this.u16();
+      case 0xce:
+        return this.u32();
+      case 0xcf:
+      case 0xd3: {
+        this.need(9);
+        const v =
+          b === 0xcf ? this.view.getBigUint64(this.pos + 1) : this.view.getBigInt64(this.pos + 1);
+        if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) {
+          throw new SchemaError(`${what}: expected an int within ±2^53, got a larger int`);
+        }
+        this.pos += 9;
+        return Number(v);
+      }
+      case 0xd0:
+        this.need(2);
+        this.pos += 2;
+        return this.view.getInt8(this.pos - 1);
+      case 0xd1:
+        this.need(3);
+        this.pos += 3;
+        return this.view.getInt16(this.pos - 2);
+      case 0xd2:
+        this.need(5);
+        this.pos += 5;
+        return this.view.getInt32(this.pos - 4);
+      default:
+        throw this.mismatch(what, 'an int');
+    }
+  }
+
+  /** An int, or null for nil. */
+  intOrNull(what: string): number | null {
+    return this.nil() ? null : this.int(what);
+  }
+
+  /** A float or an int, as a number (a u64 beyond 2^53 is rounded: only used for ts). */
+  number(what: string): number {
+    const b = this.peek();
+    if (b === 0xcb) {
+      this.need(9);
+      this.pos += 9;
+      return this.view.getFloat64(this.pos - 8);
+    }
+    if (b === 0xca) {
+      this.need(5);
+      this.pos += 5;
+      return this.view.getFloat32(this.pos - 4);
+    }
+    if (b === 0xcf) {
+      this.need(9);
+      this.pos += 9;
+      return Number(this.view.getBigUint64(this.pos - 8));
+    }
+    if (b === 0xd3) {
+      this.need(9);
+      this.pos += 9;
+      return Number(this.view.getBigInt64(this.pos - 8));
+    }
+    return this.int(what);
+  }
+
+  /** A block hash as its canonical key: u64 / negative int in decimal, bytes in hex. */
+  hashKey(what: string): string {
+    const b = this.peek();
+    if (b <= 0x7f) {
+      this.pos++;
+      this.hashKinds |= HASH_INT;
+      return String(b);
+    }
+    switch (b) {
+      case 0xcf: {
+        this.need(9);
+        const hi = this.view.getUint32(this.pos + 1);
+        const lo = this.view.getUint32(this.pos + 5);
+        this.pos += 9;
+        this.hashKinds |= HASH_INT;
+        return hashKeyFromU64(hi, lo);
+      }
+      case 0xce:
+        this.hashKinds |= HASH_INT;
+        return String(this.u32());
+      case 0xcd:
+        this.hashKinds |= HASH_INT;
+        return String(this.u16());
+      case 0xcc:
+        this.hashKinds |= HASH_INT;
+        return String(this.u8());
+      case 0xd3: {
+        this.need(9);
+        const v = this.view.getBigInt64(this.pos + 1);
+        this.pos += 9;
+        this.hashKinds |= v < 0n ? HASH_NEGATIVE : HASH_INT;
+        return v.toString();
+      }
+      case 0xc4:
+      case 0xc5:
+      case 0xc6: {
+        const len = b === 0xc4 ? this.u8() : b === 0xc5 ? this.u16() : this.u32();
+        this.need(len);
+        this.pos += len;
+        this.hashKinds |= HASH_BYTES;
+        return hashKeyFromBytes(this.bytes, this.pos - len, this.pos);
+      }
+    }
+    if (b >= 0xe0 || (b >= 0xd0 && b <= 0xd2)) {
+      const v = this.int(what);
+      this.hashKinds |= v < 0 ? HASH_NEGATIVE : HASH_INT;
+      return String(v);
+    }
+    throw this.mismatch(what, 'an int or bytes hash');
+  }
+
+  /** Skips an array of ints (token ids) and returns its length; no id is ever decoded. */
+  skipIntArray(what: string): number {
+    const n = this.arrayHeader();
+    if (n < 0) throw this.mismatch(what, 'an array of ints');
+    const bytes = this.bytes;
+    const end = this.end;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) {
+      if (p >= end) {
+        this.pos = p;
+        throw this.truncated(1);
+      }
+      const b = bytes[p] as number;
+      if (b <= 0x7f || b >= 0xe0) p += 1;
+      else if (b === 0xcd) p += 3;
+      else if (b === 0xce) p += 5;
+      else if (b === 0xcc) p += 2;
+      else if (b === 0xcf || b === 0xd3) p += 9;
+      else if (b === 0xd0) p += 2;
+      else if (b === 0xd1) p += 3;
+      else if (b === 0xd2) p += 5;
+      else {
+        this.pos = p;
+        throw this.mismatch(`${what} entry`, 'an int');
+      }
+    }
+    if (p > end) {
+      this.pos = end;
+      throw new MsgpackError(`truncated: ${what} runs past the end of ${end} bytes`);
+    }
+    this.pos = p;
+    return n;
+  }
+
+  /** Skips one value of any type (iteratively: depth cannot blow the stack). */
+  skip(): void {
+    let pending = 1;
+    while (pending > 0) {
+      pending--;
+      const b = this.peek();
+      if (b <= 0x7f || b >= 0xe0 || b === 0xc0 || b === 0xc2 || b === 0xc3) {
+        this.pos++;
+        continue;
+      }
+      let n = this.arrayHeader();
+      if (n >= 0) {
+        pending += n;
+        continue;
+      }
+      n = this.mapHeader();
+      if (n >= 0) {
+        pending += 2 * n;
+        continue;
+      }
+      n = this.strHeader();
+      if (n >= 0) {
+        this.pos += n;
+        continue;
+      }
+      this.pos += this.scalarSize(b);
+      if (this.pos > this.end) {
+        this.pos = this.end;
+        throw new MsgpackError(`truncated: a value runs past the end of ${this.end} bytes`);
+      }
+    }
+  }
+
+  /** Total size of a non-container, non-string value starting with type byte `b`. */
+  private scalarSize(b: number): number {
+    switch (b) {
+      case 0xcc:
+      case 0xd0:
+        return 2;
+      case 0xcd:
+      case 0xd1:
+        return 3;
+      case 0xce:
+      case 0xd2:
+      case 0xca:
+        return 5;
+      case 0xcf:
+      case 0xd3:
+      case 0xcb:
+        return 9;
+      case 0xd4:
+        return 3;
+      case 0xd5:
+        return 4;
+      case 0xd6:
+        return 6;
+      case 0xd7:
+        return 10;
+      case 0xd8:
+        return 18;
+      case 0xc4:
+        return this.sizedBody(1, 0);
+      case 0xc5:
+        return this.sizedBody(2, 0);
+      case 0xc6:
+        return this.sizedBody(4, 0);
+      case 0xc7:
+        return this.sizedBody(1, 1);
+      case 0xc8:
+        return this.sizedBody(2, 1);
+      case 0xc9:
+        return this.sizedBody(4, 1);
+      default:
+        throw new MsgpackError(`reserved type byte 0xc1 at offset ${this.pos}`);
+    }
+  }
+
+  /** Size of a bin/ext value with a `lenBytes` length field and `extra` bytes (ext type). */
+  private sizedBody(lenBytes: number, extra: number): number {
+    this.need(1 + lenBytes);
+    const p = this.pos + 1;
+    const len =
+      lenBytes === 1
+        ? this.view.getUint8(p)
+        : lenBytes === 2
+          ? this.view.getUint16(p)
+          : this.view.getUint32(p);
+    return 1 + lenBytes + extra + len;
+  }
+
+  /** Throws unless `n` bytes (type byte included) are left at the cursor. */
+  need(n: number): void {
+    if (this.pos + n > this.end) throw this.truncated(n);
+  }
+
+  private u8(): number {
+    this.need(2);
+    this.pos += 2;
+    return this.bytes[this.pos - 1] as number;
+  }
+
+  private u16(): number {
+    this.need(3);
+    this.pos += 3;
+    return this.view.getUint16(this.pos - 2);
+  }
+
+  private u32(): number {
+    this.need(5);
+    this.pos += 5;
+    return this.view.getUint32(this.pos - 4);
+  }
+}
