@@ -165,7 +165,8 @@ describe.each([
       const json = JSON.stringify(decoded);
       for (const ids of tokenArrays(payload)) {
         tokenArraysSeen++;
-        expect(json).not.toContain(JSON.stringify(ids).slice(1, -1));
+        // A run of 3+ ids is distinctive; shorter runs are covered by assertRedactedShape.
+        if (ids.length >= 3) expect(json).not.toContain(JSON.stringify(ids).slice(1, -1));
       }
       for (const s of secrets) expect(json).not.toContain(s);
     }
