@@ -302,7 +302,8 @@ export class KvSource {
     const sock = this.sock;
     this.sock = null;
     if (sock === null || sock.closed) return;
-    sock.events.close();
+    // Closing the socket ends its observer too; closing the observer first (or after) makes
+    // zeromq report ENOTSOCK as an unhandled rejection.
     sock.close();
   }
 

@@ -1,0 +1,98 @@
+// Test helpers for the ingest tests: a recording sink, signal waits, free ports, warm-up.
+import net from 'node:net';
+import type { IngestSink } from '../../electron/ingest/ingest-sink';
+import type {
+  EventErrorRecord,
+  EventRecord,
+  GapRecord,
+  ResetRecord,
+  UndecodedRecord,
+} from '../../shared/events';
+
+export interface Recorded {
+  sink: IngestSink;
+  events: EventRecord[];
+  /** Seq of every delivered batch or undecoded payload, in delivery order. */
+  seqs: number[];
+  undecoded: UndecodedRecord[];
+  eventErrors: EventErrorRecord[];
+  gaps: GapRecord[];
+  resets: ResetRecord[];
+}
+
+/** A sink that keeps everything it is given. */
+export function recordingSink(): Recorded {
+  const r: Omit<Recorded, 'sink'> = {
+    events: [],
+    seqs: [],
+    undecoded: [],
+    eventErrors: [],
+    gaps: [],
+    resets: [],
+  };
+  const sink: IngestSink = {
+    batch: (records, meta) => {
+      r.seqs.push(meta.seq);
+      for (const e of records) r.events.push(e);
+    },
+    undecoded: (u) => {
+      if (u.seq !== null) r.seqs.push(u.seq);
+      r.undecoded.push(u);
+    },
+    eventError: (e) => r.eventErrors.push(e),
+    gap: (g) => r.gaps.push(g),
+    reset: (x) => r.resets.push(x),
+  };
+  return { ...r, sink };
+}
+
+/** Resolves when `cond` holds; rejects with `what` after `timeoutMs`. */
+export async function waitFor(cond: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((res) => setTimeout(res, 5));
+  }
+}
+
+/** A TCP port that was free a moment ago, with `count` consecutive free ports from it. */
+export async function freePorts(count = 1): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = await new Promise<number>((resolve, reject) => {
+      const s = net.createServer();
+      s.once('error', reject);
+      s.listen(0, '127.0.0.1', () => {
+        const port = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(port));
+      });
+    });
+    if (base + count > 65535) continue;
+    let ok = true;
+    for (let i = 1; i < count && ok; i++) ok = await portFree(base + i);
+    if (ok) return base;
+  }
+  throw new Error('no free consecutive ports');
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** Publishes one batch at a time until `received()` turns positive (ZeroMQ's slow joiner). */
+export async function warmUp(
+  publish: () => Promise<void>,
+  received: () => number,
+  what = 'the first message',
+): Promise<void> {
+  const end = Date.now() + 8000;
+  while (received() === 0) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await publish();
+    const until = Date.now() + 30;
+    while (received() === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 3));
+  }
+}

@@ -1,0 +1,324 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KvSource } from '../../electron/ingest/kv-source';
+import { expandProfile, type SourceConfig } from '../../electron/ingest/source-config';
+import { SimPublisher } from '../../electron/sim/publisher';
+import type { SimOptions } from '../../electron/sim/types';
+import { freePorts, recordingSink, waitFor, warmUp } from './helpers';
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const x of open.splice(0).reverse()) await x.close();
+});
+
+async function sim(opts: Partial<SimOptions> = {}): Promise<SimPublisher> {
+  const s = await SimPublisher.start({ format: 'map', hash: 'int', seed: 7, ...opts });
+  open.push(s);
+  return s;
+}
+
+function cfg(over: Partial<SourceConfig> & { endpoint: string }): SourceConfig {
+  return {
+    id: 'src',
+    name: 'test',
+    mode: 'connect',
+    topic: '',
+    replayEndpoint: null,
+    profileId: null,
+    ...over,
+  };
+}
+
+async function source(c: SourceConfig, opts = {}) {
+  const rec = recordingSink();
+  const s = new KvSource(c, rec.sink, opts);
+  open.push(s);
+  await s.start();
+  return { s, rec };
+}
+
+describe('KvSource over real ZeroMQ', () => {
+  it('connects to a binding publisher and delivers every event of every batch in order', async () => {
+    const p = await sim();
+    const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint }));
+    await warmUp(
+      () => p.publish(),
+      () => rec.seqs.length,
+    );
+    const first = rec.seqs[0]!;
+    await p.publish(50);
+    const lastSeq = p.stats().ranks[0]!.lastSeq!;
+    await waitFor(() => rec.seqs.at(-1) === lastSeq, 'the last batch');
+    expect(rec.seqs).toEqual(Array.from({ length: lastSeq - first + 1 }, (_, i) => first + i));
+    const st = s.status();
+    expect(st.state).toBe('connected');
+    expect(st.counters.gaps).toBe(0);
+    expect(st.counters.events).toBe(rec.events.length);
+    expect(st.counters.messages).toBe(rec.seqs.length);
+    expect(st.fingerprint?.events).toContain('map');
+    expect(rec.events.every((e) => e.source === 'src' && e.dp_rank === 0)).toBe(true);
+  });
+
+  it('binds for a publisher that connects out (llm-d style)', async () => {
+    const port = await freePorts();
+    const endpoint = `tcp://127.0.0.1:${port}`;
+    const { s, rec } = await source(cfg({ endpoint, mode: 'bind' }));
+    expect(s.status().state).toBe('waiting');
+    const p = await sim({ bind: false, connectTo: endpoint, format: 'array' });
+    await warmUp(
+      () => p.publish(),
+      () => rec.seqs.length,
+    );
+    await p.publish(10);
+    const lastSeq = p.stats().ranks[0]!.lastSeq!;
+    await waitFor(() => rec.seqs.at(-1) === lastSeq, 'the last batch');
+    expect(s.status().state).toBe('connected');
+    expect(s.status().fingerprint?.events).toContain('array');
+  });
+
+  it('a bind on a port in use is an error state with a clear message', async () => {
+    const port = await freePorts();
+    const endpoint = `tcp://127.0.0.1:${port}`;
+    await source(cfg({ endpoint, mode: 'bind' }));
+    const rec = recordingSink();
+    const second = new KvSource(cfg({ id: 'b', endpoint, mode: 'bind' }), rec.sink);
+    open.push(second);
+    await expect(second.start()).rejects.toThrow(/already in use/);
+    expect(second.status().state).toBe('error');
+    expect(second.status().lastError).toMatch(/cannot bind tcp:\/\/127\.0\.0\.1:\d+/);
+  });
+
+  it('rejects a malformed endpoint with a clear error', async () => {
+    const rec = recordingSink();
+    const s = new KvSource(cfg({ endpoint: 'localhost:5557' }), rec.sink);
+    open.push(s);
+    await expect(s.start()).rejects.toThrow(/tcp:\/\/host:port/);
+    expect(s.status().state).toBe('error');
+  });
+
+  it('a matching topic prefix gets data; a wrong topic gets nothing and a hint', async () => {
+    const p = await sim({ topic: 'kv-events' });
+    const ep = p.ranks[0]!.pubEndpoint;
+    const good = await source(cfg({ id: 'good', endpoint: ep, topic: 'kv-' }));
+    const bad = await source(cfg({ id: 'bad', endpoint: ep, topic: 'other', stallAfterSec: 0.3 }));
+    await warmUp(
+      () => p.publish(),
+      () => good.rec.seqs.length,
+    );
+    await waitFor(() => bad.s.status().hint !== null, 'the hint');
+    await p.publish(5);
+    await waitFor(() => good.rec.seqs.length >= 6, 'more batches');
+    expect(bad.s.status().counters.messages).toBe(0);
+    expect(bad.rec.events).toHaveLength(0);
+    const hint = bad.s.status().hint!;
+    expect(hint).toMatch(/enable_kv_cache_events/);
+    expect(hint).toMatch(/topic/);
+    expect(hint).toMatch(/base\+r/);
+    expect(hint).toContain(ep);
+    expect(good.s.status().hint).toBeNull();
+  });
+
+  it('recovers a gap through replay, in order, with no loss', async () => {
+    const drop = new Set<bigint>();
+    const p = await sim({ replay: true, faults: { dropFromPub: (seq) => drop.has(seq) } });
+    const { s, rec } = await source(
+      cfg({ endpoint: p.ranks[0]!.pubEndpoint, replayEndpoint: p.ranks[0]!.replayEndpoint }),
+    );
+    await warmUp(
+      () => p.publish(),
+      () => rec.seqs.length,
+    );
+    const f = p.stats().ranks[0]!.lastSeq!;
+    for (const d of [2, 3, 4]) drop.add(BigInt(f + d));
+    await p.publish(10);
+    await waitFor(() => rec.seqs.at(-1) === f + 10, 'the last batch');
+    const tail = rec.seqs.slice(rec.seqs.indexOf(f));
+    expect(tail).toEqual(Array.from({ length: 11 }, (_, i) => f + i));
+    expect(rec.gaps).toEqual([
+      expect.objectContaining({ from: f + 2, to: f + 4, recovered: 3, lost: 0 }),
+    ]);
+    const c = s.status().counters;
+    expect([c.gaps, c.recovered, c.lost]).toEqual([1, 3, 0]);
+  });
+
+  it('counts the seqs the engine no longer buffers as lost, with the gap size', async () => {
+    const drop = new Set<bigint>();
+    const p = await sim({
+      replay: true,
+      replayBuffer: 2,
+      faults: { dropFromPub: (seq) => drop.has(seq) },
+    });
+    const { s, rec } = await source(
+      cfg({ endpoint: p.ranks[0]!.pubEndpoint, replayEndpoint: p.ranks[0]!.replayEndpoint }),
+    );
+    await warmUp(
+      () => p.publish(),
+      () => rec.seqs.length,
+    );
+    const f = p.stats().ranks[0]!.lastSeq!;
+    for (let d = 1; d <= 5; d++) drop.add(BigInt(f + d));
+    await p.publish(10);
+    await waitFor(() => rec.seqs.at(-1) === f + 10, 'the last batch');
+    await waitFor(() => s.status().counters.lost > 0, 'the loss');
+    expect(rec.gaps).toEqual([expect.objectContaining({ from: f + 1, to: f + 5, lost: 5 })]);
+    expect(s.status().counters.lost).toBe(5);
+    expect(rec.seqs.filter((q) => q > f)).toEqual([6, 7, 8, 9, 10].map((d) => f + d));
+  });
+
+  it('without a replay endpoint records a gap as lost at once', async () => {
+    const drop = new Set<bigint>();
+    const p = await sim({ faults: { dropFromPub: (seq) => drop.has(seq) } });
+    const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint }));
+    await warmUp(
+      () => p.publish(),
+      () => rec.seqs.length,
+    );
+    const f = p.stats().ranks[0]!.lastSeq!;
+    drop.add(BigInt(f + 1));
+    drop.add(BigInt(f + 2));
+    await p.publish(4);
+    await waitFor(() => rec.seqs.at(-1) === f + 4, 'the last batch');
+    expect(rec.gaps).toEqual([
+      expect.objectContaining({ from: f + 1, to: f + 2, lost: 2, recovered: 0 }),
+    ]);
+    expect(s.status().counters.lost).toBe(2);
+  });
+
+  it('sees a publisher restart as a reset, not a gap', async () => {
+    const p = await sim({ replay: true });
+    const { s, rec } = await source(
+      cfg({ endpoint: p.ranks[0]!.pubEndpoint, replayEndpoint: p.ranks[0]!.replayEndpoint }),
+    );
+    await warmUp(
+      () => p.publish(),
+      () => rec.seqs.length,
+    );
+    await p.publish(5);
+    const before = p.stats().ranks[0]!.lastSeq!;
+    await waitFor(() => rec.seqs.at(-1) === before, 'the batches before the restart');
+    p.restart();
+    await p.publish(3);
+    await waitFor(() => rec.seqs.at(-1) === 2, 'the batches after the restart');
+    expect(rec.resets).toEqual([expect.objectContaining({ previousSeq: before })]);
+    expect(rec.gaps).toEqual([]);
+    const c = s.status().counters;
+    expect([c.resets, c.gaps, c.lost]).toEqual([1, 0, 0]);
+  });
+
+  it('turns stalled when the publisher goes quiet and connected again when it resumes', async () => {
+    const p = await sim();
+    const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint, stallAfterSec: 0.3 }));
+    const states: string[] = [];
+    s.onStatus((st) => states.push(st.state));
+    await warmUp(
+      () => p.publish(),
+      () => rec.seqs.length,
+    );
+    await waitFor(() => s.status().state === 'stalled', 'stalled');
+    expect(s.status().hint).toMatch(/no messages for/);
+    const n = rec.seqs.length;
+    await p.publish(1);
+    await waitFor(() => rec.seqs.length > n, 'a new batch');
+    expect(s.status().state).toBe('connected');
+    expect(s.status().hint).toBeNull();
+    expect(states).toEqual(expect.arrayContaining(['connected', 'stalled']));
+    expect(states.lastIndexOf('connected')).toBeGreaterThan(states.indexOf('stalled'));
+  });
+
+  it('counts undecodable payloads without breaking the seq order', async () => {
+    const p = await sim({ faults: { garbageEvery: 3 } });
+    const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint }));
+    await warmUp(
+      () => p.publish(),
+      () => rec.seqs.length,
+    );
+    await p.publish(9);
+    const lastSeq = p.stats().ranks[0]!.lastSeq!;
+    await waitFor(() => rec.seqs.at(-1) === lastSeq, 'the last batch');
+    expect(rec.undecoded.length).toBeGreaterThanOrEqual(3);
+    expect(rec.undecoded.every((u) => u.bytes > 0 && u.error.length > 0 && u.seq !== null)).toBe(
+      true,
+    );
+    expect(s.status().counters.gaps).toBe(0);
+    expect(s.status().counters.undecoded).toBe(rec.undecoded.length);
+  });
+
+  it('runs several sources at once, each with its own stream', async () => {
+    const sims = await Promise.all([
+      sim({ seed: 1 }),
+      sim({ seed: 2, hash: 'bytes' }),
+      sim({ seed: 3 }),
+    ]);
+    const srcs = await Promise.all(
+      sims.map((p, i) => source(cfg({ id: `s${i}`, endpoint: p.ranks[0]!.pubEndpoint }))),
+    );
+    for (let i = 0; i < 3; i++) {
+      await warmUp(
+        () => sims[i]!.publish(),
+        () => srcs[i]!.rec.seqs.length,
+      );
+    }
+    await Promise.all(sims.map((p, i) => p.publish(5 + i)));
+    for (let i = 0; i < 3; i++) {
+      const last = sims[i]!.stats().ranks[0]!.lastSeq!;
+      await waitFor(() => srcs[i]!.rec.seqs.at(-1) === last, `source ${i}`);
+      expect(srcs[i]!.rec.events.every((e) => e.source === `s${i}`)).toBe(true);
+    }
+    expect(srcs[1]!.s.status().fingerprint?.hashes).toEqual(['bytes']);
+    expect(srcs[0]!.s.status().fingerprint?.hashes).not.toContain('bytes');
+  });
+
+  it('subscribes to every data-parallel rank on base port + r', async () => {
+    const base = await freePorts(2);
+    const replayBase = await freePorts(2);
+    const p = await sim({ dp: 2, port: base, replay: replayBase });
+    const cfgs = expandProfile({
+      id: 'eng',
+      name: 'engine',
+      endpoint: `tcp://127.0.0.1:${base}`,
+      mode: 'connect',
+      topic: '',
+      replayEndpoint: `tcp://127.0.0.1:${replayBase}`,
+      dpRanks: 2,
+    });
+    expect(cfgs.map((c) => c.id)).toEqual(['eng', 'eng#1']);
+    const srcs = await Promise.all(cfgs.map((c) => source(c)));
+    await warmUp(
+      () => p.publish(),
+      () => Math.min(...srcs.map((x) => x.rec.seqs.length)),
+    );
+    await p.publish(5);
+    for (let r = 0; r < 2; r++) {
+      const last = p.stats().ranks[r]!.lastSeq!;
+      await waitFor(() => srcs[r]!.rec.seqs.at(-1) === last, `rank ${r}`);
+      expect(srcs[r]!.rec.events.every((e) => e.dp_rank === r)).toBe(true);
+    }
+    expect(srcs[1]!.s.status().endpoint).toBe(`tcp://127.0.0.1:${base + 1}`);
+  });
+
+  it('opening and closing 200 sources leaks no handles or sockets', async () => {
+    const p = await sim({ replay: true });
+    const ep = p.ranks[0]!.pubEndpoint;
+    const handles = () =>
+      (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles().length;
+    const warm = new KvSource(cfg({ endpoint: ep }), recordingSink().sink);
+    await warm.start();
+    await warm.close();
+    const fds = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : 0);
+    const before = handles();
+    const fdsBefore = fds();
+    for (let i = 0; i < 200; i++) {
+      const s = new KvSource(
+        cfg({ id: `x${i}`, endpoint: ep, replayEndpoint: p.ranks[0]!.replayEndpoint }),
+        recordingSink().sink,
+      );
+      await s.start();
+      await s.close();
+      expect(s.status().state).toBe('closed');
+    }
+    expect(handles()).toBeLessThanOrEqual(before + 2);
+    // Each ZeroMQ socket holds file descriptors (its mailbox, its TCP link) that its I/O thread
+    // releases shortly after close: they must all come back (a leak would keep hundreds).
+    await waitFor(() => fds() <= fdsBefore + 10, `fds back near ${fdsBefore} (now ${fds()})`);
+  });
+});
