@@ -1,6 +1,134 @@
+// `kvscope sim`: a simulated vLLM engine publishing KV cache events, for demos and tests.
 import type { Command } from 'commander';
+import { SimPublisher } from '../sim/publisher';
+import type { SimOptions } from '../sim/types';
 
-/** Placeholder until the sim command lands. */
+interface SimFlags {
+  host: string;
+  port: string;
+  replayPort?: string;
+  replay: boolean;
+  format: string;
+  hash: string;
+  dp: string;
+  rate: string;
+  seed: string;
+  topic: string;
+  connect?: string;
+}
+
+function int(name: string, v: string, lo: number, hi: number): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || n < lo || n > hi) {
+    throw new Error(`--${name} must be an integer from ${lo} to ${hi}, got "${v}"`);
+  }
+  return n;
+}
+
+/** Turn the command-line flags into SimOptions, with a clear error for each bad value. */
+export function simOptionsFromFlags(f: SimFlags): SimOptions {
+  if (f.format !== 'array' && f.format !== 'map') {
+    throw new Error(
+      `--format must be "array" (legacy) or "map" (vLLM since mid-2026), got "${f.format}"`,
+    );
+  }
+  if (f.hash !== 'int' && f.hash !== 'bytes') {
+    throw new Error(`--hash must be "int" or "bytes", got "${f.hash}"`);
+  }
+  const rate = Number(f.rate);
+  if (!Number.isFinite(rate) || rate <= 0 || rate > 100_000) {
+    throw new Error(
+      `--rate must be a number of batches per second above 0 (at most 100000), got "${f.rate}"`,
+    );
+  }
+  if (f.connect !== undefined && !/^tcp:\/\/[^:]+:\d+$/.test(f.connect)) {
+    throw new Error(`--connect must look like tcp://host:port, got "${f.connect}"`);
+  }
+  const port = int('port', f.port, 0, 65535);
+  const dp = int('dp', f.dp, 1, 64);
+  let replay: number | false = false;
+  if (f.replay) {
+    // vLLM's convention is 5557 / 5558; with several ranks the PUB range would cover 5558.
+    replay =
+      f.replayPort !== undefined
+        ? int('replay-port', f.replayPort, 0, 65535)
+        : port === 0
+          ? 0
+          : port + dp;
+  }
+  if (replay !== false && replay > 0 && f.connect === undefined && port > 0) {
+    if (replay < port + dp && port < replay + dp) {
+      throw new Error(
+        `--replay-port ${replay} overlaps the PUB ports ${port}..${port + dp - 1} (rank r uses port + r): pick --replay-port ${port + dp} or higher`,
+      );
+    }
+  }
+  return {
+    host: f.host,
+    port,
+    bind: f.connect === undefined,
+    connectTo: f.connect,
+    replay,
+    format: f.format,
+    hash: f.hash,
+    dp,
+    rate,
+    seed: int('seed', f.seed, 0, 2 ** 31 - 1),
+    topic: f.topic,
+  };
+}
+
+/** Register `kvscope sim`. */
 export function registerSim(program: Command): void {
-  program.command('sim').description('(not yet built)');
+  program
+    .command('sim')
+    .description(
+      "Publish a simulated vLLM engine's KV cache events (for demos and tests) until Ctrl-C.",
+    )
+    .option('--host <host>', 'interface to bind on', '127.0.0.1')
+    .option('--port <port>', 'PUB port (rank r uses port + r; 0 = ephemeral)', '5557')
+    .option(
+      '--replay-port <port>',
+      'ROUTER replay port (rank r uses port + r); default: after the PUB ports',
+    )
+    .option('--no-replay', 'run without a replay endpoint')
+    .option('--format <format>', 'event encoding: array (legacy) or map', 'map')
+    .option('--hash <kind>', 'block hashes: int (u64) or bytes (32-byte digests)', 'int')
+    .option('--dp <n>', 'data-parallel ranks', '1')
+    .option('--rate <r>', 'batches per second per rank', '50')
+    .option('--seed <s>', 'workload seed (same seed, same events)', '1')
+    .option('--topic <t>', 'topic frame', 'kv-events')
+    .option(
+      '--connect <url>',
+      'connect the PUB socket out to a bound subscriber (tcp://host:port) instead of binding',
+    )
+    .action(async (flags: SimFlags) => {
+      const opts = simOptionsFromFlags(flags);
+      const sim = await SimPublisher.start(opts);
+      const log = (s: string): boolean => process.stderr.write(`kvscope sim: ${s}\n`);
+      sim.ranks.forEach((r, i) => {
+        const how = opts.bind ? 'bound' : 'connected';
+        log(`rank ${i}: PUB ${how} ${r.pubEndpoint}, replay ${r.replayEndpoint ?? 'off'}`);
+      });
+      log(
+        `topic "${opts.topic}", format ${opts.format}, ${opts.hash} hashes, ${opts.rate} batches/s per rank, seed ${opts.seed}. Ctrl-C stops.`,
+      );
+      const report = setInterval(() => {
+        const t = sim.stats().total;
+        const res = Object.entries(t.resident)
+          .map(([m, n]) => `${m} ${n}`)
+          .join(', ');
+        log(
+          `${t.batches} batches, ${t.storedBlocks} blocks stored, ${t.removedBlocks} removed, resident ${res || 'none'}`,
+        );
+      }, 10_000);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      clearInterval(report);
+      await sim.close();
+      log('stopped');
+      process.exitCode = 0;
+    });
 }

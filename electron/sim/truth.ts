@@ -56,6 +56,16 @@ export class Truth {
     }
   }
 
+  /** Resident blocks of a medium now (cheap: no copy). */
+  residentCount(medium: string): number {
+    return this.resident.get(medium)?.size ?? 0;
+  }
+
+  /** Whether a hash key is resident in a medium now. */
+  isResident(medium: string, key: string): boolean {
+    return this.resident.get(medium)?.has(key) ?? false;
+  }
+
   /** A publisher restart: the engine's caches start empty. */
   restart(): void {
     this.restarts++;

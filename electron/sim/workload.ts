@@ -43,8 +43,8 @@ const LORAS: readonly Lora[] = [
   { id: 3, name: 'summarize-lora' },
 ];
 const SYSTEM_PROMPTS = 8;
-const MAX_CONVERSATIONS = 48;
-const MAX_CONVERSATION_BLOCKS = 160;
+const MAX_CONVERSATIONS = 24;
+const MAX_CONVERSATION_BLOCKS = 128;
 const REMOVE_CHUNK = 256;
 const ROOT = Buffer.alloc(32);
 
@@ -139,7 +139,7 @@ export class Workload {
     const idx = this.rng.int(0, this.conversations.length - 1);
     const conv = this.conversations[idx];
     if (!conv) return;
-    this.extend(conv, this.rng.int(1, 12));
+    this.extend(conv, this.rng.int(1, 8));
     this.admit(conv);
     if (conv.blocks.length >= MAX_CONVERSATION_BLOCKS || this.rng.chance(0.08)) {
       this.conversations.splice(idx, 1);
