@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  hashKeyFromBytes,
+  hashKeyFromDecimalText,
+  hashKeyFromU64,
+  hashKeyKind,
+  hashKeyToBigInt,
+  isBytesHashKey,
+  isIntHashKey,
+  isNegativeIntHashKey,
+} from '../../electron/wire/hash-key';
+
+const split = (v: bigint): [number, number] => [Number(v >> 32n), Number(v & 0xffffffffn)];
+
+describe('hash keys', () => {
+  it('writes any u64 in exact decimal', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), (v) => {
+        expect(hashKeyFromU64(...split(v))).toBe(v.toString());
+      }),
+      { numRuns: 5000 },
+    );
+    for (const v of [
+      0n,
+      2n ** 53n - 1n,
+      2n ** 53n,
+      2n ** 53n + 1n,
+      2n ** 63n,
+      2n ** 64n - 1n,
+      10n ** 19n,
+      10n ** 10n,
+    ]) {
+      expect(hashKeyFromU64(...split(v))).toBe(v.toString());
+    }
+  });
+
+  it('writes bytes in lowercase hex', () => {
+    expect(hashKeyFromBytes(Uint8Array.of(0x00, 0xab, 0x0f, 0xff))).toBe('00ab0fff');
+    expect(hashKeyFromBytes(Uint8Array.of(1, 2, 3, 4), 1, 3)).toBe('0203');
+  });
+
+  it('recognises int keys up to 2^64-1 and nothing beyond', () => {
+    expect(isIntHashKey('0')).toBe(true);
+    expect(isIntHashKey('18446744073709551615')).toBe(true);
+    expect(isIntHashKey('18446744073709551616')).toBe(false);
+    expect(isIntHashKey('99999999999999999999')).toBe(false);
+    expect(isIntHashKey('01')).toBe(false);
+    expect(isIntHashKey('-5')).toBe(false);
+    expect(isIntHashKey('ab')).toBe(false);
+    expect(isNegativeIntHashKey('-5')).toBe(true);
+    expect(isNegativeIntHashKey('-9223372036854775808')).toBe(true);
+    expect(isNegativeIntHashKey('-9223372036854775809')).toBe(false);
+    expect(isBytesHashKey('ab0f')).toBe(true);
+    expect(isBytesHashKey('AB0F')).toBe(false);
+  });
+
+  it('classifies keys and turns int keys back into bigints', () => {
+    expect(hashKeyKind('123')).toBe('int');
+    expect(hashKeyKind('-123')).toBe('negative-int');
+    expect(hashKeyKind('deadbeef')).toBe('bytes');
+    expect(hashKeyKind('xyz')).toBeNull();
+    expect(hashKeyToBigInt('18446744073709551615')).toBe(2n ** 64n - 1n);
+    expect(hashKeyToBigInt('deadbeef')).toBeNull();
+  });
+
+  it('normalises the text of a JSON integer losslessly', () => {
+    expect(hashKeyFromDecimalText('18446744073709551615')).toBe('18446744073709551615');
+    expect(hashKeyFromDecimalText('007')).toBe('7');
+    expect(hashKeyFromDecimalText('-0')).toBe('0');
+    expect(hashKeyFromDecimalText('-42')).toBe('-42');
+    expect(hashKeyFromDecimalText('18446744073709551616')).toBeNull();
+    expect(hashKeyFromDecimalText('1.5')).toBeNull();
+  });
+});
