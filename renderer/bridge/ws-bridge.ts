@@ -1,0 +1,77 @@
+// The Bridge for browser mode: every method over one WebSocket to `kvscope serve`, except the
+// file actions, which use a file picker (upload) and downloads over HTTP.
+
+import { BRIDGE_EVENTS, BRIDGE_METHODS } from '../../shared/contract';
+import type { Bridge, PushChannel } from '../../shared/contract';
+import { HTTP_ROUTES, WS_PATH } from '../../shared/ws-protocol';
+import {
+  downloadBytes,
+  downloadUrl,
+  pickAndUpload,
+  stampedName,
+  uploadBytes,
+} from './browser-files';
+import { setLinkState } from './connection-status';
+import { WsClient } from './ws-client';
+import type { SocketFactory } from './ws-client';
+
+type MethodName = keyof typeof BRIDGE_METHODS;
+type EventName = keyof typeof BRIDGE_EVENTS;
+type FileMethod =
+  | 'openSession'
+  | 'importCapture'
+  | 'saveSessionAs'
+  | 'exportRatesCsv'
+  | 'exportChartPng'
+  | 'openSessionData';
+
+/** Builds the invoke half of the Bridge from BRIDGE_METHODS over a client. */
+export function invokeMethods(client: WsClient): Pick<Bridge, MethodName> {
+  const entries = Object.entries(BRIDGE_METHODS).map(([name, channel]) => [
+    name,
+    (...args: unknown[]) => client.invoke(channel, args),
+  ]);
+  return Object.fromEntries(entries) as unknown as Pick<Bridge, MethodName>;
+}
+
+/** Builds the push half of the Bridge from BRIDGE_EVENTS over a client. */
+export function pushMethods(client: WsClient): Pick<Bridge, EventName> {
+  const entries = Object.entries(BRIDGE_EVENTS).map(([name, channel]) => [
+    name,
+    (listener: (payload: unknown) => void) => client.on(channel as PushChannel, listener),
+  ]);
+  return Object.fromEntries(entries) as unknown as Pick<Bridge, EventName>;
+}
+
+const fileMethods: Pick<Bridge, FileMethod> = {
+  openSession: () => pickAndUpload(HTTP_ROUTES.openSession, '.gz,.jsonl,.kvscope,application/gzip'),
+  importCapture: () => pickAndUpload(HTTP_ROUTES.importCapture, '.jsonl,.json,.txt,.gz'),
+  openSessionData: (name, data) => uploadBytes(HTTP_ROUTES.openSession, name, data),
+  saveSessionAs: async () =>
+    downloadUrl(HTTP_ROUTES.saveSession, stampedName('kvscope-session', 'kvscope.jsonl.gz')),
+  exportRatesCsv: async () =>
+    downloadUrl(HTTP_ROUTES.ratesCsv, stampedName('kvscope-rates', 'csv')),
+  exportChartPng: async (png) =>
+    downloadBytes(png, stampedName('kvscope-chart', 'png'), 'image/png'),
+};
+
+/** The WebSocket URL of the serving host. */
+export function wsUrl(loc: Location = window.location): string {
+  const proto = loc.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${proto}//${loc.host}${WS_PATH}`;
+}
+
+/** Creates the full browser Bridge over one WebSocket. */
+export function createWsBridge(
+  url: string = wsUrl(),
+  factory: SocketFactory = (u) => new WebSocket(u),
+): Bridge {
+  const client = new WsClient(url, factory, setLinkState);
+  return { ...invokeMethods(client), ...pushMethods(client), ...fileMethods };
+}
+
+/** Installs the WebSocket bridge as window.kvscope when no preload provided one. */
+export function installWsBridgeIfAbsent(): void {
+  if (window.kvscope) return;
+  window.kvscope = createWsBridge();
+}

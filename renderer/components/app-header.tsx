@@ -1,0 +1,104 @@
+import type { ViewInfo } from '../../shared/contract';
+import { bridge } from '../bridge/bridge';
+import { useTheme } from '../state/theme-store';
+import { exportPng, runFileAction } from './file-actions';
+import type { Notify } from './file-actions';
+import { ThemeToggle } from './theme-toggle';
+
+interface Props {
+  view: ViewInfo | null;
+  notify: Notify;
+}
+
+/** Title, view badges and the file buttons. */
+export function AppHeader({ view, notify }: Props) {
+  const { theme } = useTheme();
+  const b = bridge();
+  const session = view?.kind === 'session';
+  return (
+    <header className="app-header">
+      <div className="title-block">
+        <span className="app-name">KV Scope</span>
+        <span className="view-title" data-testid="view-title" title={view?.title ?? ''}>
+          {view ? view.title : 'connecting…'}
+          {view?.unsaved && (
+            <span className="unsaved" title="Not saved yet" aria-label="unsaved">
+              {' '}
+              •
+            </span>
+          )}
+        </span>
+        {view?.demo && (
+          <span className="badge badge-demo" data-testid="badge-demo">
+            demo
+          </span>
+        )}
+        {session && (
+          <span className="badge badge-session" data-testid="badge-session">
+            read-only session
+          </span>
+        )}
+      </div>
+      <div className="toolbar" role="toolbar" aria-label="File">
+        <button
+          type="button"
+          className="btn"
+          data-testid="open-session"
+          onClick={() => void runFileAction('Opened', () => b.openSession(), notify)}
+        >
+          Open session
+        </button>
+        <button
+          type="button"
+          className="btn"
+          data-testid="save-session"
+          disabled={session}
+          title={session ? 'An opened session is already saved' : 'Save the live recording'}
+          onClick={() => void runFileAction('Saved', () => b.saveSessionAs(), notify)}
+        >
+          Save session as
+        </button>
+        <button
+          type="button"
+          className="btn"
+          data-testid="import-capture"
+          onClick={() => void runFileAction('Imported', () => b.importCapture(), notify)}
+        >
+          Import capture
+        </button>
+        <button
+          type="button"
+          className="btn"
+          data-testid="export-csv"
+          onClick={() => void runFileAction('Exported CSV', () => b.exportRatesCsv(), notify)}
+        >
+          Export CSV
+        </button>
+        <button
+          type="button"
+          className="btn"
+          data-testid="export-png"
+          onClick={() => void exportPng(theme, notify)}
+        >
+          Export PNG
+        </button>
+        {session && (
+          <button
+            type="button"
+            className="btn btn-primary"
+            data-testid="back-to-live"
+            onClick={() =>
+              void b.backToLive().then(
+                () => notify('Back to the live view'),
+                (e: unknown) => notify(`Back to live failed: ${String(e)}`, 'error'),
+              )
+            }
+          >
+            Back to live
+          </button>
+        )}
+        <ThemeToggle />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,140 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { MenuCommand, ViewName } from '../../shared/contract';
+import { bridge } from '../bridge/bridge';
+import { useFrameState } from '../state/frames';
+import { setThemePref, useTheme } from '../state/theme-store';
+import { ChainsView } from '../views/chains-view';
+import { ConnectionsView } from '../views/connections-view';
+import { EventsView } from '../views/events-view';
+import { OverviewView } from '../views/overview-view';
+import { AboutDialog } from './about-dialog';
+import { AppHeader } from './app-header';
+import { exportPng, openDroppedFile } from './file-actions';
+import type { Notify } from './file-actions';
+import { LinkBanner } from './link-banner';
+import { ProblemsPanel } from './problems-panel';
+import { ProgressBar } from './progress-bar';
+import { VIEWS, ViewTabs } from './view-tabs';
+
+interface Notice {
+  text: string;
+  kind: 'info' | 'error';
+  id: number;
+}
+
+/** The application shell: header, tabs, the current view, notices, drag and drop. */
+export function App() {
+  const { frame, epoch } = useFrameState();
+  const { theme } = useTheme();
+  const [view, setView] = useState<ViewName>('overview');
+  const [about, setAbout] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+
+  const notify: Notify = useCallback((text, kind = 'info') => {
+    setNotice({ text, kind, id: Date.now() });
+  }, []);
+
+  useEffect(() => {
+    if (!notice || notice.kind === 'error') return;
+    const t = setTimeout(() => setNotice(null), 5000);
+    return () => clearTimeout(t);
+  }, [notice]);
+
+  useEffect(() => {
+    return bridge().onMenuCommand((cmd: MenuCommand) => {
+      if (cmd.kind === 'view') setView(cmd.view);
+      else if (cmd.kind === 'theme') setThemePref(cmd.theme);
+      else if (cmd.kind === 'export-png') void exportPng(theme, notify);
+      else setAbout(true);
+    });
+  }, [theme, notify]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+      const target = VIEWS[Number(e.key) - 1];
+      if (!target) return;
+      e.preventDefault();
+      setView(target.id);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  useEffect(() => {
+    const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
+    const onOver = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      setDragging(true);
+    };
+    const onLeave = (e: DragEvent) => {
+      if (e.relatedTarget == null) setDragging(false);
+    };
+    const onDrop = (e: DragEvent) => {
+      e.preventDefault();
+      setDragging(false);
+      const file = e.dataTransfer?.files[0];
+      if (file) void openDroppedFile(file, notify);
+    };
+    window.addEventListener('dragover', onOver);
+    window.addEventListener('dragleave', onLeave);
+    window.addEventListener('drop', onDrop);
+    return () => {
+      window.removeEventListener('dragover', onOver);
+      window.removeEventListener('dragleave', onLeave);
+      window.removeEventListener('drop', onDrop);
+    };
+  }, [notify]);
+
+  const problems = frame?.view.problems ?? [];
+  const problemsKey = problems.join('\n');
+  const showProblems = problems.length > 0 && dismissed !== problemsKey;
+  const progress = frame?.view.progress ?? null;
+
+  return (
+    <div className="app">
+      <AppHeader view={frame?.view ?? null} notify={notify} />
+      <LinkBanner />
+      <nav className="nav">
+        <ViewTabs view={view} onChange={setView} />
+        {progress != null && <ProgressBar value={progress} />}
+      </nav>
+      {showProblems && (
+        <ProblemsPanel problems={problems} onDismiss={() => setDismissed(problemsKey)} />
+      )}
+      {notice && (
+        <div
+          className={`banner ${notice.kind === 'error' ? 'banner-error' : 'banner-info'}`}
+          role={notice.kind === 'error' ? 'alert' : 'status'}
+          data-testid="notice"
+        >
+          <span>{notice.text}</span>
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => setNotice(null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      <main
+        className="main"
+        role="tabpanel"
+        id={`panel-${view}`}
+        aria-labelledby={`tab-${view}`}
+        key={`${view}:${epoch}`}
+      >
+        {view === 'overview' && <OverviewView />}
+        {view === 'chains' && <ChainsView />}
+        {view === 'events' && <EventsView />}
+        {view === 'connections' && <ConnectionsView notify={notify} />}
+      </main>
+      {dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          Drop a session (.kvscope.jsonl.gz) or a capture (.jsonl) to open it
+        </div>
+      )}
+      {about && <AboutDialog onClose={() => setAbout(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+// The file buttons' actions, shared by the header and the menu commands.
+
+import type { FileResult } from '../../shared/contract';
+import { bridge, errorText } from '../bridge/bridge';
+import { chartSvgInView, svgToPng } from '../lib/png-export';
+import { chartColors } from '../lib/theme';
+import type { Theme } from '../lib/theme';
+
+export type Notify = (text: string, kind?: 'info' | 'error') => void;
+
+/** Runs a file action and reports its outcome in words (a cancel says nothing). */
+export async function runFileAction(
+  label: string,
+  action: () => Promise<FileResult>,
+  notify: Notify,
+): Promise<void> {
+  try {
+    const r = await action();
+    if (!r.done) {
+      if (r.message) notify(r.message, 'error');
+      return;
+    }
+    notify(r.message ?? (r.name ? `${label}: ${r.name}` : `${label}: done`));
+  } catch (e) {
+    notify(`${label} failed: ${errorText(e)}`, 'error');
+  }
+}
+
+/** Exports the chart on screen as a PNG through the bridge. */
+export async function exportPng(theme: Theme, notify: Notify): Promise<void> {
+  const svg = chartSvgInView();
+  if (!svg) {
+    notify('No chart on screen: open the Overview to export a chart as PNG.', 'error');
+    return;
+  }
+  await runFileAction(
+    'Export PNG',
+    async () => bridge().exportChartPng(await svgToPng(svg, chartColors(theme).background)),
+    notify,
+  );
+}
+
+/** Reads a dropped file and opens it as a session (or capture: the main side tells them apart). */
+export async function openDroppedFile(file: File, notify: Notify): Promise<void> {
+  await runFileAction(
+    'Opened',
+    async () => bridge().openSessionData(file.name, new Uint8Array(await file.arrayBuffer())),
+    notify,
+  );
+}

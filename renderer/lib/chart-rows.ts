@@ -1,0 +1,92 @@
+// Series (from getSeries) → rows and line definitions for recharts, and series visibility.
+
+import type { Marker, Series } from '../../shared/contract';
+
+export interface LineDef {
+  /** dataKey in the rows. */
+  key: string;
+  label: string;
+  /** Index into the chart palette. */
+  color: number;
+  /** Totals are drawn bold; per-source lines thin and dashed. */
+  total: boolean;
+}
+
+export type ChartRow = { t: number } & Record<string, number>;
+
+/** Rate rows: total stored/removed per second, and per source when there are several. */
+export function rateRows(series: Series): ChartRow[] {
+  const perSource = series.sources.length > 1;
+  return series.points.map((p) => {
+    const row: ChartRow = { t: p.t, stored: p.stored, removed: p.removed };
+    if (perSource) {
+      series.sources.forEach((_, i) => {
+        row[`stored.${i}`] = p.storedBy[i] ?? 0;
+        row[`removed.${i}`] = p.removedBy[i] ?? 0;
+      });
+    }
+    return row;
+  });
+}
+
+/** The lines of the rate chart, in legend order. */
+export function rateLines(series: Series): LineDef[] {
+  const lines: LineDef[] = [
+    { key: 'stored', label: 'stored/s (all)', color: 0, total: true },
+    { key: 'removed', label: 'removed/s (all)', color: 1, total: true },
+  ];
+  if (series.sources.length > 1) {
+    series.sources.forEach((s, i) => {
+      lines.push({ key: `stored.${i}`, label: `stored/s ${s}`, color: 2 + 2 * i, total: false });
+      lines.push({ key: `removed.${i}`, label: `removed/s ${s}`, color: 3 + 2 * i, total: false });
+    });
+  }
+  return lines;
+}
+
+/** Resident-block rows: one column per medium. */
+export function residentRows(series: Series): ChartRow[] {
+  return series.points.map((p) => {
+    const row: ChartRow = { t: p.t };
+    series.media.forEach((_, i) => {
+      row[`resident.${i}`] = p.resident[i] ?? 0;
+    });
+    return row;
+  });
+}
+
+/** The lines of the residency chart, one per medium. */
+export function residentLines(series: Series): LineDef[] {
+  return series.media.map((m, i) => ({
+    key: `resident.${i}`,
+    label: `resident ${m || 'unknown medium'}`,
+    color: i,
+    total: true,
+  }));
+}
+
+/** Markers inside the plotted time span, newest last, at most `max` (the newest ones). */
+export function visibleMarkers(series: Series, max = 60): Marker[] {
+  const first = series.points[0];
+  const last = series.points[series.points.length - 1];
+  if (!first || !last) return [];
+  const t1 = last.t + series.binSec;
+  const inRange = series.markers
+    .filter((m) => m.t >= first.t && m.t <= t1)
+    .sort((a, b) => a.t - b.t);
+  return inRange.slice(Math.max(0, inRange.length - max));
+}
+
+/** Shows a hidden series or hides a shown one; returns a new set. */
+export function toggleHidden(hidden: ReadonlySet<string>, key: string): Set<string> {
+  const next = new Set(hidden);
+  if (next.has(key)) next.delete(key);
+  else next.add(key);
+  return next;
+}
+
+/** Drops hidden keys that no longer name a line (sources come and go). */
+export function pruneHidden(hidden: ReadonlySet<string>, lines: LineDef[]): Set<string> {
+  const keys = new Set(lines.map((l) => l.key));
+  return new Set([...hidden].filter((k) => keys.has(k)));
+}

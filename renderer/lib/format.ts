@@ -1,0 +1,96 @@
+// Number, time and duration formatting for the screens. Pure: no DOM, no React.
+
+const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** An integer with thousands separators: 1234567 → "1,234,567". */
+export function formatInt(n: number): string {
+  if (!Number.isFinite(n)) return '—';
+  return intFormat.format(Math.round(n));
+}
+
+/** A per-second rate: one decimal under 100, whole numbers above, k/M suffixes past 10,000. */
+export function formatRate(n: number): string {
+  if (!Number.isFinite(n)) return '—';
+  const a = Math.abs(n);
+  if (a >= 1e7) return `${(n / 1e6).toFixed(1)}M`;
+  if (a >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
+  if (a >= 100) return String(Math.round(n));
+  if (a === 0) return '0';
+  return n.toFixed(1);
+}
+
+/** A byte count in B / KiB / MiB / GiB. */
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return '—';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${v} B` : `${v.toFixed(v >= 100 ? 0 : 1)} ${units[i]}`;
+}
+
+/** A duration in seconds, readable: "850 ms", "12.3 s", "4m 05s", "2h 03m", "3d 04h". */
+export function formatDuration(sec: number | null): string {
+  if (sec == null || !Number.isFinite(sec)) return '—';
+  const neg = sec < 0;
+  const s = Math.abs(sec);
+  let out: string;
+  if (s < 1) out = `${Math.round(s * 1000)} ms`;
+  else if (s < 60) out = `${s.toFixed(s < 10 ? 2 : 1)} s`;
+  else if (s < 3600) {
+    const m = Math.floor(s / 60);
+    out = `${m}m ${pad2(Math.floor(s - m * 60))}s`;
+  } else if (s < 86400) {
+    const h = Math.floor(s / 3600);
+    out = `${h}h ${pad2(Math.floor((s - h * 3600) / 60))}m`;
+  } else {
+    const d = Math.floor(s / 86400);
+    out = `${d}d ${pad2(Math.floor((s - d * 86400) / 3600))}h`;
+  }
+  return neg ? `-${out}` : out;
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/** Timestamps below this are not epoch seconds (a publisher with a monotonic clock). */
+const EPOCH_MIN = 1e9;
+
+/** An event timestamp as a wall clock "HH:MM:SS" (local), or "t+12.3s" when it is not epoch time. */
+export function formatClock(ts: number | null, withMillis = false): string {
+  if (ts == null || !Number.isFinite(ts)) return '—';
+  if (ts < EPOCH_MIN) return `t+${ts.toFixed(withMillis ? 3 : 1)}s`;
+  const d = new Date(ts * 1000);
+  const base = `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
+  return withMillis ? `${base}.${String(d.getMilliseconds()).padStart(3, '0')}` : base;
+}
+
+/** A full date and time for titles and tooltips. */
+export function formatDateTime(ts: number | null): string {
+  if (ts == null || !Number.isFinite(ts)) return '—';
+  if (ts < EPOCH_MIN) return `t+${ts.toFixed(3)}s`;
+  const d = new Date(ts * 1000);
+  const date = `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+  return `${date} ${formatClock(ts, true)}`;
+}
+
+/** "4m 05s ago" relative to the latest event time; "—" when either is unknown. */
+export function formatAgo(ts: number | null, nowTs: number | null): string {
+  if (ts == null || nowTs == null) return '—';
+  const d = nowTs - ts;
+  if (d < 0.5) return 'now';
+  return `${formatDuration(d)} ago`;
+}
+
+/** Shortens a long string in the middle: "1234…7890"; returns it unchanged when short enough. */
+export function ellipsizeMiddle(s: string, max: number): string {
+  if (s.length <= max || max < 5) return s;
+  const keep = max - 1;
+  const head = Math.ceil(keep / 2);
+  const tail = keep - head;
+  return `${s.slice(0, head)}…${s.slice(s.length - tail)}`;
+}

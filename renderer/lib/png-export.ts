@@ -1,0 +1,43 @@
+// Turns a chart's SVG into PNG bytes through a canvas, with a solid background.
+
+/** Serializes an SVG element and draws it at `scale` onto a canvas; resolves with PNG bytes. */
+export async function svgToPng(
+  svg: SVGSVGElement,
+  background: string,
+  scale = 2,
+): Promise<Uint8Array> {
+  const { width, height } = svg.getBoundingClientRect();
+  const clone = svg.cloneNode(true) as SVGSVGElement;
+  clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  clone.setAttribute('width', String(width));
+  clone.setAttribute('height', String(height));
+  const text = new XMLSerializer().serializeToString(clone);
+  const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml;charset=utf-8' }));
+  try {
+    const img = new Image();
+    await new Promise<void>((resolve, reject) => {
+      img.onload = () => resolve();
+      img.onerror = () => reject(new Error('the chart could not be drawn as an image'));
+      img.src = url;
+    });
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(width * scale));
+    canvas.height = Math.max(1, Math.round(height * scale));
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('no 2D canvas available');
+    ctx.fillStyle = background;
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.scale(scale, scale);
+    ctx.drawImage(img, 0, 0, width, height);
+    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
+    if (!blob) throw new Error('the PNG could not be encoded');
+    return new Uint8Array(await blob.arrayBuffer());
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/** The SVG of the chart marked for export that is on screen, if any. */
+export function chartSvgInView(): SVGSVGElement | null {
+  return document.querySelector<SVGSVGElement>('[data-export-chart] svg.recharts-surface');
+}

@@ -1,0 +1,61 @@
+// The renderer's view of the latest UpdateFrame: a small external store read with
+// useSyncExternalStore. A new epoch (a session opened, back to live) resets what depends on it.
+
+import type { UpdateFrame } from '../../shared/contract';
+
+export interface FrameState {
+  frame: UpdateFrame | null;
+  /** The epoch of the current view; -1 before the first frame. */
+  epoch: number;
+  /** Bumps on every epoch change: views key on it to drop their local state. */
+  resets: number;
+  /** Frames received in this epoch. */
+  received: number;
+  /** Wall-clock ms when the latest frame arrived (for "last message 3 s ago"). */
+  receivedAt: number;
+}
+
+export const initialFrameState: FrameState = {
+  frame: null,
+  epoch: -1,
+  resets: 0,
+  received: 0,
+  receivedAt: 0,
+};
+
+/** Folds one frame into the state; an epoch change starts the view over. */
+export function reduceFrame(state: FrameState, frame: UpdateFrame, now = 0): FrameState {
+  if (frame.epoch !== state.epoch) {
+    return {
+      frame,
+      epoch: frame.epoch,
+      resets: state.frame == null ? state.resets : state.resets + 1,
+      received: 1,
+      receivedAt: now,
+    };
+  }
+  return { ...state, frame, received: state.received + 1, receivedAt: now };
+}
+
+export interface FrameStore {
+  getState(): FrameState;
+  subscribe(listener: () => void): () => void;
+  apply(frame: UpdateFrame): void;
+}
+
+/** Creates a store; `apply` replaces the snapshot and notifies subscribers. */
+export function createFrameStore(): FrameStore {
+  let state = initialFrameState;
+  const listeners = new Set<() => void>();
+  return {
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    apply(frame) {
+      state = reduceFrame(state, frame, Date.now());
+      for (const l of [...listeners]) l();
+    },
+  };
+}

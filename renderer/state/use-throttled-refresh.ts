@@ -1,0 +1,35 @@
+// Runs a loader when `tick` changes (a new frame), at most once per interval, never two at once.
+
+import { useCallback, useEffect, useRef } from 'react';
+import { createThrottle } from '../lib/throttle';
+import type { Throttle } from '../lib/throttle';
+
+/** Calls `load` on mount, when `load` changes, and on each `tick` while enabled; throttled. */
+export function useThrottledRefresh(
+  load: () => Promise<void>,
+  intervalMs: number,
+  tick: unknown,
+  enabled: boolean,
+): () => void {
+  const loadRef = useRef(load);
+  const throttleRef = useRef<Throttle | null>(null);
+
+  useEffect(() => {
+    loadRef.current = load;
+  }, [load]);
+
+  useEffect(() => {
+    const t = createThrottle(() => loadRef.current(), intervalMs);
+    throttleRef.current = t;
+    return () => {
+      t.cancel();
+      throttleRef.current = null;
+    };
+  }, [intervalMs]);
+
+  useEffect(() => {
+    if (enabled) throttleRef.current?.trigger();
+  }, [tick, enabled, load]);
+
+  return useCallback(() => throttleRef.current?.trigger(), []);
+}

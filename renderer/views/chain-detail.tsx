@@ -1,0 +1,130 @@
+import type { BlockHistory, ChainDetail as Detail } from '../../shared/contract';
+import { HashText } from '../components/hash-text';
+import { formatClock, formatDateTime, formatDuration } from '../lib/format';
+import { VirtualRows } from './virtual-rows';
+
+interface Props {
+  detail: Detail | null;
+  loading: boolean;
+  onClose(): void;
+}
+
+const noop = (): void => undefined;
+
+function times(ts: number[]): string {
+  if (ts.length === 0) return '—';
+  const last = ts[ts.length - 1] ?? 0;
+  return ts.length === 1 ? formatClock(last) : `${formatClock(last)} (+${ts.length - 1})`;
+}
+
+function BlockRow({ b, i }: { b: BlockHistory; i: number }) {
+  return (
+    <div role="row" className="trow" data-testid="block-row">
+      <div role="cell" className="cell num">
+        {i + 1}
+      </div>
+      <div role="cell" className="cell">
+        <HashText hash={b.hash} max={24} />
+      </div>
+      <div role="cell" className="cell">
+        <span className={`lamp ${b.resident ? 'lamp-ok' : 'lamp-off'}`} aria-hidden="true" />
+        {b.resident ? 'resident' : 'evicted'}
+      </div>
+      <div role="cell" className="cell ellipsis">
+        {b.medium ?? '—'}
+      </div>
+      <div role="cell" className="cell num">
+        {b.tokens}
+      </div>
+      <div role="cell" className="cell num">
+        {b.timesStored}
+      </div>
+      <div role="cell" className="cell" title={b.storedAt.map((t) => formatDateTime(t)).join('\n')}>
+        {times(b.storedAt)}
+      </div>
+      <div
+        role="cell"
+        className="cell"
+        title={b.removedAt.map((t) => formatDateTime(t)).join('\n')}
+      >
+        {times(b.removedAt)}
+      </div>
+      <div role="cell" className="cell">
+        {formatDuration(b.lastLifetimeSec)}
+      </div>
+      <div role="cell" className="cell ellipsis" title={b.sources.join(', ')}>
+        {b.sources.length ? b.sources.join(', ') : '—'}
+      </div>
+    </div>
+  );
+}
+
+/** One chain: its blocks from the root, each with its store/remove history. */
+export function ChainDetail({ detail, loading, onClose }: Props) {
+  if (!detail) {
+    return (
+      <section className="panel detail" aria-label="Chain detail">
+        <p className="muted">
+          {loading ? 'Loading the chain…' : 'This chain is no longer known (evicted long ago).'}
+        </p>
+        <button type="button" className="btn btn-small" onClick={onClose}>
+          Close
+        </button>
+      </section>
+    );
+  }
+  const s = detail.summary;
+  return (
+    <section className="panel detail" aria-label="Chain detail" data-testid="chain-detail">
+      <div className="detail-head">
+        <h2>
+          Chain <HashText hash={s.leaf} max={40} />
+        </h2>
+        <span className="muted">
+          {s.depthBlocks} blocks · {s.depthTokens} tokens · {s.residentBlocks} resident ·{' '}
+          {s.evictedBlocks} evicted · {s.restores} restores · root{' '}
+          <HashText hash={s.root} max={16} />
+        </span>
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={onClose}
+          aria-label="Close the chain detail"
+        >
+          Close
+        </button>
+      </div>
+      <div className="table block-table" role="table" aria-label="Blocks of the chain, root first">
+        <div className="trow thead" role="row">
+          {[
+            '#',
+            'Block hash',
+            'State',
+            'Medium',
+            'Tokens',
+            'Stores',
+            'Stored at',
+            'Removed at',
+            'Last lifetime',
+            'Held by',
+          ].map((h) => (
+            <div key={h} role="columnheader" className="cell">
+              {h}
+            </div>
+          ))}
+        </div>
+        <VirtualRows
+          count={detail.blocks.length}
+          rowHeight={26}
+          onRange={noop}
+          label="Block rows"
+          testId="block-rows"
+          renderRow={(i) => {
+            const b = detail.blocks[i];
+            return b ? <BlockRow b={b} i={i} /> : null;
+          }}
+        />
+      </div>
+    </section>
+  );
+}

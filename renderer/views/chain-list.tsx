@@ -1,0 +1,135 @@
+import type { ChainSort, ChainSummary } from '../../shared/contract';
+import { HashText } from '../components/hash-text';
+import { formatAgo, formatClock, formatDateTime } from '../lib/format';
+import type { PagedRows } from '../state/use-paged-rows';
+import { VirtualRows } from './virtual-rows';
+
+interface Column {
+  label: string;
+  sort?: ChainSort;
+  title: string;
+}
+
+const COLUMNS: Column[] = [
+  { label: 'Leaf (chain id)', title: 'Hash of the last block: one chain per leaf' },
+  { label: 'Root', title: 'Hash of the first block' },
+  { label: 'Blocks', sort: 'depth', title: 'Depth in blocks' },
+  { label: 'Tokens', title: 'Depth in tokens' },
+  { label: 'Resident', sort: 'resident', title: 'Blocks of the chain in a cache now' },
+  { label: 'Evicted', sort: 'evicted', title: 'Blocks of the chain removed since' },
+  {
+    label: 'Restores',
+    sort: 'restores',
+    title: 'Stores of blocks that were known already (thrash)',
+  },
+  { label: 'Sources', sort: 'sources', title: 'Sources holding blocks of it' },
+  { label: 'First seen', sort: 'firstSeen', title: 'First store of a block of the chain' },
+  { label: 'Last seen', sort: 'lastSeen', title: 'Latest activity' },
+];
+
+interface Props {
+  paged: PagedRows<ChainSummary>;
+  sort: ChainSort;
+  desc: boolean;
+  onSort(sort: ChainSort): void;
+  selected: string | null;
+  onSelect(id: string): void;
+  nowTs: number | null;
+}
+
+/** The chains as a sortable, virtualized table. */
+export function ChainList({ paged, sort, desc, onSort, selected, onSelect, nowTs }: Props) {
+  const count = paged.total ?? 0;
+  return (
+    <div className="table chain-table" role="table" aria-label="Chains" aria-rowcount={count}>
+      <div className="trow thead" role="row">
+        {COLUMNS.map((c) => (
+          <div
+            key={c.label}
+            role="columnheader"
+            className="cell"
+            title={c.title}
+            aria-sort={c.sort === sort ? (desc ? 'descending' : 'ascending') : undefined}
+          >
+            {c.sort ? (
+              <button type="button" className="sort-btn" onClick={() => c.sort && onSort(c.sort)}>
+                {c.label}
+                {c.sort === sort ? (desc ? ' ▼' : ' ▲') : ''}
+              </button>
+            ) : (
+              c.label
+            )}
+          </div>
+        ))}
+      </div>
+      {paged.total === 0 ? (
+        <div className="empty muted">
+          No chains match. Stored blocks form chains as they arrive.
+        </div>
+      ) : (
+        <VirtualRows
+          count={count}
+          rowHeight={28}
+          onRange={paged.setRange}
+          label="Chain rows"
+          testId="chain-rows"
+          renderRow={(i) => {
+            const c = paged.rowAt(i);
+            if (!c) return <div className="trow loading muted">…</div>;
+            return (
+              <div
+                role="row"
+                tabIndex={0}
+                className={`trow clickable ${c.id === selected ? 'selected' : ''}`}
+                aria-selected={c.id === selected}
+                data-testid="chain-row"
+                onClick={() => onSelect(c.id)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' || e.key === ' ') {
+                    e.preventDefault();
+                    onSelect(c.id);
+                  }
+                }}
+              >
+                <div role="cell" className="cell">
+                  <HashText hash={c.leaf} max={20} />
+                </div>
+                <div role="cell" className="cell">
+                  <HashText hash={c.root} max={20} />
+                </div>
+                <div role="cell" className="cell num">
+                  {c.depthBlocks}
+                </div>
+                <div role="cell" className="cell num">
+                  {c.depthTokens}
+                </div>
+                <div role="cell" className="cell num">
+                  {c.residentBlocks}
+                </div>
+                <div role="cell" className="cell num">
+                  {c.evictedBlocks}
+                </div>
+                <div role="cell" className={`cell num ${c.restores > 0 ? 'warn-text' : ''}`}>
+                  {c.restores}
+                </div>
+                <div role="cell" className="cell ellipsis" title={c.sources.join(', ')}>
+                  {c.sources.length === 0 ? (
+                    <span className="muted">none</span>
+                  ) : (
+                    c.sources.join(', ')
+                  )}
+                </div>
+                <div role="cell" className="cell" title={formatDateTime(c.firstSeen)}>
+                  {formatClock(c.firstSeen)}
+                </div>
+                <div role="cell" className="cell" title={formatDateTime(c.lastSeen)}>
+                  {formatAgo(c.lastSeen, nowTs)}
+                </div>
+              </div>
+            );
+          }}
+        />
+      )}
+    </div>
+  );
+}

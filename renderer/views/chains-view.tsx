@@ -1,0 +1,145 @@
+import { useCallback, useDeferredValue, useState } from 'react';
+import type {
+  ChainDetail as Detail,
+  ChainSort,
+  ChainSummary,
+  HashMatch,
+} from '../../shared/contract';
+import { bridge, errorText } from '../bridge/bridge';
+import { useFrameState } from '../state/frames';
+import { usePagedRows } from '../state/use-paged-rows';
+import { useThrottledRefresh } from '../state/use-throttled-refresh';
+import { ChainDetail } from './chain-detail';
+import { ChainList } from './chain-list';
+import { HashMatches } from './hash-matches';
+
+/** The chain browser: a sortable, filterable list of chains and the detail of one. */
+export function ChainsView() {
+  const { frame } = useFrameState();
+  const [sort, setSort] = useState<ChainSort>('lastSeen');
+  const [desc, setDesc] = useState(true);
+  const [search, setSearch] = useState('');
+  const [source, setSource] = useState('');
+  const [residentOnly, setResidentOnly] = useState(false);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [detail, setDetail] = useState<{ id: string; value: Detail | null } | null>(null);
+  const [matches, setMatches] = useState<{ text: string; value: HashMatch[] } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const hash = useDeferredValue(search.trim());
+
+  const key = JSON.stringify([sort, desc, hash, source, residentOnly]);
+  const fetchPage = useCallback(
+    (offset: number, limit: number) =>
+      bridge().listChains({
+        sort,
+        desc,
+        offset,
+        limit,
+        ...(hash ? { hash } : {}),
+        ...(source ? { source } : {}),
+        ...(residentOnly ? { residentOnly } : {}),
+      }),
+    [sort, desc, hash, source, residentOnly],
+  );
+  const paged = usePagedRows<ChainSummary>(fetchPage, key, frame?.n, true, 1000);
+
+  const loadMatches = useCallback(async () => {
+    if (!hash) return;
+    try {
+      setMatches({ text: hash, value: await bridge().searchHash(hash) });
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }, [hash]);
+  useThrottledRefresh(loadMatches, 1000, frame?.n, hash !== '');
+
+  const loadDetail = useCallback(async () => {
+    if (!selected) return;
+    try {
+      setDetail({ id: selected, value: await bridge().getChain(selected) });
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }, [selected]);
+  useThrottledRefresh(loadDetail, 1000, frame?.n, selected != null);
+
+  const onSort = (s: ChainSort) => {
+    if (s === sort) setDesc((d) => !d);
+    else {
+      setSort(s);
+      setDesc(true);
+    }
+  };
+  const sources = frame?.sources.map((s) => s.id) ?? [];
+  const shownDetail = detail && detail.id === selected ? detail.value : null;
+
+  return (
+    <div className="chains">
+      <div className="filters" role="search">
+        <label className="field grow">
+          <span>Find a hash</span>
+          <input
+            type="search"
+            data-testid="chain-search"
+            placeholder="decimal, hex, or a prefix"
+            value={search}
+            spellCheck={false}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span>Source</span>
+          <select
+            value={source}
+            onChange={(e) => setSource(e.target.value)}
+            data-testid="chain-source"
+          >
+            <option value="">all sources</option>
+            {sources.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={residentOnly}
+            onChange={(e) => setResidentOnly(e.target.checked)}
+          />
+          resident only
+        </label>
+        <span className="muted count" data-testid="chain-count">
+          {paged.total == null ? '…' : `${paged.total} chains`}
+        </span>
+      </div>
+      <HashMatches
+        text={hash}
+        matches={matches && matches.text === hash ? matches.value : null}
+        onSelect={setSelected}
+      />
+      {(paged.error || error) && (
+        <div className="error">Could not load chains: {paged.error ?? error}</div>
+      )}
+      <div className={`chains-body ${selected ? 'with-detail' : ''}`}>
+        <ChainList
+          paged={paged}
+          sort={sort}
+          desc={desc}
+          onSort={onSort}
+          selected={selected}
+          onSelect={setSelected}
+          nowTs={frame?.nowTs ?? null}
+        />
+        {selected && (
+          <ChainDetail
+            detail={shownDetail}
+            loading={detail?.id !== selected}
+            onClose={() => setSelected(null)}
+          />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Profile, ProfileInput } from '../../shared/contract';
+import { bridge, errorText } from '../bridge/bridge';
+import type { Notify } from '../components/file-actions';
+import { useFrameState } from '../state/frames';
+import { ProfileForm } from './profile-form';
+import { ProfileList } from './profile-list';
+import { SourceCard } from './source-card';
+
+interface Props {
+  notify: Notify;
+}
+
+/** Connection profiles, the demo switch, and the health of every source. */
+export function ConnectionsView({ notify }: Props) {
+  const { frame, receivedAt } = useFrameState();
+  const [profiles, setProfiles] = useState<Profile[] | null>(null);
+  const [editing, setEditing] = useState<Profile | 'new' | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const reload = useCallback(async () => {
+    try {
+      setProfiles(await bridge().listProfiles());
+    } catch (e) {
+      notify(`Could not list the connections: ${errorText(e)}`, 'error');
+    }
+  }, [notify]);
+  useEffect(() => {
+    let alive = true;
+    bridge()
+      .listProfiles()
+      .then(
+        (ps) => alive && setProfiles(ps),
+        (e: unknown) => notify(`Could not list the connections: ${errorText(e)}`, 'error'),
+      );
+    return () => {
+      alive = false;
+    };
+  }, [notify]);
+
+  const act = async (id: string, label: string, fn: () => Promise<void>) => {
+    setBusy(id);
+    try {
+      await fn();
+    } catch (e) {
+      notify(`${label} failed: ${errorText(e)}`, 'error');
+    } finally {
+      setBusy(null);
+    }
+  };
+  const save = async (p: ProfileInput & { id?: string }) => {
+    const saved = await bridge().saveProfile(p);
+    setEditing(null);
+    notify(`Saved connection ${saved.name}`);
+    await reload();
+  };
+  const remove = (p: Profile) => {
+    if (!window.confirm(`Remove the connection “${p.name}”? Its sources are disconnected.`)) return;
+    void act(p.id, 'Remove', async () => {
+      await bridge().deleteProfile(p.id);
+      await reload();
+    });
+  };
+
+  const demo = frame?.view.demo ?? false;
+  const live = frame?.view.kind !== 'session';
+  const sources = frame?.sources ?? [];
+
+  return (
+    <div className="connections">
+      <section className="panel">
+        <div className="panel-head">
+          <h2>Connections</h2>
+          <label className="switch" title="A built-in simulated engine, to try the app without one">
+            <input
+              type="checkbox"
+              role="switch"
+              data-testid="demo-toggle"
+              checked={demo}
+              disabled={!live || busy === 'demo'}
+              onChange={(e) => {
+                const on = e.target.checked;
+                void act('demo', 'Demo', () => bridge().setDemo(on));
+              }}
+            />
+            Demo engine
+          </label>
+          <button
+            type="button"
+            className="btn"
+            data-testid="profile-add"
+            onClick={() => setEditing('new')}
+            disabled={editing != null}
+          >
+            Add connection
+          </button>
+        </div>
+        {!live && (
+          <p className="muted">A saved session is open: connections apply to the live view.</p>
+        )}
+        {profiles == null ? (
+          <p className="muted">Loading…</p>
+        ) : (
+          <ProfileList
+            profiles={profiles}
+            sources={sources}
+            busy={busy}
+            onConnect={(id) => void act(id, 'Connect', () => bridge().connect(id))}
+            onDisconnect={(id) => void act(id, 'Disconnect', () => bridge().disconnect(id))}
+            onEdit={(p) => setEditing(p)}
+            onDelete={remove}
+          />
+        )}
+      </section>
+      {editing != null && (
+        <ProfileForm
+          key={editing === 'new' ? 'new' : editing.id}
+          editing={editing === 'new' ? null : editing}
+          onSave={save}
+          onCancel={() => setEditing(null)}
+        />
+      )}
+      <section className="panel" aria-label="Sources">
+        <h2>Sources</h2>
+        {sources.length === 0 ? (
+          <p className="muted">No sources. Connect a profile or turn on the demo.</p>
+        ) : (
+          <div className="source-grid">
+            {sources.map((s) => (
+              <SourceCard key={s.id} s={s} wallNow={receivedAt} />
+            ))}
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import type { EventRow as Row } from '../../shared/contract';
+import { HashText } from '../components/hash-text';
+import { formatClock, formatDateTime } from '../lib/format';
+
+const TYPE_CLASS = {
+  BlockStored: 'ev-stored',
+  BlockRemoved: 'ev-removed',
+  AllBlocksCleared: 'ev-cleared',
+} as const;
+
+function details(r: Row): string {
+  const e = r.event;
+  if (e.type === 'BlockStored') {
+    const extras = [
+      `${e.token_count} tokens`,
+      `block ${e.block_size}`,
+      e.lora_name ? `lora ${e.lora_name}` : e.lora_id != null ? `lora #${e.lora_id}` : null,
+      e.group_idx != null ? `group ${e.group_idx}` : null,
+      e.kv_cache_spec_kind,
+      e.extra_keys_count ? `${e.extra_keys_count} extra keys` : null,
+      e.metadata_count ? `${e.metadata_count} metadata` : null,
+      e.session_id_count ? 'session id' : null,
+    ];
+    return extras.filter(Boolean).join(' · ');
+  }
+  if (e.type === 'BlockRemoved') return e.group_idx != null ? `group ${e.group_idx}` : '';
+  return 'every block dropped';
+}
+
+/** One redacted event in the log. */
+export function EventRow({ r }: { r: Row }) {
+  const e = r.event;
+  const hashes = e.type === 'AllBlocksCleared' ? [] : e.block_hashes;
+  const first = hashes[0] ?? null;
+  return (
+    <div role="row" className="trow" data-testid="event-row">
+      <div role="cell" className="cell" title={formatDateTime(r.ts)}>
+        {formatClock(r.ts, true)}
+      </div>
+      <div role="cell" className="cell ellipsis" title={r.source}>
+        {r.source}
+        {r.dp_rank != null && r.dp_rank > 0 ? <span className="muted"> dp{r.dp_rank}</span> : null}
+      </div>
+      <div role="cell" className="cell num">
+        {r.seq}
+      </div>
+      <div role="cell" className={`cell ${TYPE_CLASS[e.type]}`}>
+        {e.type}
+      </div>
+      <div role="cell" className="cell ellipsis" title={hashes.join('\n')}>
+        {first != null ? <HashText hash={first} max={22} /> : <span className="muted">—</span>}
+        {hashes.length > 1 && <span className="muted"> +{hashes.length - 1}</span>}
+      </div>
+      <div role="cell" className="cell">
+        {e.type === 'BlockStored' ? (
+          <HashText hash={e.parent_block_hash} max={16} />
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </div>
+      <div role="cell" className="cell ellipsis">
+        {e.medium ?? '—'}
+      </div>
+      <div role="cell" className="cell ellipsis muted" title={details(r)}>
+        {details(r)}
+      </div>
+    </div>
+  );
+}

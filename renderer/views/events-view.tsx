@@ -1,0 +1,130 @@
+import { useCallback, useDeferredValue, useState } from 'react';
+import type { EventRow as Row } from '../../shared/contract';
+import type { KvEventType } from '../../shared/events';
+import { KV_EVENT_TYPES } from '../../shared/events';
+import { bridge } from '../bridge/bridge';
+import { useFrameState } from '../state/frames';
+import { usePagedRows } from '../state/use-paged-rows';
+import { EventRow } from './event-row';
+import { VirtualRows } from './virtual-rows';
+
+const HEADERS = ['Time', 'Source', 'Seq', 'Type', 'Block hashes', 'Parent', 'Medium', 'Details'];
+
+/** The event log, newest first, filtered by type, source and hash; live or frozen. */
+export function EventsView() {
+  const { frame } = useFrameState();
+  const [types, setTypes] = useState<KvEventType[]>([...KV_EVENT_TYPES]);
+  const [source, setSource] = useState('');
+  const [hashText, setHashText] = useState('');
+  const [live, setLive] = useState(true);
+  const hash = useDeferredValue(hashText.trim());
+
+  const key = JSON.stringify([types, source, hash]);
+  const fetchPage = useCallback(
+    (offset: number, limit: number) =>
+      bridge().queryEvents({
+        offset,
+        limit,
+        ...(types.length < KV_EVENT_TYPES.length ? { types } : {}),
+        ...(source ? { source } : {}),
+        ...(hash ? { hash } : {}),
+      }),
+    [types, source, hash],
+  );
+  const paged = usePagedRows<Row>(fetchPage, key, frame?.n, live, 500);
+
+  const toggleType = (t: KvEventType) =>
+    setTypes((ts) =>
+      ts.includes(t)
+        ? ts.filter((x) => x !== t)
+        : KV_EVENT_TYPES.filter((x) => x === t || ts.includes(x)),
+    );
+  const sources = frame?.sources.map((s) => s.id) ?? [];
+
+  return (
+    <div className="events">
+      <div className="filters" role="search">
+        <fieldset className="type-filter">
+          <legend className="sr-only">Event types</legend>
+          {KV_EVENT_TYPES.map((t) => (
+            <label key={t} className="check">
+              <input
+                type="checkbox"
+                checked={types.includes(t)}
+                onChange={() => toggleType(t)}
+                data-testid={`event-type-${t}`}
+              />
+              {t}
+            </label>
+          ))}
+        </fieldset>
+        <label className="field">
+          <span>Source</span>
+          <select
+            value={source}
+            onChange={(e) => setSource(e.target.value)}
+            data-testid="event-source"
+          >
+            <option value="">all sources</option>
+            {sources.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field grow">
+          <span>Hash</span>
+          <input
+            type="search"
+            placeholder="decimal, hex, or a prefix"
+            spellCheck={false}
+            value={hashText}
+            onChange={(e) => setHashText(e.target.value)}
+            data-testid="event-hash"
+          />
+        </label>
+        <button
+          type="button"
+          className={`btn ${live ? '' : 'btn-primary'}`}
+          aria-pressed={!live}
+          data-testid="event-freeze"
+          onClick={() => setLive((l) => !l)}
+        >
+          {live ? '❚❚ Freeze' : '▶ Go live'}
+        </button>
+        <span className="muted count" data-testid="event-count">
+          {paged.total == null ? '…' : `${paged.total} events${live ? '' : ' (frozen)'}`}
+        </span>
+      </div>
+      {paged.error && <div className="error">Could not load events: {paged.error}</div>}
+      {types.length === 0 && <div className="muted">Pick at least one event type.</div>}
+      <div className="table event-table" role="table" aria-label="Events, newest first">
+        <div className="trow thead" role="row">
+          {HEADERS.map((h) => (
+            <div key={h} role="columnheader" className="cell">
+              {h}
+            </div>
+          ))}
+        </div>
+        {paged.total === 0 ? (
+          <div className="empty muted">
+            No events yet{hash || source ? ' matching the filters' : ''}.
+          </div>
+        ) : (
+          <VirtualRows
+            count={paged.total ?? 0}
+            rowHeight={26}
+            onRange={paged.setRange}
+            label="Event rows"
+            testId="event-rows"
+            renderRow={(i) => {
+              const r = paged.rowAt(i);
+              return r ? <EventRow r={r} /> : <div className="trow loading muted">…</div>;
+            }}
+          />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import type { Kpis } from '../../shared/contract';
+import { formatInt, formatRate } from '../lib/format';
+
+interface Tile {
+  id: string;
+  label: string;
+  value: number;
+  /** The readable form, in the tile's title; the test-id element holds the plain number. */
+  pretty: string;
+  tone?: 'warn' | 'bad';
+  title: string;
+}
+
+function tiles(k: Kpis): Tile[] {
+  const int = (id: string, label: string, value: number, title: string, tone?: Tile['tone']) => ({
+    id,
+    label,
+    value: Math.round(value),
+    pretty: formatInt(value),
+    title,
+    tone,
+  });
+  return [
+    int('resident-blocks', 'Resident blocks', k.residentBlocks, 'Blocks in the cache now'),
+    {
+      id: 'stored-per-sec',
+      label: 'Stored / s',
+      value: Math.round(k.storedPerSec * 10) / 10,
+      pretty: formatRate(k.storedPerSec),
+      title: 'Blocks stored per second, lately',
+    },
+    {
+      id: 'removed-per-sec',
+      label: 'Removed / s',
+      value: Math.round(k.removedPerSec * 10) / 10,
+      pretty: formatRate(k.removedPerSec),
+      title: 'Blocks removed (evicted) per second, lately',
+    },
+    int('stored-blocks', 'Stored blocks', k.storedBlocks, 'Blocks stored since the start'),
+    int('removed-blocks', 'Removed blocks', k.removedBlocks, 'Blocks removed since the start'),
+    int('events', 'Events', k.events, 'Events received'),
+    int('clears', 'Clears', k.clears, 'AllBlocksCleared events', k.clears > 0 ? 'warn' : undefined),
+    int(
+      'gaps',
+      'Gaps',
+      k.gaps,
+      `Sequence gaps: ${k.recovered} recovered, ${k.lost} lost`,
+      k.lost > 0 ? 'bad' : k.gaps > 0 ? 'warn' : undefined,
+    ),
+    int(
+      'undecoded',
+      'Undecoded',
+      k.undecoded,
+      'Messages that could not be decoded',
+      k.undecoded > 0 ? 'bad' : undefined,
+    ),
+  ];
+}
+
+interface Props {
+  kpis: Kpis | null;
+}
+
+/** The headline numbers; each value element has a stable test id and holds the plain number. */
+export function KpiTiles({ kpis }: Props) {
+  if (!kpis) return <div className="kpis kpis-empty muted">Waiting for the first update…</div>;
+  return (
+    <div className="kpis" aria-label="Key numbers">
+      {tiles(kpis).map((t) => (
+        <div
+          key={t.id}
+          className={`kpi ${t.tone ? `kpi-${t.tone}` : ''}`}
+          title={`${t.title}: ${t.pretty}`}
+        >
+          <div className="kpi-label">{t.label}</div>
+          <div className="kpi-value" data-testid={`kpi-${t.id}`}>
+            {t.value}
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}

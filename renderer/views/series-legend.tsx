@@ -1,0 +1,39 @@
+import type { ChartColors } from '../lib/theme';
+import { lineColor } from '../lib/theme';
+import type { LineDef } from '../lib/chart-rows';
+
+interface Props {
+  lines: LineDef[];
+  hidden: ReadonlySet<string>;
+  colors: ChartColors;
+  onToggle(key: string): void;
+}
+
+/** A legend whose entries show or hide their series on click. */
+export function SeriesLegend({ lines, hidden, colors, onToggle }: Props) {
+  return (
+    <ul className="legend" aria-label="Series (click to show or hide)">
+      {lines.map((l) => {
+        const off = hidden.has(l.key);
+        return (
+          <li key={l.key}>
+            <button
+              type="button"
+              className={`legend-item ${off ? 'legend-off' : ''}`}
+              aria-pressed={!off}
+              title={off ? `Show ${l.label}` : `Hide ${l.label}`}
+              onClick={() => onToggle(l.key)}
+            >
+              <span
+                className={`swatch ${l.total ? '' : 'swatch-dashed'}`}
+                style={{ borderColor: lineColor(colors, l.color) }}
+                aria-hidden="true"
+              />
+              {l.label}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
