@@ -1,0 +1,34 @@
+// A bounded list of what could not be read, said plainly.
+
+const MAX_LISTED = 20;
+
+/** Collects problems; past MAX_LISTED it counts and summarises. */
+export class Problems {
+  private readonly list: string[] = [];
+  private extra = 0;
+
+  add(p: string): void {
+    if (this.list.length < MAX_LISTED) this.list.push(p);
+    else this.extra += 1;
+  }
+
+  /** Always listed, even past the cap (file-level problems). */
+  addAlways(p: string): void {
+    this.list.push(p);
+  }
+
+  result(): string[] {
+    return this.extra > 0
+      ? [...this.list, `… and ${this.extra} more lines skipped`]
+      : [...this.list];
+  }
+}
+
+/** The problem line for how the compressed stream ended, if it ended badly. */
+export function damageProblem(damaged: string | null, events: number): string | null {
+  if (damaged === null) return null;
+  if (/unexpected end of file/i.test(damaged)) {
+    return `file ends early (truncated gzip): read ${events} events up to there`;
+  }
+  return `file is damaged (gzip: ${damaged}): read ${events} events up to there`;
+}

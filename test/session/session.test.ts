@@ -1,0 +1,184 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CacheModel } from '../../electron/model/cache-model';
+import { encodeRecord, makeHeader } from '../../electron/session/format';
+import { loadIntoModel } from '../../electron/session/load';
+import { NotASessionError, readSession } from '../../electron/session/read-session';
+import { Recording } from '../../electron/session/recording';
+import { ratesCsv } from '../../electron/session/rates-csv';
+import { cleared, removed, stored } from '../model/helpers';
+
+let dir = '';
+const open: Recording[] = [];
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kvscope-session-'));
+});
+afterEach(async () => {
+  for (const r of open.splice(0)) await r.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function newRecording(): Promise<Recording> {
+  const r = await Recording.create({
+    dir,
+    app: '0.1.0',
+    sources: [{ id: 'a', name: 'engine A', endpoint: 'tcp://127.0.0.1:5557' }],
+  });
+  open.push(r);
+  return r;
+}
+
+/** Feed the same workload to a recording and to a model. */
+function workload(rec: Recording, model: CacheModel): void {
+  const big = '18446744073709551615';
+  const batches = [
+    [stored('a', 100, [big, '9007199254740993', '3']), stored('a', 100, ['4'], '3', 'CPU')],
+    [removed('a', 101, ['3', 'nope'])],
+    [stored('b', 102, ['5', '6'])],
+    [cleared('b', 103)],
+    [stored('a', 104, ['3'], '9007199254740993')],
+  ];
+  for (const b of batches) {
+    rec.appendEvents(b);
+    model.applyBatch(b);
+  }
+  const gap = { source: 'a', from: 7, to: 9, recovered: 1, lost: 2, at: 102 };
+  rec.appendGap(gap);
+  model.applyGap(gap);
+  const reset = { source: 'b', previousSeq: 40, at: 103 };
+  rec.appendReset(reset);
+  model.applyReset(reset);
+  const und = { source: 'a', seq: 12, bytes: 33, error: 'DecodeError: bad', at: 104 };
+  rec.appendUndecoded(und);
+  model.applyUndecoded(und);
+  rec.appendEventError({ source: 'a', seq: 12, idx: 1, error: 'bad event' });
+  rec.addSource({ id: 'b', name: 'engine B', endpoint: 'tcp://127.0.0.1:5558' });
+}
+
+describe('session files', () => {
+  it('round-trips a recording through Save As into identical kpis, series and chains', async () => {
+    const rec = await newRecording();
+    const live = new CacheModel();
+    workload(rec, live);
+    const target = join(dir, 'saved.kvscope.jsonl.gz');
+    await rec.saveAs(target);
+    const progress: number[] = [];
+    const loaded = await loadIntoModel(target, { onProgress: (f) => progress.push(f) });
+    expect(loaded.kind).toBe('session');
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.model.kpis()).toEqual(live.kpis());
+    expect(loaded.model.series({ rangeSec: null })).toEqual(live.series({ rangeSec: null }));
+    const q = { sort: 'depth' as const, desc: true, offset: 0, limit: 50 };
+    expect(loaded.model.chains(q)).toEqual(live.chains(q));
+    expect(loaded.header?.sources.map((s) => s.id)).toEqual(['a', 'b']);
+    expect(loaded.model.search('18446744073709551615')[0]?.hash).toBe('18446744073709551615');
+    expect(progress.at(-1)).toBe(1);
+    // Records appended after a save still land in the recording.
+    rec.appendEvents([stored('a', 105, ['77'])]);
+    await rec.close();
+    const again = await loadIntoModel(rec.path);
+    expect(again.problems).toEqual([]);
+    expect(again.model.kpis().storedBlocks).toBe(live.kpis().storedBlocks + 1);
+  });
+
+  it('reads a recording still being written: everything flushed is there, the open end is reported', async () => {
+    const rec = await newRecording();
+    const live = new CacheModel();
+    workload(rec, live);
+    await rec.flush();
+    const loaded = await loadIntoModel(rec.path);
+    expect(loaded.model.kpis()).toEqual(live.kpis());
+    expect(loaded.problems).toEqual([
+      'file ends early (truncated gzip): read 6 events up to there',
+    ]);
+  });
+
+  it('saves atomically: the target is replaced whole and no temp file is left', async () => {
+    const rec = await newRecording();
+    workload(rec, new CacheModel());
+    const target = join(dir, 'out.kvscope.jsonl.gz');
+    await writeFile(target, 'old content that is not a session');
+    await rec.saveAs(target);
+    const text = gunzipSync(await readFile(target)).toString();
+    expect(text.split('\n')[0]).toContain('"format":"kvscope-session"');
+    expect(text.trimEnd().split('\n')).toHaveLength(1 + 6 + 4 + 1);
+    const names = await readdir(dir);
+    expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('loads the valid part of a truncated gzip file and says where it ended', async () => {
+    const lines = [JSON.stringify(makeHeader('t', new Date(0), []))];
+    for (let i = 0; i < 2000; i += 1)
+      lines.push(encodeRecord({ k: 'event', rec: stored('a', 10 + i / 100, [`${i}`]) }));
+    const whole = gzipSync(lines.join('\n') + '\n');
+    const cut = whole.subarray(0, Math.floor(whole.length * 0.6));
+    const loaded = await loadIntoModel(cut);
+    const events = loaded.events;
+    expect(events).toBeGreaterThan(100);
+    expect(events).toBeLessThan(2000);
+    expect(loaded.model.kpis().storedBlocks).toBe(events);
+    expect(loaded.problems.at(-1)).toBe(
+      `file ends early (truncated gzip): read ${events} events up to there`,
+    );
+  });
+
+  it('skips corrupt lines of a plain .jsonl session, keeps the rest and lists each problem', async () => {
+    const lines = [
+      JSON.stringify(makeHeader('t', new Date(0), [])),
+      encodeRecord({ k: 'event', rec: stored('a', 1, ['1', '2']) }),
+      '{"k":"event", this is not json',
+      JSON.stringify({
+        k: 'event',
+        source: 'a',
+        seq: 3,
+        ts: 2,
+        event: { type: 'BlockStored', block_hashes: [5] },
+      }),
+      JSON.stringify({ k: 'mystery' }),
+      encodeRecord({ k: 'event', rec: removed('a', 3, ['1']) }),
+      '{"k":"event","source":"a"', // cut off
+    ];
+    const file = join(dir, 'plain.jsonl');
+    await writeFile(file, lines.join('\n'));
+    const loaded = await loadIntoModel(file);
+    expect(loaded.model.kpis()).toMatchObject({
+      storedBlocks: 2,
+      removedBlocks: 1,
+      residentBlocks: 1,
+    });
+    expect(loaded.problems).toEqual([
+      'line 3: not JSON (skipped)',
+      'line 4: BlockStored without a list of string hashes (skipped)',
+      'line 5: unknown record kind "mystery" (skipped)',
+      'line 7: cut off at the end of the file (skipped)',
+    ]);
+  });
+
+  it('refuses a file whose first line is not a session header', async () => {
+    const buf = Buffer.from('{"hello": 1}\n');
+    await expect(readSession(buf, () => undefined)).rejects.toThrow(NotASessionError);
+    await expect(readSession(buf, () => undefined)).rejects.toThrow(
+      'not a KV Scope session: first line is not a header',
+    );
+    await expect(loadIntoModel(buf, { kind: 'session' })).rejects.toThrow(NotASessionError);
+  });
+
+  it('exports the rates as CSV with a header row and totals that add up', () => {
+    const m = new CacheModel();
+    m.applyBatch([stored('a', 10, ['1', '2'])]);
+    m.applyBatch([stored('b,x', 12, ['3'], null, 'CPU')]);
+    m.applyBatch([removed('a', 12, ['1'])]);
+    const rows = ratesCsv(m).trimEnd().split('\n');
+    expect(rows[0]).toBe(
+      'time_s,stored_per_s,removed_per_s,stored_per_s[a],removed_per_s[a],"stored_per_s[b,x]","removed_per_s[b,x]",resident[GPU],resident[CPU]',
+    );
+    expect(rows.slice(1)).toEqual([
+      '10,2,0,2,0,0,0,2,0',
+      '11,0,0,0,0,0,0,2,0',
+      '12,1,1,0,1,1,0,1,1',
+    ]);
+  });
+});
