@@ -75,11 +75,14 @@ function readEvents(
   if (n < 0) throw r.mismatch('batch events', 'an array');
   for (let idx = 0; idx < n; idx++) {
     const start = r.pos;
+    const unknownMark = shape.unknownFields.length;
     try {
       events.push({ idx, event: readEvent(r, shape) });
     } catch (e) {
       if (!(e instanceof SchemaError)) throw e;
       errors.push({ idx, error: describe(e) });
+      // Key names read from a misframed event may be payload bytes: keep only sound events' names.
+      shape.unknownFields.length = unknownMark;
       // The bytes are sound, only the shape is not: step over the whole event.
       r.pos = start;
       r.skip();
