@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { Series } from '../../shared/contract';
+import {
+  pruneHidden,
+  rateLines,
+  rateRows,
+  residentLines,
+  residentRows,
+  toggleHidden,
+  visibleMarkers,
+} from '../../renderer/lib/chart-rows';
+
+const series: Series = {
+  binSec: 1,
+  sources: ['a', 'b'],
+  media: ['GPU', 'CPU'],
+  points: [
+    { t: 10, stored: 5, removed: 1, storedBy: [3, 2], removedBy: [1, 0], resident: [100, 7] },
+    { t: 11, stored: 8, removed: 4, storedBy: [8, 0], removedBy: [2, 2], resident: [104, 9] },
+  ],
+  markers: [
+    { t: 5, kind: 'gap', source: 'a', detail: 'before range' },
+    { t: 11.5, kind: 'clear', source: 'b', detail: 'cleared' },
+    { t: 10.2, kind: 'gap', source: 'a', detail: 'seq 4..6' },
+  ],
+};
+
+describe('chart rows', () => {
+  it('maps points to rate rows with totals and per-source columns', () => {
+    const rows = rateRows(series);
+    expect(rows[0]).toEqual({
+      t: 10,
+      stored: 5,
+      removed: 1,
+      'stored.0': 3,
+      'stored.1': 2,
+      'removed.0': 1,
+      'removed.1': 0,
+    });
+    expect(rateLines(series).map((l) => l.key)).toEqual([
+      'stored',
+      'removed',
+      'stored.0',
+      'removed.0',
+      'stored.1',
+      'removed.1',
+    ]);
+  });
+
+  it('leaves out per-source lines when there is one source (they would repeat the total)', () => {
+    const one = { ...series, sources: ['a'] };
+    expect(rateLines(one)).toHaveLength(2);
+    expect(Object.keys(rateRows(one)[0] ?? {})).toEqual(['t', 'stored', 'removed']);
+  });
+
+  it('maps residency per medium with labels', () => {
+    expect(residentRows(series)[1]).toEqual({ t: 11, 'resident.0': 104, 'resident.1': 9 });
+    expect(residentLines(series).map((l) => l.label)).toEqual(['resident GPU', 'resident CPU']);
+  });
+
+  it('keeps only markers inside the plotted span, in time order, newest kept when capped', () => {
+    expect(visibleMarkers(series).map((m) => m.t)).toEqual([10.2, 11.5]);
+    expect(visibleMarkers(series, 1).map((m) => m.t)).toEqual([11.5]);
+    expect(visibleMarkers({ ...series, points: [] })).toEqual([]);
+  });
+
+  it('toggles series visibility and forgets keys of lines that are gone', () => {
+    let hidden: Set<string> = toggleHidden(new Set(), 'stored.1');
+    expect(hidden.has('stored.1')).toBe(true);
+    hidden = toggleHidden(hidden, 'removed');
+    hidden = toggleHidden(hidden, 'removed');
+    expect([...hidden]).toEqual(['stored.1']);
+    const pruned = pruneHidden(hidden, rateLines({ ...series, sources: ['a'] }));
+    expect(pruned.size).toBe(0);
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ellipsizeMiddle,
+  formatAgo,
+  formatBytes,
+  formatClock,
+  formatDuration,
+  formatInt,
+  formatRate,
+} from '../../renderer/lib/format';
+
+describe('format', () => {
+  it('groups integer thousands and rounds', () => {
+    expect(formatInt(1234567)).toBe('1,234,567');
+    expect(formatInt(0)).toBe('0');
+    expect(formatInt(12.6)).toBe('13');
+    expect(formatInt(Number.NaN)).toBe('—');
+  });
+
+  it('gives rates one decimal when small and suffixes when large', () => {
+    expect(formatRate(0)).toBe('0');
+    expect(formatRate(3.14159)).toBe('3.1');
+    expect(formatRate(250.4)).toBe('250');
+    expect(formatRate(12_345)).toBe('12.3k');
+    expect(formatRate(25_000_000)).toBe('25.0M');
+  });
+
+  it('formats bytes in binary units', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KiB');
+    expect(formatBytes(5 * 1024 * 1024)).toBe('5.0 MiB');
+  });
+
+  it('formats durations from milliseconds to days', () => {
+    expect(formatDuration(0.25)).toBe('250 ms');
+    expect(formatDuration(4.5)).toBe('4.50 s');
+    expect(formatDuration(42.25)).toBe('42.3 s');
+    expect(formatDuration(245)).toBe('4m 05s');
+    expect(formatDuration(7380)).toBe('2h 03m');
+    expect(formatDuration(3 * 86400 + 4 * 3600)).toBe('3d 04h');
+    expect(formatDuration(null)).toBe('—');
+  });
+
+  it('shows non-epoch timestamps as offsets instead of 1970 clock times', () => {
+    expect(formatClock(12.34)).toBe('t+12.3s');
+    expect(formatClock(1_700_000_000)).toMatch(/^\d\d:\d\d:\d\d$/);
+    expect(formatClock(1_700_000_000.5, true)).toMatch(/^\d\d:\d\d:\d\d\.500$/);
+  });
+
+  it('says how long ago relative to the latest event time', () => {
+    expect(formatAgo(100, 100.2)).toBe('now');
+    expect(formatAgo(100, 160)).toBe('1m 00s ago');
+    expect(formatAgo(null, 160)).toBe('—');
+  });
+
+  it('ellipsizes long hashes in the middle and keeps short ones whole', () => {
+    const h = '18446744073709551615';
+    expect(ellipsizeMiddle(h, 40)).toBe(h);
+    const short = ellipsizeMiddle(h, 11);
+    expect(short).toHaveLength(11);
+    expect(short).toBe('18446…51615');
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { UpdateFrame } from '../../shared/contract';
+import { createFrameStore, initialFrameState, reduceFrame } from '../../renderer/state/frame-store';
+
+function frame(n: number, epoch: number, resident = 0): UpdateFrame {
+  return {
+    n,
+    epoch,
+    view: {
+      kind: 'live',
+      title: 'live',
+      unsaved: false,
+      demo: false,
+      progress: null,
+      problems: [],
+    },
+    nowTs: n,
+    kpis: {
+      storedBlocks: 0,
+      removedBlocks: 0,
+      residentBlocks: resident,
+      storedPerSec: 0,
+      removedPerSec: 0,
+      events: 0,
+      clears: 0,
+      gaps: 0,
+      lost: 0,
+      recovered: 0,
+      undecoded: 0,
+    },
+    sources: [],
+    media: [],
+  };
+}
+
+describe('frame store', () => {
+  it('keeps the latest frame and counts frames within an epoch', () => {
+    let s = reduceFrame(initialFrameState, frame(1, 0, 5));
+    s = reduceFrame(s, frame(2, 0, 7));
+    expect(s.frame?.kpis.residentBlocks).toBe(7);
+    expect(s.received).toBe(2);
+    expect(s.resets).toBe(0);
+  });
+
+  it('resets the view state when the epoch changes', () => {
+    let s = reduceFrame(initialFrameState, frame(1, 0));
+    s = reduceFrame(s, frame(2, 0));
+    s = reduceFrame(s, frame(3, 1));
+    expect(s.epoch).toBe(1);
+    expect(s.received).toBe(1);
+    expect(s.resets).toBe(1);
+  });
+
+  it('notifies subscribers with a new snapshot and stops after unsubscribe', () => {
+    const store = createFrameStore();
+    const seen: number[] = [];
+    const off = store.subscribe(() => seen.push(store.getState().frame?.n ?? -1));
+    const before = store.getState();
+    store.apply(frame(1, 0));
+    expect(store.getState()).not.toBe(before);
+    off();
+    store.apply(frame(2, 0));
+    expect(seen).toEqual([1]);
+    expect(store.getState().receivedAt).toBeGreaterThan(0);
+  });
+});

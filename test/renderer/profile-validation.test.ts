@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { ProfileInput } from '../../shared/contract';
+import {
+  endpointError,
+  normalizeProfile,
+  validateProfile,
+} from '../../renderer/lib/profile-validation';
+
+const good: ProfileInput = {
+  name: 'gpu-1',
+  endpoint: 'tcp://127.0.0.1:5557',
+  mode: 'connect',
+  topic: '',
+  replayEndpoint: null,
+  dpRanks: 1,
+};
+
+describe('profile validation', () => {
+  it('accepts a well-formed profile', () => {
+    expect(validateProfile(good)).toEqual({});
+  });
+
+  it('explains a bad endpoint, port and missing name', () => {
+    const e = validateProfile({ ...good, name: ' ', endpoint: 'localhost:5557', dpRanks: 0 });
+    expect(e.name).toMatch(/name/);
+    expect(e.endpoint).toMatch(/tcp:\/\/host:port/);
+    expect(e.dpRanks).toMatch(/1 to 256/);
+    expect(endpointError('tcp://h:70000', 'connect')).toMatch(/port/);
+  });
+
+  it('allows a wildcard host only when binding', () => {
+    expect(endpointError('tcp://*:5557', 'bind')).toBeNull();
+    expect(endpointError('tcp://*:5557', 'connect')).toMatch(/bind/);
+    expect(endpointError('ipc:///tmp/kv.sock', 'connect')).toBeNull();
+  });
+
+  it('checks the replay endpoint only when given, and normalizes an empty one to null', () => {
+    expect(validateProfile({ ...good, replayEndpoint: 'nope' }).replayEndpoint).toMatch(/Replay/);
+    const n = normalizeProfile({ ...good, name: ' a ', replayEndpoint: '  ' });
+    expect(n.name).toBe('a');
+    expect(n.replayEndpoint).toBeNull();
+  });
+});
