@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import type { ChainQuery } from '../../shared/contract';
+import { CacheModel } from '../../electron/model/cache-model';
+import { cleared, removed, stored } from './helpers';
+
+const BIG = '18446744073709551615'; // 0xffffffffffffffff
+const q = (over: Partial<ChainQuery> = {}): ChainQuery => ({
+  sort: 'depth',
+  desc: true,
+  offset: 0,
+  limit: 100,
+  ...over,
+});
+
+/** Two chains sharing the root prefix r1-r2: r1-r2-x1-x2 (source a) and r1-r2-y1 (a, then b). */
+function forest(): CacheModel {
+  const m = new CacheModel();
+  m.applyBatch([stored('a', 10, ['r1', 'r2'])]);
+  m.applyBatch([stored('a', 11, ['x1', 'x2'], 'r2')]);
+  m.applyBatch([stored('a', 12, ['y1'], 'r2', 'CPU')]);
+  m.applyBatch([stored('b', 13, [BIG], null)]);
+  m.applyBatch([removed('a', 14, ['x2'])]);
+  m.applyBatch([stored('a', 15, ['x2'], 'x1')]); // re-store
+  m.applyBatch([removed('a', 16, ['y1'], 'CPU')]);
+  return m;
+}
+
+describe('chains', () => {
+  it('lists one chain per leaf with depth, tokens, residency, restores and sources', () => {
+    const page = forest().chains(q());
+    expect(page.total).toBe(3);
+    expect(page.rows.map((r) => r.id)).toEqual(['x2', 'y1', BIG]);
+    expect(page.rows[0]).toEqual({
+      id: 'x2',
+      root: 'r1',
+      leaf: 'x2',
+      depthBlocks: 4,
+      depthTokens: 64,
+      residentBlocks: 4,
+      evictedBlocks: 0,
+      restores: 1,
+      sources: ['a'],
+      firstSeen: 10,
+      lastSeen: 15,
+    });
+    expect(page.rows[1]).toMatchObject({ residentBlocks: 2, evictedBlocks: 1, lastSeen: 16 });
+  });
+
+  it('sorts by every key in both directions and pages', () => {
+    const m = forest();
+    expect(m.chains(q({ sort: 'depth', desc: false })).rows.map((r) => r.id)).toEqual([
+      BIG,
+      'y1',
+      'x2',
+    ]);
+    expect(m.chains(q({ sort: 'lastSeen' })).rows.map((r) => r.id)).toEqual(['y1', 'x2', BIG]);
+    expect(m.chains(q({ sort: 'firstSeen', desc: false })).rows[0]?.id).toBe('x2');
+    expect(m.chains(q({ sort: 'restores' })).rows[0]?.id).toBe('x2');
+    expect(m.chains(q({ sort: 'evicted' })).rows[0]?.id).toBe('y1');
+    expect(m.chains(q({ sort: 'resident' })).rows[0]?.id).toBe('x2');
+    expect(m.chains(q({ sort: 'sources', desc: false })).rows.map((r) => r.sources.length)).toEqual(
+      [1, 1, 1],
+    );
+    const page = m.chains(q({ offset: 1, limit: 1 }));
+    expect(page).toMatchObject({ total: 3, offset: 1 });
+    expect(page.rows.map((r) => r.id)).toEqual(['y1']);
+  });
+
+  it('filters by a hash prefix anywhere on the chain, decimal or hex, by source and by residency', () => {
+    const m = forest();
+    expect(
+      m
+        .chains(q({ hash: 'r2' }))
+        .rows.map((r) => r.id)
+        .sort(),
+    ).toEqual(['x2', 'y1']);
+    expect(m.chains(q({ hash: 'y' })).rows.map((r) => r.id)).toEqual(['y1']);
+    expect(m.chains(q({ hash: '1844674407' })).rows.map((r) => r.id)).toEqual([BIG]);
+    expect(m.chains(q({ hash: '0xFFFFFFFFFFFFFFFF' })).rows.map((r) => r.id)).toEqual([BIG]);
+    expect(m.chains(q({ source: 'b' })).rows.map((r) => r.id)).toEqual([BIG]);
+    expect(m.chains(q({ source: 'nobody' })).total).toBe(0);
+    m.applyBatch([cleared('b', 20)]);
+    expect(
+      m
+        .chains(q({ residentOnly: true }))
+        .rows.map((r) => r.id)
+        .sort(),
+    ).toEqual(['x2', 'y1']);
+  });
+
+  it('returns a chain root first with each block history', () => {
+    const d = forest().chain('x2');
+    expect(d?.blocks.map((b) => b.hash)).toEqual(['r1', 'r2', 'x1', 'x2']);
+    expect(d?.blocks[3]).toEqual({
+      hash: 'x2',
+      parent: 'x1',
+      resident: true,
+      timesStored: 2,
+      storedAt: [11, 15],
+      removedAt: [14],
+      lastLifetimeSec: 3,
+      medium: 'GPU',
+      sources: ['a'],
+      tokens: 16,
+    });
+    expect(forest().chain('unknown')).toBeNull();
+  });
+
+  it('searches known blocks by prefix with the chains through them', () => {
+    const m = forest();
+    const hits = m.search('r2');
+    expect(hits).toHaveLength(1);
+    expect(hits[0]?.chainIds.sort()).toEqual(['x2', 'y1']);
+    expect(m.search('0xffffffffffffffff').map((h) => h.hash)).toEqual([BIG]);
+    expect(m.search('  ')).toEqual([]);
+  });
+
+  it('forgets the oldest evicted blocks past the cap and turns their parents into leaves', () => {
+    const m = new CacheModel({ evictedCap: 2 });
+    m.applyBatch([stored('a', 1, ['p', 'c1'])]);
+    m.applyBatch([removed('a', 2, ['c1'])]);
+    m.applyBatch([stored('a', 3, ['d1', 'd2', 'd3'])]);
+    m.applyBatch([removed('a', 4, ['d1', 'd2', 'd3'])]);
+    expect(m.forest.get('c1')).toBeUndefined();
+    expect(m.forest.get('d1')).toBeUndefined();
+    expect(m.derived().forgottenBlocks).toBe(2);
+    expect(
+      m
+        .chains(q())
+        .rows.map((r) => r.id)
+        .sort(),
+    ).toEqual(['d3', 'p']);
+    // d3 stays a chain of its own, its forgotten ancestors cut off.
+    expect(m.chain('d3')?.blocks.map((b) => b.hash)).toEqual(['d2', 'd3']);
+  });
+});
+
+describe('event ring', () => {
+  it('keeps only the newest N events, newest first, filtered by type, source and hash', () => {
+    const m = new CacheModel({ ringSize: 5 });
+    for (let i = 0; i < 8; i += 1) m.applyBatch([stored(i % 2 ? 'a' : 'b', i, [`h${i}`])]);
+    m.applyBatch([removed('a', 9, ['h7'])]);
+    const all = m.events({ offset: 0, limit: 10 });
+    expect(all.total).toBe(5);
+    expect(all.rows.map((r) => r.n)).toEqual([8, 7, 6, 5, 4]);
+    expect(
+      m.events({ types: ['BlockRemoved'], offset: 0, limit: 10 }).rows.map((r) => r.n),
+    ).toEqual([8]);
+    expect(m.events({ source: 'b', offset: 0, limit: 10 }).rows.map((r) => r.n)).toEqual([6, 4]);
+    expect(m.events({ hash: 'h7', offset: 0, limit: 10 }).rows.map((r) => r.n)).toEqual([8, 7]);
+    const page = m.events({ offset: 1, limit: 2 });
+    expect(page.total).toBe(5);
+    expect(page.rows.map((r) => r.n)).toEqual([7, 6]);
+    expect(m.kpis().events).toBe(9);
+  });
+});

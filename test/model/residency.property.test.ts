@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CacheModel } from '../../electron/model/cache-model';
+import { cleared, removed, stored } from './helpers';
+
+const op = fc.oneof(
+  fc.record({
+    t: fc.constant('store' as const),
+    src: fc.constantFrom('a', 'b'),
+    med: fc.constantFrom('GPU', 'CPU', null),
+    hs: fc.array(fc.nat(12), { minLength: 1, maxLength: 4 }),
+  }),
+  fc.record({
+    t: fc.constant('remove' as const),
+    src: fc.constantFrom('a', 'b'),
+    med: fc.constantFrom('GPU', 'CPU', null),
+    hs: fc.array(fc.nat(12), { minLength: 1, maxLength: 4 }),
+  }),
+  fc.record({ t: fc.constant('clear' as const), src: fc.constantFrom('a', 'b') }),
+);
+
+describe('residency', () => {
+  it('matches a naive Set-per-(source, medium) reference for random store/remove/clear sequences', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
+        const m = new CacheModel({ evictedCap: 5, ringSize: 100 });
+        const ref = new Map<string, Set<string>>();
+        let storedN = 0;
+        let removedN = 0;
+        let ts = 0;
+        for (const o of ops) {
+          ts += 0.4;
+          if (o.t === 'clear') {
+            for (const key of ref.keys()) if (key.startsWith(`${o.src}|`)) ref.delete(key);
+            m.applyBatch([cleared(o.src, ts)]);
+            continue;
+          }
+          const key = `${o.src}|${o.med ?? 'unspecified'}`;
+          const set = ref.get(key) ?? new Set<string>();
+          ref.set(key, set);
+          const hs = o.hs.map(String);
+          if (o.t === 'store') {
+            storedN += hs.length;
+            hs.forEach((h) => set.add(h));
+            m.applyBatch([stored(o.src, ts, hs, null, o.med)]);
+          } else {
+            removedN += hs.length;
+            hs.forEach((h) => set.delete(h));
+            m.applyBatch([removed(o.src, ts, hs, o.med)]);
+          }
+        }
+        const total = [...ref.values()].reduce((a, s) => a + s.size, 0);
+        const k = m.kpis();
+        expect(k.residentBlocks).toBe(total);
+        expect(k.storedBlocks).toBe(storedN);
+        expect(k.removedBlocks).toBe(removedN);
+        for (const src of ['a', 'b']) {
+          const want = [...ref]
+            .filter(([key]) => key.startsWith(`${src}|`))
+            .reduce((a, [, s]) => a + s.size, 0);
+          expect(m.sourceStats(src).residentBlocks).toBe(want);
+        }
+        // Every block held somewhere is known to the forest and marked resident.
+        const held = new Set([...ref.values()].flatMap((s) => [...s]));
+        for (const h of held) expect(m.forest.get(h)?.holders).toBeGreaterThan(0);
+        for (const [h, node] of m.forest.nodes) if (!held.has(h)) expect(node.holders).toBe(0);
+        const last = m.series({ rangeSec: null }).points.at(-1);
+        if (last) expect(last.resident.reduce((a, b) => a + b, 0)).toBe(total);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,127 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import type { SessionRecord } from '../../electron/session/format';
+import { loadIntoModel } from '../../electron/session/load';
+import { quoteBigInts } from '../../electron/session/lossless-json';
+import { importSeedCapture } from '../../electron/session/seed-capture';
+
+const seedLines = [
+  '# subscribed to tcp://localhost:5557 topic=kv-events',
+  '{"ts": 1.0, "type": "BlockStored", "block_hashes": [18446744073709551615, 9007199254740993, 7], "parent_block_hash": null, "token_count": 48, "block_size": 16, "lora_id": null}',
+  '{"ts": 1.0, "type": "BlockStored", "block_hashes": [12345678901234567890], "parent_block_hash": 7, "token_ids": [101, 202, 303], "block_size": 16, "lora_id": null, "extra_keys": [["secret-salt"]], "future_field": {"x": 1}}',
+  '{"ts": null, "type": "UNDECODED", "bytes": 12, "error": "DecodeError: truncated"}',
+  '{"ts": 2.5, "type": "BlockRemoved", "block_hashes": [9007199254740993]}',
+  'not json at all',
+  '{"ts": 3.0, "type": "AllBlocksCleared"}',
+];
+
+async function collect(
+  text: string,
+): Promise<{ recs: SessionRecord[]; res: Awaited<ReturnType<typeof importSeedCapture>> }> {
+  const recs: SessionRecord[] = [];
+  const res = await importSeedCapture(Buffer.from(text), (r) => recs.push(r), { source: 'seed' });
+  return { recs, res };
+}
+
+describe('capture import', () => {
+  it('keeps 64-bit integer hashes exact, never JSON numbers', async () => {
+    const { recs } = await collect(seedLines.join('\n'));
+    const first = recs[0];
+    expect(
+      first?.k === 'event' &&
+        first.rec.event.type === 'BlockStored' &&
+        first.rec.event.block_hashes,
+    ).toEqual(['18446744073709551615', '9007199254740993', '7']);
+    const second = recs[1];
+    expect(
+      second?.k === 'event' &&
+        second.rec.event.type === 'BlockStored' &&
+        second.rec.event.parent_block_hash,
+    ).toBe('7');
+  });
+
+  it('never keeps token ids or extra key values, only their counts', async () => {
+    const { recs, res } = await collect(seedLines.join('\n'));
+    const text = JSON.stringify(recs);
+    expect(text).not.toContain('202');
+    expect(text).not.toContain('secret-salt');
+    expect(text).not.toContain('future_field');
+    const ev = recs[1]?.k === 'event' ? recs[1].rec.event : null;
+    expect(ev).toMatchObject({ token_count: 3, extra_keys_count: 1 });
+    expect(res.tokenIdsDropped).toBe(1);
+    expect(res.problems).toContain('1 events carried token_ids: only their count was kept');
+  });
+
+  it('groups events of one ts into one batch, keeps UNDECODED lines and lists bad lines', async () => {
+    const { recs, res } = await collect(seedLines.join('\n'));
+    expect(recs.map((r) => r.k)).toEqual(['event', 'event', 'undecoded', 'event', 'event']);
+    const seqs = recs.flatMap((r) => (r.k === 'event' ? [[r.rec.seq, r.rec.idx]] : []));
+    expect(seqs).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [2, 0],
+    ]);
+    expect(res.problems[0]).toBe('line 6: not JSON (skipped)');
+    const loaded = await loadIntoModel(Buffer.from(seedLines.join('\n')), {
+      captureSource: 'seed',
+    });
+    expect(loaded.kind).toBe('capture');
+    expect(loaded.model.kpis()).toMatchObject({
+      storedBlocks: 4,
+      removedBlocks: 1,
+      residentBlocks: 0,
+      clears: 1,
+      undecoded: 1,
+    });
+  });
+
+  it('imports kvscope capture --json output (seq, dp_rank, hex byte hashes) by source rank', async () => {
+    const lines = [
+      '{"seq": 4, "ts": 10.0, "dp_rank": 0, "type": "BlockStored", "block_hashes": ["ab01", "CD02"], "parent_block_hash": null, "token_count": 32, "block_size": 16, "medium": "GPU"}',
+      '{"seq": 4, "ts": 10.0, "dp_rank": 1, "type": "BlockStored", "block_hashes": ["ef03"], "parent_block_hash": "cd02", "token_count": 16, "block_size": 16}',
+    ];
+    const { recs } = await collect(lines.join('\n'));
+    expect(recs.map((r) => r.k === 'event' && [r.rec.source, r.rec.seq])).toEqual([
+      ['seed', 4],
+      ['seed#1', 4],
+    ]);
+    expect(
+      recs[0]?.k === 'event' &&
+        recs[0].rec.event.type === 'BlockStored' &&
+        recs[0].rec.event.block_hashes,
+    ).toEqual(['ab01', 'cd02']);
+  });
+
+  it('imports the vLLM truth fixture with every block counted', async () => {
+    const path = new URL('../fixtures/vllm/legacy-int.truth.jsonl', import.meta.url);
+    const text = await readFile(path, 'utf8');
+    let stored = 0;
+    let removed = 0;
+    for (const line of text.trim().split('\n')) {
+      const o = JSON.parse(line) as { type: string; block_hashes?: string[] };
+      if (o.type === 'BlockStored') stored += o.block_hashes?.length ?? 0;
+      if (o.type === 'BlockRemoved') removed += o.block_hashes?.length ?? 0;
+    }
+    const loaded = await loadIntoModel(Buffer.from(text));
+    expect(loaded.model.kpis().storedBlocks).toBe(stored);
+    expect(loaded.model.kpis().removedBlocks).toBe(removed);
+    expect(loaded.events).toBe(text.trim().split('\n').length);
+    expect(JSON.stringify(loaded.model.events({ offset: 0, limit: 100000 }))).not.toContain(
+      'token_sum',
+    );
+  });
+
+  it('quotes only long integer literals outside strings', () => {
+    expect(
+      quoteBigInts(
+        '{"a": 18446744073709551615, "b": "12345678901234567890", "c": 1.5e300, "d": -9223372036854775808, "e": 42}',
+      ),
+    ).toBe(
+      '{"a": "18446744073709551615", "b": "12345678901234567890", "c": 1.5e300, "d": "-9223372036854775808", "e": 42}',
+    );
+    expect(quoteBigInts('{"s": "a \\" 12345678901234567 b"}')).toBe(
+      '{"s": "a \\" 12345678901234567 b"}',
+    );
+  });
+});
