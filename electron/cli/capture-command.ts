@@ -1,6 +1,142 @@
+// `kvscope capture`: subscribe to one engine and print its redacted events (the seed script's
+// output, plus seq and dp_rank, with exact integer hashes). Gaps, resets and health go to stderr.
 import type { Command } from 'commander';
+import type { SourceStatus } from '../../shared/contract';
+import type { IngestSink } from '../ingest/ingest-sink';
+import { KvSource } from '../ingest/kv-source';
+import { validateEndpoint, type SourceConfig } from '../ingest/source-config';
+import {
+  eventJsonLine,
+  eventTextLine,
+  undecodedJsonLine,
+  undecodedTextLine,
+} from '../ingest/capture-format';
 
-/** Placeholder until the capture command lands. */
+interface CaptureOptions {
+  endpoint: string;
+  bind?: boolean;
+  topic: string;
+  replayEndpoint?: string;
+  max?: number;
+  json?: boolean;
+  stallAfter: number;
+}
+
+const positiveInt =
+  (what: string) =>
+  (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0)
+      throw new Error(`${what} must be a whole number >= 0, got "${v}"`);
+    return n;
+  };
+
+/** Registers `kvscope capture`. */
 export function registerCapture(program: Command): void {
-  program.command('capture').description('(not yet built)');
+  program
+    .command('capture')
+    .description('Print the KV cache events of one engine (one line per event; --json for JSONL)')
+    .requiredOption(
+      '--endpoint <url>',
+      'ZeroMQ endpoint of the publisher, e.g. tcp://127.0.0.1:5557',
+    )
+    .option('--bind', 'bind the endpoint instead of connecting (for publishers that connect out)')
+    .option('--topic <prefix>', 'topic prefix filter; the default "" takes every topic', '')
+    .option('--replay-endpoint <url>', "the engine's replay (ROUTER) endpoint, to recover gaps")
+    .option('--max <n>', 'stop after N events (0 = run until Ctrl-C)', positiveInt('--max'))
+    .option('--json', 'one JSON object per event per line (hashes as exact integers / hex strings)')
+    .option('--stall-after <sec>', 'warn on stderr after this many silent seconds', Number, 10)
+    .action((opts: CaptureOptions) => runCapture(opts));
+}
+
+async function runCapture(opts: CaptureOptions): Promise<void> {
+  validateEndpoint(opts.endpoint, '--endpoint');
+  if (opts.replayEndpoint !== undefined) validateEndpoint(opts.replayEndpoint, '--replay-endpoint');
+  const cfg: SourceConfig = {
+    id: 'capture',
+    name: 'capture',
+    endpoint: opts.endpoint,
+    mode: opts.bind === true ? 'bind' : 'connect',
+    topic: opts.topic,
+    replayEndpoint: opts.replayEndpoint ?? null,
+    profileId: null,
+    stallAfterSec: opts.stallAfter > 0 ? opts.stallAfter : 10,
+  };
+  const max = opts.max ?? 0;
+  const json = opts.json === true;
+  const err = (line: string): void => void process.stderr.write(`# ${line}\n`);
+  let seen = 0;
+  let stopping = false;
+  let finish: () => void = () => undefined;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const full = (): boolean => max > 0 && seen >= max;
+
+  const sink: IngestSink = {
+    batch(records) {
+      if (stopping) return;
+      let out = '';
+      for (const r of records) {
+        if (full()) break;
+        seen++;
+        out += (json ? eventJsonLine(r) : eventTextLine(seen, r)) + '\n';
+      }
+      if (out !== '') process.stdout.write(out);
+      if (full()) finish();
+    },
+    undecoded(u) {
+      if (stopping || full()) return;
+      seen++;
+      process.stdout.write((json ? undecodedJsonLine(u) : undecodedTextLine(seen, u)) + '\n');
+      if (full()) finish();
+    },
+    eventError(e) {
+      err(`event ${e.idx} of seq ${e.seq} could not be decoded: ${e.error}`);
+    },
+    gap(g) {
+      const what =
+        cfg.replayEndpoint === null ? 'no replay endpoint' : `replay recovered ${g.recovered}`;
+      err(`gap: seq ${g.from}..${g.to} (${g.to - g.from + 1} missing): ${what}, lost ${g.lost}`);
+    },
+    reset(r) {
+      err(`publisher restarted: seq back to 0 after ${r.previousSeq} (a reset, not a gap)`);
+    },
+  };
+
+  const source = new KvSource(cfg, sink);
+  let lastState = '';
+  let lastHint: string | null = null;
+  source.onStatus((s: SourceStatus) => {
+    if (s.state !== lastState) {
+      lastState = s.state;
+      if (s.state !== 'closed')
+        err(`${s.state}${s.lastError !== null && s.state === 'error' ? `: ${s.lastError}` : ''}`);
+    }
+    if (s.hint !== null && s.hint !== lastHint) err(s.hint);
+    lastHint = s.hint;
+  });
+  const onSignal = (): void => finish();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    // A closed pipe (| head) ends the capture quietly.
+    if (e.code === 'EPIPE') finish();
+  });
+  err(
+    `${cfg.mode === 'bind' ? 'bound' : 'subscribed'} to ${cfg.endpoint} topic=${JSON.stringify(cfg.topic)}` +
+      (cfg.replayEndpoint === null ? '' : ` replay=${cfg.replayEndpoint}`),
+  );
+  await source.start();
+  await finished;
+  // Closing delivers what a pending gap still holds (in seq order), unless --max is reached.
+  await source.close();
+  stopping = true;
+  const c = source.status().counters;
+  err(
+    `done: ${seen} events printed; ${c.messages} messages, ${c.gaps} gaps (${c.recovered} recovered, ${c.lost} lost), ` +
+      `${c.resets} resets, ${c.duplicates} duplicates, ${c.undecoded} undecoded`,
+  );
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  process.exit(0);
 }

@@ -1,0 +1,252 @@
+import { execSync, spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SimPublisher } from '../../electron/sim/publisher';
+import type { PublishedBatch, RawEvent, SimHash, SimOptions } from '../../electron/sim/types';
+
+const ROOT = path.resolve(__dirname, '../..');
+// KVSCOPE_CLI lets a developer point at another bundle; by default the built one is tested.
+const CLI = process.env.KVSCOPE_CLI ?? path.join(ROOT, 'dist/cli.cjs');
+
+beforeAll(() => {
+  if (process.env.KVSCOPE_CLI === undefined)
+    execSync('npm run build:cli', { cwd: ROOT, stdio: 'pipe' });
+}, 120_000);
+
+const open: SimPublisher[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI; `until` (optional) is called with the stdout so far and may return true to send SIGINT. */
+function runCli(args: string[], until?: (out: string, err: string) => boolean): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let signalled = false;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const check = (): void => {
+      if (until && !signalled && until(stdout, stderr)) {
+        signalled = true;
+        child.kill('SIGINT');
+      }
+    };
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      check();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      check();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function startSim(
+  opts: Partial<SimOptions>,
+): Promise<{ sim: SimPublisher; truth: Map<number, PublishedBatch> }> {
+  const sim = await SimPublisher.start({
+    format: 'map',
+    hash: 'int',
+    rate: 200,
+    seed: 11,
+    ...opts,
+  });
+  open.push(sim);
+  const truth = new Map<number, PublishedBatch>();
+  sim.onBatch((b) => truth.set(b.seq, b));
+  return { sim, truth };
+}
+
+const hashText = (h: SimHash): string =>
+  typeof h === 'bigint' ? h.toString(10) : JSON.stringify(Buffer.from(h).toString('hex'));
+
+/** The exact text the capture must print for an event's hashes. */
+function expectedHashes(e: RawEvent): { hashes: string | null; parent: string | null } {
+  if (e.type === 'AllBlocksCleared') return { hashes: null, parent: null };
+  const hashes = `[${e.block_hashes.map(hashText).join(',')}]`;
+  if (e.type === 'BlockRemoved') return { hashes, parent: null };
+  return { hashes, parent: e.parent_block_hash === null ? 'null' : hashText(e.parent_block_hash) };
+}
+
+function checkAgainstTruth(
+  stdout: string,
+  truth: Map<number, PublishedBatch>,
+): { bigSeen: boolean } {
+  const lines = stdout.trim().split('\n');
+  let bigSeen = false;
+  let prevSeq = -1;
+  let idx = 0;
+  for (const line of lines) {
+    const obj = JSON.parse(line) as {
+      seq: number;
+      type: string;
+      dp_rank: number;
+      ts: number;
+      token_count?: number;
+    };
+    if (obj.seq !== prevSeq) idx = 0;
+    expect(obj.seq).toBeGreaterThanOrEqual(prevSeq);
+    prevSeq = obj.seq;
+    const batch = truth.get(obj.seq);
+    expect(batch, `seq ${obj.seq} was published`).toBeDefined();
+    const ev = batch!.events[idx++]!;
+    expect(obj.type).toBe(ev.type);
+    expect(obj.dp_rank).toBe(0);
+    expect(obj.ts).toBe(batch!.ts);
+    const want = expectedHashes(ev);
+    if (want.hashes !== null) {
+      expect(line).toContain(`"block_hashes":${want.hashes}`);
+      for (const h of (ev as { block_hashes: SimHash[] }).block_hashes) {
+        if (typeof h === 'bigint' && h >= 2n ** 63n) bigSeen = true;
+      }
+    }
+    if (want.parent !== null) expect(line).toContain(`"parent_block_hash":${want.parent}`);
+    if (ev.type === 'BlockStored') expect(obj.token_count).toBe(ev.token_ids.length);
+  }
+  return { bigSeen };
+}
+
+function expectNoTokens(text: string, truth: Map<number, PublishedBatch>): void {
+  expect(text).not.toContain('token_ids');
+  for (const b of truth.values()) {
+    for (const e of b.events) {
+      if (e.type === 'BlockStored' && e.token_ids.length >= 8)
+        expect(text).not.toContain(e.token_ids.join(','));
+    }
+  }
+}
+
+describe('kvscope capture (built CLI) against the simulator', () => {
+  for (const format of ['array', 'map'] as const) {
+    for (const hash of ['int', 'bytes'] as const) {
+      it(`prints every event with exact hashes, seq and dp_rank, and no token ids (${format}, ${hash})`, async () => {
+        const { sim, truth } = await startSim({ format, hash });
+        const r = await runCli([
+          'capture',
+          '--endpoint',
+          sim.ranks[0]!.pubEndpoint,
+          '--json',
+          '--max',
+          '60',
+        ]);
+        expect(r.code).toBe(0);
+        const lines = r.stdout.trim().split('\n');
+        expect(lines).toHaveLength(60);
+        const { bigSeen } = checkAgainstTruth(r.stdout, truth);
+        if (hash === 'int') expect(bigSeen, 'some hash above 2^63 was printed').toBe(true);
+        else expect(r.stdout).toMatch(/"block_hashes":\["[0-9a-f]{64}"/);
+        expectNoTokens(r.stdout + r.stderr, truth);
+      });
+    }
+  }
+
+  it('prints undecodable payloads as UNDECODED lines with their size, in seq order', async () => {
+    const { sim, truth } = await startSim({ faults: { garbageEvery: 4 } });
+    const r = await runCli([
+      'capture',
+      '--endpoint',
+      sim.ranks[0]!.pubEndpoint,
+      '--json',
+      '--max',
+      '40',
+    ]);
+    expect(r.code).toBe(0);
+    const und = r.stdout.split('\n').filter((l) => l.includes('"UNDECODED"'));
+    expect(und.length).toBeGreaterThan(0);
+    for (const l of und) {
+      const o = JSON.parse(l) as { bytes: number; error: string; seq: number };
+      expect(o.bytes).toBe(truth.get(o.seq)!.payload.byteLength);
+      expect(o.error.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('recovers dropped batches through replay and prints them in seq order with the rest', async () => {
+    const { sim, truth } = await startSim({
+      replay: true,
+      faults: { dropFromPub: (seq) => seq % 10n === 5n },
+    });
+    const r = await runCli([
+      'capture',
+      '--endpoint',
+      sim.ranks[0]!.pubEndpoint,
+      '--replay-endpoint',
+      sim.ranks[0]!.replayEndpoint!,
+      '--json',
+      '--max',
+      '120',
+    ]);
+    expect(r.code).toBe(0);
+    const seqs = [
+      ...new Set(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { seq: number }).seq),
+      ),
+    ];
+    for (let i = 1; i < seqs.length; i++) expect(seqs[i]).toBe(seqs[i - 1]! + 1);
+    expect(seqs.some((s) => s % 10 === 5)).toBe(true);
+    expect(r.stderr).toMatch(/gap: seq \d+\.\.\d+ \(1 missing\): replay recovered 1, lost 0/);
+    checkAgainstTruth(r.stdout, truth);
+  });
+
+  it('prints readable lines without --json and stops at --max', async () => {
+    const { sim } = await startSim({ format: 'array' });
+    const r = await runCli(['capture', '--endpoint', sim.ranks[0]!.pubEndpoint, '--max', '7']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(7);
+    expect(lines[0]).toMatch(
+      /^\[1\] seq=\d+ rank=0 ts=[\d.]+ (BlockStored|BlockRemoved|AllBlocksCleared)/,
+    );
+    expect(r.stderr).toMatch(/subscribed to tcp:\/\/127\.0\.0\.1:\d+ topic=""/);
+  });
+
+  it('exits 0 on SIGINT with every printed line complete', async () => {
+    const { sim, truth } = await startSim({});
+    const r = await runCli(
+      ['capture', '--endpoint', sim.ranks[0]!.pubEndpoint, '--json'],
+      (out) => out.split('\n').length > 10,
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout.endsWith('\n')).toBe(true);
+    checkAgainstTruth(r.stdout, truth);
+    expect(r.stderr).toMatch(/done: \d+ events printed/);
+  });
+
+  it('says so on stderr when nothing arrives on a wrong topic', async () => {
+    const { sim } = await startSim({ topic: 'kv-events' });
+    const r = await runCli(
+      [
+        'capture',
+        '--endpoint',
+        sim.ranks[0]!.pubEndpoint,
+        '--topic',
+        'nope',
+        '--stall-after',
+        '0.3',
+      ],
+      (_out, err) => err.includes('no messages for'),
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/is the topic right/);
+    expect(r.stderr).toMatch(/done: 0 events printed; 0 messages/);
+  });
+});
