@@ -1,0 +1,172 @@
+// Ingest CPU against a bare zeromq.js receive loop on the same stream (budget: at most 2x).
+// The publisher runs in a child process so its CPU is not counted; it replays the vLLM fixture
+// payloads with a continuous seq at a fixed pace. Each receiver is measured with
+// process.cpuUsage() over the same number of messages; rounds alternate bare / ingest.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Subscriber } from 'zeromq';
+import { KvSource } from '../../electron/ingest/kv-source';
+import type { IngestSink } from '../../electron/ingest/ingest-sink';
+import type { BenchResult } from './bench-result';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const RATE = 20_000; // messages per second
+const WARM = 3_000;
+const MEASURE = 40_000;
+const ROUNDS = 3;
+
+// Plain JS for the child: no TypeScript loader needed there.
+const PUBLISHER = `
+const { Publisher } = require('zeromq');
+const fs = require('fs');
+const payloads = [];
+for (const f of ['hybrid-int', 'legacy-int']) {
+  const b = fs.readFileSync('test/fixtures/vllm/' + f + '.frames');
+  let o = 0;
+  while (o < b.length) {
+    const n = b.readUInt32BE(o); o += 4;
+    const frames = [];
+    for (let i = 0; i < n; i++) { const len = b.readUInt32BE(o); o += 4; frames.push(b.subarray(o, o + len)); o += len; }
+    payloads.push(frames[2]);
+  }
+}
+(async () => {
+  const pub = new Publisher({ linger: 0, sendHighWaterMark: 200000 });
+  await pub.bind('tcp://127.0.0.1:*');
+  process.stdout.write(pub.lastEndpoint + '\\n');
+  const topic = Buffer.from('kv-events');
+  let seq = 0n;
+  const rate = Number(process.env.RATE);
+  const t0 = performance.now();
+  let sent = 0;
+  for (;;) {
+    const owed = Math.floor(((performance.now() - t0) / 1000) * rate) - sent;
+    for (let i = 0; i < owed; i++) {
+      const s = Buffer.alloc(8); s.writeBigUInt64BE(seq++);
+      await pub.send([topic, s, payloads[sent++ % payloads.length]]);
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+})();
+`;
+
+interface Sample {
+  cpuUs: number;
+  messages: number;
+  events: number;
+}
+
+function startPublisher(): Promise<{ child: ChildProcess; endpoint: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', PUBLISHER], {
+      cwd: ROOT,
+      env: { ...process.env, RATE: String(RATE) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.once('error', reject);
+    child.stdout?.once('data', (d: Buffer) => resolve({ child, endpoint: d.toString().trim() }));
+  });
+}
+
+const cpuNow = (): number => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+async function bare(endpoint: string): Promise<Sample> {
+  const sock = new Subscriber({ linger: 0 });
+  sock.subscribe();
+  sock.connect(endpoint);
+  let n = 0;
+  let start = 0;
+  try {
+    for (;;) {
+      await sock.receive();
+      if (++n === WARM) start = cpuNow();
+      if (n === WARM + MEASURE) return { cpuUs: cpuNow() - start, messages: MEASURE, events: 0 };
+    }
+  } finally {
+    sock.close();
+  }
+}
+
+function ingest(endpoint: string): Promise<Sample> {
+  return new Promise((resolve, reject) => {
+    let n = 0;
+    let events = 0;
+    let start = 0;
+    let done = false;
+    const finish = (): void => {
+      const cpuUs = cpuNow() - start;
+      done = true;
+      void source.close().then(() => resolve({ cpuUs, messages: MEASURE, events }));
+    };
+    const count = (): void => {
+      if (done) return;
+      if (++n === WARM) start = cpuNow();
+      if (n === WARM + MEASURE) finish();
+    };
+    // The minimum a consumer does: count what it is given.
+    const sink: IngestSink = {
+      batch: (records) => {
+        if (n >= WARM) events += records.length;
+        count();
+      },
+      undecoded: count,
+      eventError: () => undefined,
+      gap: () => undefined,
+      reset: () => undefined,
+    };
+    const source = new KvSource(
+      {
+        id: 'bench',
+        name: 'bench',
+        endpoint,
+        mode: 'connect',
+        topic: '',
+        replayEndpoint: null,
+        profileId: null,
+      },
+      sink,
+    );
+    source.start().catch(reject);
+  });
+}
+
+const median = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+/** Runs the ingest benchmark: CPU per message of KvSource against a bare receive loop. */
+export async function runIngestBench(): Promise<BenchResult> {
+  const { child, endpoint } = await startPublisher();
+  const bareUs: number[] = [];
+  const ingestUs: number[] = [];
+  let eventsPerMsg = 0;
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      const b = await bare(endpoint);
+      bareUs.push(b.cpuUs / b.messages);
+      const i = await ingest(endpoint);
+      ingestUs.push(i.cpuUs / i.messages);
+      eventsPerMsg = i.events / i.messages;
+    }
+  } finally {
+    child.kill();
+  }
+  const b = median(bareUs);
+  const i = median(ingestUs);
+  return {
+    title: `Ingest CPU vs a bare zeromq.js receive loop (${MEASURE} msgs x ${ROUNDS} rounds at ${RATE}/s, fixture payloads)`,
+    rows: [
+      ['bare receive, CPU per message', `${b.toFixed(2)} µs`],
+      ['KvSource (parse+decode+sequence+sink), CPU per message', `${i.toFixed(2)} µs`],
+      ['events per message', eventsPerMsg.toFixed(2)],
+      ['KvSource CPU per event', `${(i / Math.max(eventsPerMsg, 1e-9)).toFixed(2)} µs`],
+      ['rounds (bare)', bareUs.map((x) => x.toFixed(2)).join(' / ')],
+      ['rounds (ingest)', ingestUs.map((x) => x.toFixed(2)).join(' / ')],
+    ],
+    ratio: i / b,
+    budget: 2.0,
+  };
+}
