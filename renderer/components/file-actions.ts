@@ -28,14 +28,19 @@ export async function runFileAction(
 
 /** Exports the chart on screen as a PNG through the bridge. */
 export async function exportPng(theme: Theme, notify: Notify): Promise<void> {
-  const svg = chartSvgInView();
-  if (!svg) {
+  const chart = chartSvgInView();
+  if (!chart) {
     notify('No chart on screen: open the Overview to export a chart as PNG.', 'error');
     return;
   }
   await runFileAction(
     'Export PNG',
-    async () => bridge().exportChartPng(await svgToPng(svg, chartColors(theme).background)),
+    async () => {
+      const c = chartColors(theme);
+      const title = `KV Scope: ${chart.title}`;
+      const png = await svgToPng(chart.svg, { background: c.background, text: c.text, title });
+      return bridge().exportChartPng(png);
+    },
     notify,
   );
 }

@@ -7,7 +7,10 @@ export function LinkBanner() {
   if (state !== 'down') return null;
   return (
     <div className="banner banner-error" role="status" data-testid="link-down">
-      Disconnected from kvscope serve: reconnecting… (is <code>kvscope serve</code> still running?)
+      <span>
+        Disconnected from kvscope serve: reconnecting… (is <code>kvscope serve</code> still
+        running?)
+      </span>
     </div>
   );
 }

@@ -82,7 +82,8 @@ export function formatDateTime(ts: number | null): string {
 export function formatAgo(ts: number | null, nowTs: number | null): string {
   if (ts == null || nowTs == null) return '—';
   const d = nowTs - ts;
-  if (d < 0.5) return 'now';
+  if (d < 1) return 'now';
+  if (d < 60) return `${Math.floor(d)} s ago`;
   return `${formatDuration(d)} ago`;
 }
 

@@ -22,13 +22,16 @@ export async function svgToPng(
     });
     const canvas = document.createElement('canvas');
     canvas.width = Math.max(1, Math.round(width * scale));
-    canvas.height = Math.max(1, Math.round(height * scale));
+    canvas.height = Math.max(1, Math.round((height + TITLE_H) * scale));
     const ctx = canvas.getContext('2d');
     if (!ctx) throw new Error('no 2D canvas available');
-    ctx.fillStyle = background;
+    ctx.fillStyle = style.background;
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     ctx.scale(scale, scale);
-    ctx.drawImage(img, 0, 0, width, height);
+    ctx.fillStyle = style.text;
+    ctx.font = '600 13px system-ui, sans-serif';
+    ctx.fillText(style.title, 10, 18);
+    ctx.drawImage(img, 0, TITLE_H, width, height);
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
     if (!blob) throw new Error('the PNG could not be encoded');
     return new Uint8Array(await blob.arrayBuffer());
@@ -37,7 +40,10 @@ export async function svgToPng(
   }
 }
 
-/** The SVG of the chart marked for export that is on screen, if any. */
-export function chartSvgInView(): SVGSVGElement | null {
-  return document.querySelector<SVGSVGElement>('[data-export-chart] svg.recharts-surface');
+/** The SVG and title of the chart marked for export that is on screen, if any. */
+export function chartSvgInView(): { svg: SVGSVGElement; title: string } | null {
+  const host = document.querySelector<HTMLElement>('[data-export-chart]');
+  const svg = host?.querySelector<SVGSVGElement>('svg.recharts-surface');
+  if (!host || !svg) return null;
+  return { svg, title: host.dataset.exportChart ?? '' };
 }

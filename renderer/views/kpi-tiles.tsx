@@ -21,7 +21,7 @@ function tiles(k: Kpis): Tile[] {
     tone,
   });
   return [
-    int('resident-blocks', 'Resident blocks', k.residentBlocks, 'Blocks in the cache now'),
+    int('resident-blocks', 'Resident', k.residentBlocks, 'Blocks in the cache now'),
     {
       id: 'stored-per-sec',
       label: 'Stored / s',
@@ -36,8 +36,8 @@ function tiles(k: Kpis): Tile[] {
       pretty: formatRate(k.removedPerSec),
       title: 'Blocks removed (evicted) per second, lately',
     },
-    int('stored-blocks', 'Stored blocks', k.storedBlocks, 'Blocks stored since the start'),
-    int('removed-blocks', 'Removed blocks', k.removedBlocks, 'Blocks removed since the start'),
+    int('stored-blocks', 'Stored total', k.storedBlocks, 'Blocks stored since the start'),
+    int('removed-blocks', 'Removed total', k.removedBlocks, 'Blocks removed since the start'),
     int('events', 'Events', k.events, 'Events received'),
     int('clears', 'Clears', k.clears, 'AllBlocksCleared events', k.clears > 0 ? 'warn' : undefined),
     int(

@@ -59,7 +59,7 @@ export function TimeChart({
         />
       </div>
       {markers.length > 0 && <MarkerNote markers={markers} colors={colors} />}
-      <div className="chart-body" {...(exportable ? { 'data-export-chart': '' } : {})}>
+      <div className="chart-body" {...(exportable ? { 'data-export-chart': title } : {})}>
         {rows.length === 0 ? (
           <div className="chart-empty muted">No data in this range yet.</div>
         ) : (

@@ -50,6 +50,7 @@ describe('format', () => {
   it('says how long ago relative to the latest event time', () => {
     expect(formatAgo(100, 100.2)).toBe('now');
     expect(formatAgo(100, 160)).toBe('1m 00s ago');
+    expect(formatAgo(100, 112.7)).toBe('12 s ago');
     expect(formatAgo(null, 160)).toBe('—');
   });
 
