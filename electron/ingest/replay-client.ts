@@ -75,6 +75,10 @@ export async function requestReplay(
       out.push({ seq, payload });
       if (out.length >= maxBatches) return out;
     }
+  } catch (e) {
+    // Closing the socket under a pending send/receive surfaces as ENOTSOCK: say what happened.
+    if (aborted(opts)) throw new Error('replay aborted: the source closed');
+    throw e;
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     if (!sock.closed) sock.close();
