@@ -4,16 +4,9 @@
 // Error messages name offsets, lengths and expected types: never a value from the payload.
 
 import { hashKeyFromBytes, hashKeyFromU64 } from './hash-key';
+import { MsgpackError, SchemaError, typeName } from './wire-errors';
 
-/** The bytes are not well-formed msgpack (truncated, reserved byte, impossible length). */
-export class MsgpackError extends Error {
-  override name = 'MsgpackError';
-}
-
-/** Well-formed msgpack that does not have the shape of a KV event batch or event. */
-export class SchemaError extends Error {
-  override name = 'SchemaError';
-}
+export { MsgpackError, SchemaError } from './wire-errors';
 
 /** Hash kind bits, as collected in a batch's shape. */
 export const HASH_INT = 1;
@@ -21,20 +14,6 @@ export const HASH_BYTES = 2;
 export const HASH_NEGATIVE = 4;
 
 const utf8 = new TextDecoder('utf-8');
-
-/** What a msgpack type byte is, for error messages. */
-function typeName(b: number): string {
-  if (b <= 0x7f || b >= 0xe0 || (b >= 0xcc && b <= 0xd3)) return 'an int';
-  if (b <= 0x8f || b === 0xde || b === 0xdf) return 'a map';
-  if (b <= 0x9f || b === 0xdc || b === 0xdd) return 'an array';
-  if (b <= 0xbf || (b >= 0xd9 && b <= 0xdb)) return 'a string';
-  if (b === 0xc0) return 'nil';
-  if (b === 0xc2 || b === 0xc3) return 'a bool';
-  if (b >= 0xc4 && b <= 0xc6) return 'bytes';
-  if (b === 0xca || b === 0xcb) return 'a float';
-  if (b === 0xc1) return 'a reserved byte';
-  return 'an ext';
-}
 
 export class MsgpackReader {
   readonly bytes: Uint8Array;
