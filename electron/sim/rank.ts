@@ -1,5 +1,6 @@
 // One data-parallel rank's sockets: a PUB socket (bound or connected out), the bounded replay
 // buffer, and the ROUTER replay endpoint that speaks vLLM's protocol.
+import { createServer } from 'node:net';
 import { Publisher, Router } from 'zeromq';
 
 /** Replay end marker: seq = -1 as eight 0xFF bytes. */
@@ -133,14 +134,38 @@ export class RankSockets {
     }
   }
 
-  /** Close both sockets; pending sends are abandoned. */
-  close(): Promise<void> {
-    if (!this.closed) {
-      this.closed = true;
-      this.pub.close();
-      this.router?.close();
-    }
-    return this.replayLoop;
+  /** Close both sockets (libzmq frees the ports in the background, moments later). */
+  async close(): Promise<void> {
+    if (this.closed) return this.replayLoop;
+    this.closed = true;
+    await this.sendChain;
+    // No unbind first: libzmq 4.3.5 can assert (pipe.cpp) when unbinding with live peers.
+    this.pub.close();
+    this.router?.close();
+    await this.replayLoop;
+    // Resolve only once the listening ports are really free, so a restart can bind them again.
+    const bound = [this.opts.connectTo === null ? this.pubEndpoint : null, this.replayEndpoint];
+    await Promise.all(bound.map((ep) => (ep ? waitPortFree(ep) : undefined)));
+  }
+}
+
+/** Poll (bounded) until a TCP port can be listened on again. */
+async function waitPortFree(ep: string, ms = 2000): Promise<void> {
+  const m = /^tcp:\/\/(.+):(\d+)$/.exec(ep);
+  if (!m) return;
+  const host = m[1]!.replace(/^\[(.*)\]$/, '$1');
+  const port = Number(m[2]);
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen({ host: host === '*' ? '0.0.0.0' : host, port, exclusive: true }, () =>
+        srv.close(() => resolve(true)),
+      );
+    });
+    if (free) return;
+    await new Promise((r) => setTimeout(r, 5));
   }
 }
 

@@ -2,6 +2,8 @@
 import { Dealer, Subscriber } from 'zeromq';
 import type { SimPublisher } from '../../electron/sim/publisher';
 
+const END = Buffer.alloc(8, 0xff);
+
 export interface Received {
   topic: string;
   seq: bigint;
@@ -84,8 +86,8 @@ export async function askReplay(endpoint: string, start: bigint): Promise<Buffer
     for (;;) {
       const msg = await d.receive();
       out.push(msg);
-      const s = msg[1];
-      if (s && s.equals(Buffer.alloc(8, 0xff))) return out;
+      // The end marker: seq -1 (eight 0xFF bytes), after the topic frame when there is one.
+      if (msg.some((f) => f.equals(END))) return out;
     }
   } finally {
     d.close();
