@@ -1,8 +1,13 @@
 // The live side: what the sources deliver goes to the recording file first (so a crash loses
 // nothing already received), then into the live model.
 
+import { readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { APP_VERSION } from '../app-version';
 import type { IngestSink } from '../ingest/ingest-sink';
 import { CacheModel } from '../model/cache-model';
+import type { SessionSource } from '../session/format';
 import { Recording } from '../session/recording';
 
 /** The always-on recording and the model of the live view. */
@@ -19,9 +24,9 @@ export class LiveSession {
       for (const listener of this.listeners) listener();
     };
     this.sink = {
-      batch: (records, meta) => {
-        for (const record of records) recording.appendEvent(record);
-        this.model.applyBatch(records, meta);
+      batch: (records) => {
+        recording.appendEvents(records);
+        this.model.applyBatch(records);
         changed();
       },
       undecoded: (u) => {
@@ -49,7 +54,12 @@ export class LiveSession {
 
   /** Opens a new recording file in `dir`. */
   static async start(dir: string): Promise<LiveSession> {
-    return new LiveSession(await Recording.create(dir));
+    return new LiveSession(await Recording.create({ dir, app: APP_VERSION }));
+  }
+
+  /** Names a source in the recording (once per id), so a reopened session knows it. */
+  addSource(source: SessionSource): void {
+    this.recording.addSource(source);
   }
 
   onChange(listener: () => void): void {
@@ -64,9 +74,13 @@ export class LiveSession {
 
   /** The recording's bytes as a session file (the browser mode's download). */
   async bytes(): Promise<Buffer> {
-    const bytes = await this.recording.bytes();
-    this.unsaved = false;
-    return bytes;
+    const copy = path.join(os.tmpdir(), `kvscope-download-${process.pid}-${Date.now()}.gz`);
+    try {
+      await this.saveAs(copy);
+      return await readFile(copy);
+    } finally {
+      await rm(copy, { force: true });
+    }
   }
 
   async close(): Promise<void> {

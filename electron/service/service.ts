@@ -28,7 +28,7 @@ import { expandProfile } from '../ingest/source-config';
 import { KvSource } from '../ingest/kv-source';
 import type { CacheModel } from '../model/cache-model';
 import { ratesCsv } from '../session/rates-csv';
-import { loadCaptureIntoModel, loadSessionIntoModel } from '../session/load';
+import { loadIntoModel } from '../session/load';
 import { SimPublisher } from '../sim/publisher';
 import { FramePump, type FrameSink, type FrameSubscription } from './frame-pump';
 import { LiveSession } from './live-session';
@@ -149,7 +149,11 @@ export class KvScopeService {
     if (this.sources.has(profileId)) return;
     const sources = expandProfile(profile).map((config) => new KvSource(config, this.live.sink));
     this.sources.set(profileId, sources);
-    for (const source of sources) source.onStatus(() => this.pump.markDirty());
+    for (const source of sources) {
+      const { id, name, endpoint } = source.status();
+      this.live.addSource({ id, name, endpoint });
+      source.onStatus(() => this.pump.markDirty());
+    }
     // A source that cannot start (port in use, bad endpoint) shows its error in its status.
     await Promise.all(sources.map((s) => s.start().catch(() => undefined)));
     if (!this.transientProfiles.has(profileId) && profileId !== DEMO_PROFILE_ID) {
@@ -229,12 +233,14 @@ export class KvScopeService {
 
   /** Opens a saved session (a path from a dialog, or uploaded bytes) read-only in the views. */
   async openSession(input: string | Buffer | Readable, name: string): Promise<FileResult> {
-    return this.openFile(name, (onProgress) => loadSessionIntoModel(input, onProgress));
+    return this.openFile(name, (onProgress) => loadIntoModel(input, { kind: 'session', onProgress }));
   }
 
   /** Imports a capture of the seed script (or `kvscope capture --json`) into the views. */
   async importCapture(input: string | Buffer | Readable, name: string): Promise<FileResult> {
-    return this.openFile(name, (onProgress) => loadCaptureIntoModel(input, onProgress));
+    return this.openFile(name, (onProgress) =>
+      loadIntoModel(input, { kind: 'capture', captureSource: name, onProgress }),
+    );
   }
 
   /** Writes the live recording to `target` atomically. */

@@ -1,0 +1,31 @@
+// `npm run bench`: every benchmark, each measured against its baseline in the same run.
+import type { BenchResult } from './bench-result';
+import { runDecodeBench } from './decode-bench';
+import { runIngestBench } from './ingest-bench';
+import { runMemoryBench } from './memory-bench';
+
+const benches: [string, () => Promise<BenchResult>][] = [
+  ['decode', runDecodeBench],
+  ['ingest', runIngestBench],
+  ['memory', runMemoryBench],
+];
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  let overBudget = 0;
+  for (const [name, run] of benches) {
+    if (only.length && !only.includes(name)) continue;
+    const result = await run();
+    const ok = result.ratio <= result.budget;
+    if (!ok) overBudget++;
+    const width = Math.max(...result.rows.map(([label]) => label.length));
+    process.stdout.write(`\n${result.title}\n`);
+    for (const [label, value] of result.rows) process.stdout.write(`  ${label.padEnd(width)}  ${value}\n`);
+    process.stdout.write(
+      `  ratio ${result.ratio.toFixed(2)} (budget ${result.budget.toFixed(2)}): ${ok ? 'within budget' : 'OVER BUDGET'}\n`,
+    );
+  }
+  process.exitCode = overBudget ? 1 : 0;
+}
+
+void main();
