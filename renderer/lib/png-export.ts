@@ -1,9 +1,18 @@
 // Turns a chart's SVG into PNG bytes through a canvas, with a solid background.
 
+export interface PngStyle {
+  background: string;
+  text: string;
+  /** Drawn above the chart, so the image says what it shows. */
+  title: string;
+}
+
+const TITLE_H = 28;
+
 /** Serializes an SVG element and draws it at `scale` onto a canvas; resolves with PNG bytes. */
 export async function svgToPng(
   svg: SVGSVGElement,
-  background: string,
+  style: PngStyle,
   scale = 2,
 ): Promise<Uint8Array> {
   const { width, height } = svg.getBoundingClientRect();
