@@ -20,6 +20,16 @@ export interface KvSourceOptions {
 
 type StatusListener = (s: SourceStatus) => void;
 
+/** A batch as sequenced: its decoded form, and its bytes to tell a duplicate from a restart. */
+interface Arrival {
+  payload: Uint8Array;
+  d: DecodeResult;
+}
+
+const samePayload = (a: Arrival, b: Arrival): boolean =>
+  a.payload.byteLength === b.payload.byteLength &&
+  Buffer.from(a.payload.buffer, a.payload.byteOffset, a.payload.byteLength).equals(b.payload);
+
 const zeroCounters = (): SourceCounters => ({
   messages: 0,
   events: 0,
@@ -46,7 +56,7 @@ export class KvSource {
   private readonly fingerprint = new FingerprintBuilder();
   private readonly listeners = new Set<StatusListener>();
   private readonly replays = new Set<AbortController>();
-  private readonly seq: Sequencer<DecodeResult>;
+  private readonly seq: Sequencer<Arrival>;
   private readonly stallMs: number;
   private readonly replayTimeoutMs: number;
   private readonly limits: { maxPayloadBytes?: number };
@@ -61,18 +71,19 @@ export class KvSource {
     this.stallMs = (cfg.stallAfterSec ?? DEFAULT_STALL_AFTER_SEC) * 1000;
     this.replayTimeoutMs = opts.replayTimeoutMs ?? 3000;
     this.limits = cfg.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: cfg.maxPayloadBytes };
-    this.seq = new Sequencer<DecodeResult>(
+    this.seq = new Sequencer<Arrival>(
       {
         replay: cfg.replayEndpoint !== null,
+        same: samePayload,
         // A little past the client's own timeout, so a partial answer still counts.
         replayTimeoutMs: this.replayTimeoutMs + 500,
         ...(opts.maxHeldBatches === undefined ? {} : { maxHeldBatches: opts.maxHeldBatches }),
         ...(opts.maxHeldBytes === undefined ? {} : { maxHeldBytes: opts.maxHeldBytes }),
       },
       {
-        deliver: (seq, item) => this.deliver(seq, item),
+        deliver: (seq, item) => this.deliver(seq, item.d),
         gap: (g) => this.onGap(g),
-        reset: (prev, item) => this.onReset(prev, item),
+        reset: (prev, item) => this.onReset(prev, item.d),
         duplicate: () => void this.counters.duplicates++,
         request: (id, from) => this.replay(id, from),
       },
@@ -196,7 +207,12 @@ export class KvSource {
     }
     const payload = m.payload;
     c.bytes += payload.byteLength;
-    this.seq.receive(m.seq, decodeBatch(payload, this.limits), payload.byteLength, now);
+    this.seq.receive(
+      m.seq,
+      { payload, d: decodeBatch(payload, this.limits) },
+      payload.byteLength,
+      now,
+    );
   }
 
   private deliver(seq: bigint, d: DecodeResult): void {
@@ -230,12 +246,12 @@ export class KvSource {
     }
   }
 
-  private onGap(g: SettledGap<DecodeResult>): void {
+  private onGap(g: SettledGap<Arrival>): void {
     const c = this.counters;
     c.gaps++;
     c.recovered += g.recovered;
     c.lost += g.lost;
-    const at = g.revealedBy.ok ? g.revealedBy.ts : Date.now() / 1000;
+    const at = g.revealedBy.d.ok ? g.revealedBy.d.ts : Date.now() / 1000;
     this.sink.gap({
       source: this.cfg.id,
       from: Number(g.from),
@@ -264,7 +280,7 @@ export class KvSource {
       if (this.closed) return;
       const decoded = batches.map((b) => ({
         seq: b.seq,
-        item: decodeBatch(b.payload, this.limits),
+        item: { payload: b.payload, d: decodeBatch(b.payload, this.limits) },
         bytes: b.payload.byteLength,
       }));
       this.seq.replayed(id, decoded, Date.now());

@@ -7,21 +7,26 @@
 // - seq > last + 1 opens a gap [last + 1, seq - 1]. Without replay it is recorded lost at once
 //   and the batch delivered. With replay, later batches are held, a replay from last + 1 is
 //   requested, and the answer is merged in seq order; what the answer lacks is lost;
-// - seq <= last is a publisher RESET when seq = 0 (and last > 0) or seq is more than
-//   `resetWindow` (default 64) below last; otherwise it is a DUPLICATE and dropped. After a
+// - seq <= last is a publisher RESET when seq is more than `resetWindow` (default 64) below
+//   last. Within the window: when the owner gives `same(a, b)` (KvSource: equal payload bytes)
+//   it is a DUPLICATE (dropped) only if it matches the batch delivered under that seq, else a
+//   RESET (an engine restarted after a short run, maybe with its first batches missed);
+//   without `same`, seq = 0 (last > 0) is a reset and anything else a duplicate. After a
 //   reset the new run is expected from 0, so a restart whose first batches we missed shows
 //   as a gap from 0;
 // - a pending gap is given up (missing seqs lost, held batches delivered) after
 //   `replayTimeoutMs`, on a replay failure, on a reset, or when the held batches pass
 //   `maxHeldBatches` / `maxHeldBytes`.
 
-export interface SequencerOptions {
+export interface SequencerOptions<T = unknown> {
   /** A replay endpoint exists: hold and ask instead of recording gaps lost at once. */
   replay: boolean;
   replayTimeoutMs?: number;
   maxHeldBatches?: number;
   maxHeldBytes?: number;
   resetWindow?: bigint;
+  /** Whether two batches are the same message (a true duplicate), e.g. equal payload bytes. */
+  same?: (a: T, b: T) => boolean;
 }
 
 /** A gap once settled: how many of its seqs came back and how many are gone. */
@@ -75,15 +80,23 @@ export class Sequencer<T> {
   private readonly maxBatches: number;
   private readonly maxBytes: number;
   private readonly resetWindow: bigint;
+  /** Recently delivered batches by seq (a ring of resetWindow slots), for `same`. */
+  private readonly recent: ({ seq: bigint; item: T } | undefined)[];
+  private readonly ringMask: bigint;
 
   constructor(
-    private readonly opts: SequencerOptions,
+    private readonly opts: SequencerOptions<T>,
     private readonly out: SequencerOut<T>,
   ) {
     this.timeoutMs = opts.replayTimeoutMs ?? 3000;
     this.maxBatches = opts.maxHeldBatches ?? 10_000;
     this.maxBytes = opts.maxHeldBytes ?? 64 * 1024 * 1024;
     this.resetWindow = opts.resetWindow ?? 64n;
+    // A power of two at least as large as the window, so a slot is `seq & mask`.
+    let slots = 1n;
+    while (slots < this.resetWindow + 1n) slots <<= 1n;
+    this.ringMask = slots - 1n;
+    this.recent = opts.same === undefined ? [] : new Array<undefined>(Number(slots));
   }
 
   /** Highest seq delivered so far (null before the first batch). */
@@ -108,7 +121,7 @@ export class Sequencer<T> {
     if (p === null) {
       if (last === null || seq === last + 1n) {
         this.last = seq;
-        this.out.deliver(seq, item, false);
+        this.emit(seq, item, false);
         return;
       }
       if (seq > last) {
@@ -169,7 +182,7 @@ export class Sequencer<T> {
         revealedBy: item,
       });
       this.last = seq;
-      this.out.deliver(seq, item, false);
+      this.emit(seq, item, false);
       return;
     }
     const id = this.nextId++;
@@ -190,7 +203,13 @@ export class Sequencer<T> {
   }
 
   private backwards(seq: bigint, item: T, bytes: number, now: number, last: bigint): void {
-    const isReset = (seq === 0n && last > 0n) || last - seq > this.resetWindow;
+    let isReset: boolean;
+    if (last - seq > this.resetWindow) isReset = true;
+    else if (this.opts.same === undefined) isReset = seq === 0n && last > 0n;
+    else {
+      const r = this.recent[Number(seq & this.ringMask)];
+      isReset = r === undefined || r.seq !== seq || !this.opts.same(r.item, item);
+    }
     if (!isReset) {
       this.out.duplicate(seq);
       return;
@@ -233,7 +252,7 @@ export class Sequencer<T> {
       }
       this.last = k;
       lastItem = h.item;
-      this.out.deliver(k, h.item, h.replayed);
+      this.emit(k, h.item, h.replayed);
     }
     if (i === keys.length && lastItem !== null) {
       // Replayed batches past the newest live one were not missed, just early: count only holes.
@@ -247,6 +266,11 @@ export class Sequencer<T> {
       const h = p.held.get(k) as Held<T>;
       this.receive(k, h.item, h.bytes, now);
     }
+  }
+
+  private emit(seq: bigint, item: T, recovered: boolean): void {
+    if (this.opts.same !== undefined) this.recent[Number(seq & this.ringMask)] = { seq, item };
+    this.out.deliver(seq, item, recovered);
   }
 
   private emitRun(from: bigint, to: bigint, recovered: number, revealedBy: T): void {

@@ -205,6 +205,31 @@ describe('KvSource over real ZeroMQ', () => {
     expect([c.resets, c.gaps, c.lost]).toEqual([1, 0, 0]);
   });
 
+  it('reconnects by itself when the engine restarts on the same port, and sees a reset', async () => {
+    const port = await freePorts();
+    const first = await SimPublisher.start({ format: 'map', hash: 'int', seed: 1, port });
+    const { s, rec } = await source(cfg({ endpoint: `tcp://127.0.0.1:${port}` }));
+    await warmUp(
+      () => first.publish(),
+      () => rec.seqs.length,
+    );
+    // A run longer than the slow joiner's loss, so the restart shows as seq going back.
+    await first.publish(100);
+    const before = first.stats().ranks[0]!.lastSeq!;
+    await waitFor(() => rec.seqs.at(-1) === before, 'the first run');
+    await first.close();
+    const second = await sim({ seed: 2, port });
+    const n = rec.seqs.length;
+    await warmUp(
+      () => second.publish(),
+      () => rec.seqs.length - n,
+      'the restarted engine',
+    );
+    expect(rec.resets).toEqual([expect.objectContaining({ previousSeq: before })]);
+    expect(s.status().counters.duplicates).toBe(0);
+    expect(s.status().state).toBe('connected');
+  });
+
   it('turns stalled when the publisher goes quiet and connected again when it resumes', async () => {
     const p = await sim();
     const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint, stallAfterSec: 0.3 }));

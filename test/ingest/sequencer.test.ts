@@ -91,6 +91,48 @@ describe('sequencer without a replay endpoint', () => {
   });
 });
 
+describe('sequencer telling duplicates from restarts by content', () => {
+  // Items are `live<seq>` for the first run; a restarted engine sends different bytes.
+  const same = (a: string, b: string) => a === b;
+
+  it('drops a repeat of the very message delivered under that seq as a duplicate', () => {
+    const t = make({ replay: false, same });
+    t.feed(5, 6, 7);
+    t.s.receive(6n, 'live6', 10, 0);
+    expect(t.of('dup').map((d) => d.seq)).toEqual([6]);
+    expect(t.of('reset')).toEqual([]);
+  });
+
+  it('reads a different message under a recent seq as a restart after a short run', () => {
+    const t = make({ replay: true, same });
+    t.feed(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+    // The engine restarted; its seqs 0..2 went by before we reconnected.
+    t.s.receive(3n, 'new3', 10, 0);
+    expect(t.of('reset')).toEqual([{ k: 'reset', previous: 10 }]);
+    expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 0 }]);
+    t.s.replayed(
+      1,
+      [0n, 1n, 2n, 3n].map((q) => ({ seq: q, item: `new${q}`, bytes: 1 })),
+      0,
+    );
+    expect(
+      t
+        .of('deliver')
+        .slice(-4)
+        .map((d) => d.item),
+    ).toEqual(['new0', 'new1', 'new2', 'new3']);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 0, to: 2, recovered: 3, lost: 0 }]);
+  });
+
+  it('a seq 0 repeat that is the same message stays a duplicate', () => {
+    const t = make({ replay: false, same });
+    t.feed(0, 1);
+    t.s.receive(0n, 'live0', 10, 0);
+    expect(t.of('dup').map((d) => d.seq)).toEqual([0]);
+    expect(t.of('reset')).toEqual([]);
+  });
+});
+
 describe('sequencer with a replay endpoint', () => {
   it('holds later batches, asks from the first missing seq, and merges the answer in order', () => {
     const t = make({ replay: true });
