@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { decode } from '@msgpack/msgpack';
+import { build } from 'esbuild';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Collector, waitFor } from './helpers';
+
+const root = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'kvscope-sim-cli-'));
+const bundle = join(dir, 'cli.cjs');
+const children: ChildProcess[] = [];
+const subs: Collector[] = [];
+
+beforeAll(async () => {
+  await build({
+    entryPoints: [join(root, 'test/sim/cli-entry.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    outfile: bundle,
+    external: ['zeromq'],
+    logLevel: 'warning',
+  });
+});
+afterEach(() => {
+  for (const s of subs.splice(0)) s.close();
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(args: string[]): {
+  child: ChildProcess;
+  err: () => string;
+  exit: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, [bundle, 'sim', ...args], {
+    env: { ...process.env, NODE_PATH: join(root, 'node_modules') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, err: () => err, exit };
+}
+
+describe('kvscope sim', () => {
+  it('publishes where it says, then exits 0 on SIGINT', async () => {
+    const p = run(['--port', '0', '--rate', '200', '--format', 'array', '--hash', 'bytes']);
+    await waitFor(() => /PUB bound tcp:\/\/\S+/.test(p.err()), 'the endpoint line');
+    const ep = /PUB bound (tcp:\/\/\S+),/.exec(p.err())![1]!;
+    expect(p.err()).toMatch(/replay tcp:\/\/127\.0\.0\.1:\d+/);
+    const c = Collector.connect(ep);
+    subs.push(c);
+    await waitFor(() => c.got.length >= 20, '20 batches from the CLI');
+    const first = c.got[0]!;
+    expect(first.frames).toBe(3);
+    expect(first.topic).toBe('kv-events');
+    const batch = decode(first.payload, { useBigInt64: true }) as [number, unknown[][], number];
+    expect(Array.isArray(batch[1][0])).toBe(true);
+    p.child.kill('SIGINT');
+    expect(await p.exit).toBe(0);
+    expect(p.err()).toMatch(/stopped/);
+  });
+
+  it('rejects bad options with a clear error and exit code 1', async () => {
+    const a = run(['--format', 'xml']);
+    expect(await a.exit).toBe(1);
+    expect(a.err()).toMatch(/--format must be "array" .* or "map"/);
+    const b = run(['--port', '5557', '--dp', '2', '--replay-port', '5558']);
+    expect(await b.exit).toBe(1);
+    expect(b.err()).toMatch(/overlaps the PUB ports 5557\.\.5558/);
+    const c = run(['--rate', 'fast']);
+    expect(await c.exit).toBe(1);
+    expect(c.err()).toMatch(/--rate must be a number/);
+  });
+});
