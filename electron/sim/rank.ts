@@ -103,11 +103,6 @@ export class RankSockets {
     return this.buffer.map((b) => b.seq);
   }
 
-  /** Wait for queued sends. */
-  flush(): Promise<void> {
-    return this.sendChain;
-  }
-
   private async serveReplay(router: Router): Promise<void> {
     try {
       for await (const msg of router) {
