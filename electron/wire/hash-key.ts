@@ -16,7 +16,8 @@ export function hashKeyFromU64(hi: number, lo: number): HashKey {
   const t2 = (t1 - q1 * TEN_POW_10) * 65536 + (lo & 0xffff);
   const q2 = Math.floor(t2 / TEN_POW_10);
   const rest = t2 - q2 * TEN_POW_10;
-  return String(q1 * 65536 + q2) + String(rest).padStart(10, '0');
+  const low = String(rest);
+  return String(q1 * 65536 + q2) + (rest >= 1e9 ? low : low.padStart(10, '0'));
 }
 
 /** Decimal key of a bigint hash (u64 or negative), exact. */
