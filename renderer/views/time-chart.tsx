@@ -45,7 +45,7 @@ export function TimeChart({
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const visibleHidden = pruneHidden(hidden, lines);
   const fmt = unit === 'rate' ? formatRate : formatInt;
-  const axisTick = { fill: colors.text, fontSize: 11 };
+  const axisTick = { fill: colors.text, fontSize: 11, fontFamily: 'system-ui, sans-serif' };
   const names = new Map(lines.map((l) => [l.key, l.label]));
   return (
     <section className="chart-card" aria-label={title} data-testid={testId}>
