@@ -20,6 +20,8 @@ export class BlockNode {
   /** Bit i: source i holds it now / ever stored it (sources 0..30). */
   srcMask = 0;
   seenMask = 0;
+  /** Position in the forest's evicted queue (0 while resident somewhere). */
+  evictStamp = 0;
 
   constructor(
     readonly hash: HashKey,

@@ -28,7 +28,11 @@ export interface ChainRow {
   match: boolean;
 }
 
-/** Aggregates root→node for every node on a path to a leaf; match marks paths through a matching block. */
+/**
+ * Aggregates root→leaf for every leaf. Sums are order-free, so each leaf's walk stops at the first
+ * branch point already aggregated; only branch points (blocks with several children) are memoised.
+ * match marks paths through a block matching the hash filter.
+ */
 export function computeChains(
   forest: Forest,
   sourceNames: (mask: number) => string[],
@@ -48,57 +52,61 @@ export function computeChains(
       stack.push(cur);
       cur = cur.parent === null ? undefined : forest.get(cur.parent);
     }
+    const top = stack[stack.length - 1];
+    const root = above ? above.root : top ? top.hash : leaf;
+    let depth = above?.depth ?? 0;
+    let tokens = above?.tokens ?? 0;
+    let resident = above?.resident ?? 0;
+    let restores = above?.restores ?? 0;
+    let mask = above?.mask ?? 0;
+    let seen = above?.seen ?? 0;
+    let first = above?.first ?? Infinity;
+    let last = above?.last ?? -Infinity;
+    let matched = above?.match ?? false;
     for (let i = stack.length - 1; i >= 0; i -= 1) {
       const n = stack[i] as BlockNode;
-      const res = n.holders > 0;
-      const agg: Agg = above
-        ? {
-            root: above.root,
-            depth: above.depth + 1,
-            tokens: above.tokens + n.tokens,
-            resident: above.resident + (res ? 1 : 0),
-            evicted: above.evicted + (res ? 0 : 1),
-            restores: above.restores + n.restores,
-            mask: above.mask | n.srcMask,
-            seen: above.seen | n.seenMask,
-            first: Math.min(above.first, n.firstStored),
-            last: Math.max(above.last, n.lastSeen),
-            match: above.match || (match !== null && match(n.hash)),
-          }
-        : {
-            root: n.hash,
-            depth: 1,
-            tokens: n.tokens,
-            resident: res ? 1 : 0,
-            evicted: res ? 0 : 1,
-            restores: n.restores,
-            mask: n.srcMask,
-            seen: n.seenMask,
-            first: n.firstStored,
-            last: n.lastSeen,
-            match: match !== null && match(n.hash),
-          };
-      memo.set(n.hash, agg);
-      above = agg;
+      depth += 1;
+      tokens += n.tokens;
+      if (n.holders > 0) resident += 1;
+      restores += n.restores;
+      mask |= n.srcMask;
+      seen |= n.seenMask;
+      if (n.firstStored < first) first = n.firstStored;
+      if (n.lastSeen > last) last = n.lastSeen;
+      if (!matched && match !== null && match(n.hash)) matched = true;
+      if (i > 0 && forest.children(n.hash) > 1) {
+        memo.set(n.hash, {
+          root,
+          depth,
+          tokens,
+          resident,
+          evicted: depth - resident,
+          restores,
+          mask,
+          seen,
+          first,
+          last,
+          match: matched,
+        });
+      }
     }
-    const a = memo.get(leaf);
-    if (!a) continue;
+    if (depth === 0) continue;
     rows.push({
       summary: {
         id: leaf,
-        root: a.root,
+        root,
         leaf,
-        depthBlocks: a.depth,
-        depthTokens: a.tokens,
-        residentBlocks: a.resident,
-        evictedBlocks: a.evicted,
-        restores: a.restores,
-        sources: sourceNames(a.mask),
-        firstSeen: a.first,
-        lastSeen: a.last,
+        depthBlocks: depth,
+        depthTokens: tokens,
+        residentBlocks: resident,
+        evictedBlocks: depth - resident,
+        restores,
+        sources: sourceNames(mask),
+        firstSeen: first,
+        lastSeen: last,
       },
-      seenMask: a.seen,
-      match: a.match,
+      seenMask: seen,
+      match: matched,
     });
   }
   return rows;

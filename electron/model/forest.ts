@@ -14,13 +14,26 @@ export class Forest {
   /** Children per parent hash (also for a parent no longer known, so counts survive forgetting). */
   private readonly childCount = new Map<HashKey, number>();
   readonly leaves = new Set<HashKey>();
-  /** Known blocks resident nowhere, oldest first. */
-  private readonly evicted = new Set<HashKey>();
+  /**
+   * Known blocks resident nowhere, oldest first, as a queue with lazy deletion: an entry is live
+   * while its stamp equals the node's. (A Set used as an LRU slows to a crawl in V8: deleted slots
+   * at its front are skipped again on every values().next().)
+   */
+  private queueHash: HashKey[] = [];
+  private queueStamp: number[] = [];
+  private queueHead = 0;
+  private stamp = 0;
+  private evictedCount = 0;
   /** Bumped on every change, so query results can be cached. */
   version = 0;
   forgotten = 0;
 
   constructor(private readonly evictedCap = DEFAULT_EVICTED_CAP) {}
+
+  /** Known children of hash. */
+  children(hash: HashKey): number {
+    return this.childCount.get(hash) ?? 0;
+  }
 
   get(hash: HashKey): BlockNode | undefined {
     return this.nodes.get(hash);
@@ -44,8 +57,6 @@ export class Forest {
       this.nodes.set(hash, node);
       if (!this.childCount.has(hash)) this.leaves.add(hash);
       if (parent !== null) this.link(parent);
-      // Resident nowhere until a holder is added.
-      this.evicted.add(hash);
     } else {
       if (node.holders === 0) {
         restore = true;
@@ -70,7 +81,10 @@ export class Forest {
   /** A (source, medium) pair now holds node. */
   addHolder(node: BlockNode, sourceIdx: number): void {
     this.version += 1;
-    if (node.holders === 0) this.evicted.delete(node.hash);
+    if (node.evictStamp !== 0) {
+      node.evictStamp = 0;
+      this.evictedCount -= 1;
+    }
     node.holders += 1;
     node.srcMask |= sourceBit(sourceIdx);
     node.seenMask |= sourceBit(sourceIdx);
@@ -85,17 +99,48 @@ export class Forest {
     if (node.holders === 0) {
       pushBounded(node.removedAt, ts);
       node.lastLifetime = ts - node.lastStore;
-      this.evicted.add(node.hash);
+      this.enqueue(node);
       this.trim();
     }
   }
 
   /** Forget the oldest blocks resident nowhere beyond the cap. */
   trim(): void {
-    while (this.evicted.size > this.evictedCap) {
-      const oldest = this.evicted.values().next().value;
-      if (oldest === undefined) return;
-      this.forget(oldest);
+    while (this.evictedCount > this.evictedCap && this.queueHead < this.queueHash.length) {
+      const hash = this.queueHash[this.queueHead] as HashKey;
+      const stamp = this.queueStamp[this.queueHead] as number;
+      this.queueHead += 1;
+      const node = this.nodes.get(hash);
+      if (node && node.holders === 0 && node.evictStamp === stamp) this.forget(node);
+    }
+    if (this.queueHead > 1024 && this.queueHead * 2 > this.queueHash.length) {
+      this.queueHash = this.queueHash.slice(this.queueHead);
+      this.queueStamp = this.queueStamp.slice(this.queueHead);
+      this.queueHead = 0;
+    }
+  }
+
+  private enqueue(node: BlockNode): void {
+    this.stamp += 1;
+    node.evictStamp = this.stamp;
+    this.evictedCount += 1;
+    this.queueHash.push(node.hash);
+    this.queueStamp.push(this.stamp);
+    // Re-stored blocks leave stale entries behind: drop them when they dominate.
+    if (this.queueHash.length - this.queueHead > 2 * this.evictedCount + 4096) {
+      const hashes: HashKey[] = [];
+      const stamps: number[] = [];
+      for (let i = this.queueHead; i < this.queueHash.length; i += 1) {
+        const h = this.queueHash[i] as HashKey;
+        const st = this.queueStamp[i] as number;
+        if (this.nodes.get(h)?.evictStamp === st) {
+          hashes.push(h);
+          stamps.push(st);
+        }
+      }
+      this.queueHash = hashes;
+      this.queueStamp = stamps;
+      this.queueHead = 0;
     }
   }
 
@@ -112,10 +157,10 @@ export class Forest {
     return out.reverse();
   }
 
-  private forget(hash: HashKey): void {
-    this.evicted.delete(hash);
-    const node = this.nodes.get(hash);
-    if (!node) return;
+  private forget(node: BlockNode): void {
+    const hash = node.hash;
+    this.evictedCount -= 1;
+    node.evictStamp = 0;
     this.nodes.delete(hash);
     this.leaves.delete(hash);
     if (node.parent !== null) this.unlink(node.parent);
