@@ -27,7 +27,10 @@ let unpacked: string;
 let entries: string[];
 
 beforeAll(() => {
-  if (!existsSync(path.join(root, 'dist/main.cjs')) || !existsSync(path.join(root, 'dist/renderer/index.html'))) {
+  if (
+    !existsSync(path.join(root, 'dist/main.cjs')) ||
+    !existsSync(path.join(root, 'dist/renderer/index.html'))
+  ) {
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
   }
   work = mkdtempSync(path.join(os.tmpdir(), 'kvscope-pack-'));
@@ -63,7 +66,12 @@ afterAll(() => {
 
 describe('the packaged Linux app', () => {
   it('holds the built main, preload and renderer', () => {
-    for (const file of ['/package.json', '/dist/main.cjs', '/dist/preload.cjs', '/dist/renderer/index.html']) {
+    for (const file of [
+      '/package.json',
+      '/dist/main.cjs',
+      '/dist/preload.cjs',
+      '/dist/renderer/index.html',
+    ]) {
       expect(entries).toContain(file);
     }
     expect(entries.some((e) => /^\/dist\/renderer\/assets\/.+\.js$/.test(e))).toBe(true);
@@ -72,7 +80,9 @@ describe('the packaged Linux app', () => {
   it("holds zeromq's linux-x64 binary, unpacked from the asar, and no other platform's", () => {
     const zmqBuild = path.join(unpacked, 'resources/app.asar.unpacked/node_modules/zeromq/build');
     const linux = readdirSync(path.join(zmqBuild, 'linux/x64/node'));
-    expect(linux.some((dir) => existsSync(path.join(zmqBuild, 'linux/x64/node', dir, 'addon.node')))).toBe(true);
+    expect(
+      linux.some((dir) => existsSync(path.join(zmqBuild, 'linux/x64/node', dir, 'addon.node'))),
+    ).toBe(true);
     expect(existsSync(path.join(zmqBuild, 'darwin'))).toBe(false);
     expect(existsSync(path.join(zmqBuild, 'win32'))).toBe(false);
     // zeromq loads its binary through cmake-ts at run time.
