@@ -1,0 +1,182 @@
+// End-to-end helpers: build the app once, run `kvscope serve` as a child process, drive the page
+// in the system Chromium (never a downloaded browser), and read the UI's numbers.
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const ROOT = path.resolve(__dirname, '../..');
+export const CLI = path.join(ROOT, 'dist', 'cli.cjs');
+export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
+
+/** Builds dist/ when a file the tests run is missing (normally `npm test` built it already). */
+export function ensureBuilt(): void {
+  if (existsSync(CLI) && existsSync(path.join(ROOT, 'dist', 'renderer', 'index.html'))) return;
+  const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`npm run build failed with status ${String(r.status)}`);
+}
+
+/** A fresh temp dir, removed by the returned cleanup. */
+export async function tempDir(prefix: string): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), `kvscope-e2e-${prefix}-`));
+}
+
+export async function removeDir(dir: string | undefined): Promise<void> {
+  if (dir) await rm(dir, { recursive: true, force: true });
+}
+
+/** A running CLI child with its whole output kept. */
+export interface CliProcess {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** Runs `node dist/cli.cjs ...args`, keeping stdout/stderr. */
+export function runCli(args: string[]): CliProcess {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export interface ServeProcess extends CliProcess {
+  url: string;
+  dataDir: string;
+}
+
+/** Starts `kvscope serve --port 0 --data-dir <dir> ...extra` and waits for its URL. */
+export async function startServe(dataDir: string, extra: string[] = []): Promise<ServeProcess> {
+  const proc = runCli(['serve', '--port', '0', '--data-dir', dataDir, ...extra]);
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`serve did not start:\n${proc.stderr()}`)),
+      20_000,
+    );
+    const onData = () => {
+      const m = /serving on (http:\/\/\S+)/.exec(proc.stdout());
+      if (!m?.[1]) return;
+      clearTimeout(timer);
+      proc.child.stdout.off('data', onData);
+      resolve(m[1]);
+    };
+    proc.child.stdout.on('data', onData);
+    void proc.exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${String(code)}:\n${proc.stderr()}`));
+    });
+  });
+  return { ...proc, url, dataDir };
+}
+
+/** The system Chromium, headless, with nothing phoning home. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Opens the app and waits for the first update frame (the KPI tiles appear). */
+export async function openApp(
+  browser: Browser,
+  url: string,
+  viewport = { width: 1280, height: 800 },
+): Promise<Page> {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.getByTestId('kpi-stored-blocks').waitFor({ timeout: 20_000 });
+  return page;
+}
+
+export type KpiId =
+  | 'stored-blocks'
+  | 'removed-blocks'
+  | 'resident-blocks'
+  | 'gaps'
+  | 'undecoded'
+  | 'events'
+  | 'clears';
+
+/** The plain number a KPI tile shows (the Overview must be open). */
+export async function kpi(page: Page, id: KpiId): Promise<number> {
+  const text = await page.getByTestId(`kpi-${id}`).textContent({ timeout: 10_000 });
+  return Number(text);
+}
+
+/** Reads several KPI tiles at once. */
+export async function kpis(page: Page): Promise<Record<KpiId, number>> {
+  const ids: KpiId[] = [
+    'stored-blocks',
+    'removed-blocks',
+    'resident-blocks',
+    'gaps',
+    'undecoded',
+    'events',
+    'clears',
+  ];
+  const values = await Promise.all(ids.map((id) => kpi(page, id)));
+  return Object.fromEntries(ids.map((id, i) => [id, values[i]])) as Record<KpiId, number>;
+}
+
+/** Waits until a KPI tile shows `value`. */
+export async function expectKpi(
+  page: Page,
+  id: KpiId,
+  value: number,
+  timeout = 20_000,
+): Promise<void> {
+  await expect.poll(() => kpi(page, id), { timeout, interval: 100 }).toBe(value);
+}
+
+/** Switches view by its tab. */
+export async function showView(
+  page: Page,
+  name: 'Overview' | 'Chains' | 'Events' | 'Connections',
+): Promise<void> {
+  await page.getByRole('tab', { name }).click();
+  await page.getByRole('tab', { name, selected: true }).waitFor();
+}
+
+/** Sets the theme through the header's toggle (it cycles system → light → dark). */
+export async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  const label = theme === 'light' ? 'Light' : 'Dark';
+  for (let i = 0; i < 3; i++) {
+    const toggle = page.getByTestId('theme-toggle');
+    if ((await toggle.getAttribute('aria-label'))?.startsWith(`Theme: ${label}.`)) break;
+    await toggle.click();
+  }
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+}
