@@ -4,6 +4,9 @@
 import { MsgpackWriter } from './msgpack-writer';
 import type { RawBlockStored, RawEvent, WireFormat } from './types';
 
+// One writer reused across batches (encoding is synchronous): one allocation per payload.
+const shared = new MsgpackWriter(64 * 1024);
+
 type Field = [name: string, value: unknown, hasDefault: boolean];
 
 /** Encode one batch's payload; dpRank null omits the trailing rank. */
@@ -13,7 +16,8 @@ export function encodeBatch(
   dpRank: number | null,
   format: WireFormat,
 ): Uint8Array {
-  const w = new MsgpackWriter(256 + events.length * 128);
+  const w = shared;
+  w.reset();
   w.array(dpRank === null ? 2 : 3);
   w.float64(ts);
   w.array(events.length);

@@ -163,6 +163,11 @@ export class MsgpackWriter {
     }
   }
 
+  /** Start again, keeping the buffer. */
+  reset(): void {
+    this.pos = 0;
+  }
+
   /** A copy of the bytes written so far. */
   bytes(): Uint8Array {
     return new Uint8Array(this.buf.subarray(0, this.pos));

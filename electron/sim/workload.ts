@@ -21,6 +21,8 @@ export interface WorkloadOptions {
 }
 
 interface Block {
+  /** The admit() round that last used it: eviction skips the request being served. */
+  pin: number;
   key: string;
   hash: SimHash;
   digest: Buffer;
@@ -70,6 +72,7 @@ export class Workload {
   private readonly systemPrompts = new Map<string, Block[]>();
   private conversations: Conversation[] = [];
   private queue: RawEvent[] = [];
+  private round = 0;
 
   constructor(opts: WorkloadOptions) {
     this.seed = opts.seed;
@@ -188,15 +191,19 @@ export class Workload {
     else if (digest[8]! < 2)
       hash = BigInt(digest.readUInt16BE(9)); // a few small ones
     else hash = digest.readBigUInt64BE(0);
-    return { key: hashKey(hash), hash, digest, tokens };
+    return { pin: 0, key: hashKey(hash), hash, digest, tokens };
   }
 
   /** Serve a request's blocks: hits are touched, misses stored, LRU victims evicted/offloaded. */
   private admit(conv: Conversation): void {
     const blocks = conv.blocks;
-    const missing = blocks.filter((b) => !this.gpu.has(b.key)).length;
-    this.touch(blocks);
-    this.evict(this.gpu.size + missing - this.gpuBlocks);
+    const round = ++this.round;
+    let missing = 0;
+    for (const b of blocks) {
+      b.pin = round;
+      if (!this.gpu.has(b.key)) missing++;
+    }
+    this.evict(this.gpu.size + missing - this.gpuBlocks, round);
     let runStart = -1;
     for (let i = 0; i <= blocks.length; i++) {
       const b = blocks[i];
@@ -221,12 +228,12 @@ export class Workload {
     }
   }
 
-  private evict(n: number): void {
+  private evict(n: number, round: number): void {
     if (n <= 0) return;
     const victims: Block[] = [];
     for (const b of this.gpu.values()) {
       if (victims.length >= n) break;
-      victims.push(b);
+      if (b.pin !== round) victims.push(b);
     }
     for (const b of victims) this.gpu.delete(b.key);
     this.queue.push(
