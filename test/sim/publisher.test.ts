@@ -269,6 +269,9 @@ describe('SimPublisher on real ZeroMQ', () => {
   });
 
   it('releases every socket and timer on close (open and close many times)', async () => {
+    const timers = (): number =>
+      process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
     let port = 0;
     for (let i = 0; i < 15; i++) {
       const s = await SimPublisher.start({
@@ -283,6 +286,8 @@ describe('SimPublisher on real ZeroMQ', () => {
       await s.close();
       await expect(s.publish(1)).rejects.toThrow(/closed/);
     }
+    // The pacing timer is gone too.
+    expect(timers()).toBeLessThanOrEqual(before);
     // The last port is released: a new socket can bind it (libzmq frees it in the background).
     const p = new Publisher({ linger: 0 });
     let bound = false;
