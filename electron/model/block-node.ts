@@ -5,13 +5,15 @@ import type { HashKey } from '../../shared/events';
 /** Store/remove times kept per block. */
 export const HISTORY_LEN = 8;
 
+const NO_TIMES: readonly number[] = Object.freeze([]);
+
 /** What the model remembers about one block hash. */
 export class BlockNode {
   timesStored = 0;
   /** Stores of this block while it was known but resident nowhere (re-stores after eviction). */
   restores = 0;
-  storedAt: number[] = [];
-  removedAt: number[] = [];
+  storedAt: readonly number[] = NO_TIMES;
+  removedAt: readonly number[] = NO_TIMES;
   lastStore = 0;
   lastSeen: number;
   lastLifetime: number | null = null;
@@ -34,10 +36,16 @@ export class BlockNode {
   }
 }
 
-/** Push onto a bounded history list. */
-export function pushBounded(list: number[], v: number): void {
-  list.push(v);
-  if (list.length > HISTORY_LEN) list.shift();
+/**
+ * A bounded history list with v appended. Copies into an exact-size array: push() would grow a
+ * small array to 17 slots, which across 300k blocks is most of the model's memory.
+ */
+export function appendBounded(list: readonly number[], v: number): number[] {
+  const keep = Math.min(list.length, HISTORY_LEN - 1);
+  const out = new Array<number>(keep + 1);
+  for (let i = 0; i < keep; i += 1) out[i] = list[list.length - keep + i] as number;
+  out[keep] = v;
+  return out;
 }
 
 /** The bit of a source index (sources past 30 share no bit: filters by them see nothing). */

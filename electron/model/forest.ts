@@ -3,7 +3,7 @@
 // up to a cap, so re-stores and lifetimes can be measured while memory stays bounded.
 
 import type { HashKey } from '../../shared/events';
-import { BlockNode, pushBounded, sourceBit } from './block-node';
+import { appendBounded, BlockNode, sourceBit } from './block-node';
 
 /** Blocks resident nowhere that stay known (oldest forgotten first). */
 export const DEFAULT_EVICTED_CAP = 200_000;
@@ -74,7 +74,7 @@ export class Forest {
     node.timesStored += 1;
     node.lastStore = ts;
     node.lastSeen = Math.max(node.lastSeen, ts);
-    pushBounded(node.storedAt, ts);
+    node.storedAt = appendBounded(node.storedAt, ts);
     return { node, restore, lastRemoved };
   }
 
@@ -97,7 +97,7 @@ export class Forest {
     if (!stillInSource) node.srcMask &= ~sourceBit(sourceIdx);
     node.lastSeen = Math.max(node.lastSeen, ts);
     if (node.holders === 0) {
-      pushBounded(node.removedAt, ts);
+      node.removedAt = appendBounded(node.removedAt, ts);
       node.lastLifetime = ts - node.lastStore;
       this.enqueue(node);
       this.trim();
