@@ -48,7 +48,11 @@ export function EventRow({ r }: { r: Row }) {
         {e.type}
       </div>
       <div role="cell" className="cell ellipsis" title={hashes.join('\n')}>
-        {first != null ? <HashText hash={first} max={22} /> : <span className="muted">—</span>}
+        {first != null ? (
+          <HashText hash={first} max={hashes.length > 1 ? 15 : 22} />
+        ) : (
+          <span className="muted">—</span>
+        )}
         {hashes.length > 1 && <span className="muted"> +{hashes.length - 1}</span>}
       </div>
       <div role="cell" className="cell">
