@@ -1,17 +1,15 @@
-import { execSync, spawn } from 'node:child_process';
-import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
 import type { PublishedBatch, RawEvent, SimHash, SimOptions } from '../../electron/sim/types';
+import { CLI as BUILT_CLI, ensureBuilt, ROOT } from '../support/built-app';
 
-const ROOT = path.resolve(__dirname, '../..');
 // KVSCOPE_CLI lets a developer point at another bundle; by default the built one is tested.
-const CLI = process.env.KVSCOPE_CLI ?? path.join(ROOT, 'dist/cli.cjs');
+const CLI = process.env.KVSCOPE_CLI ?? BUILT_CLI;
 
 beforeAll(() => {
-  if (process.env.KVSCOPE_CLI === undefined)
-    execSync('npm run build:cli', { cwd: ROOT, stdio: 'pipe' });
-}, 120_000);
+  if (process.env.KVSCOPE_CLI === undefined) ensureBuilt();
+}, 180_000);
 
 const open: SimPublisher[] = [];
 afterEach(async () => {

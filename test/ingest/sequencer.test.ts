@@ -9,7 +9,7 @@ type Ev =
   | { k: 'dup'; seq: number }
   | { k: 'request'; id: number; from: number };
 
-function make(opts: SequencerOptions) {
+function make(opts: SequencerOptions<string>) {
   const log: Ev[] = [];
   const s = new Sequencer<string>(opts, {
     deliver: (seq, item, recovered) =>

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { listPackage } from '@electron/asar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT as root } from '../support/built-app';
 
-const root = path.resolve(__dirname, '../..');
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 /** Electron's fuse order (wire v1) and the states a stock binary ships with ('1' on, '0' off). */
 const FUSES = [
