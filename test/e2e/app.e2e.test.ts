@@ -18,6 +18,7 @@ import {
   tempDir,
   type ServeProcess,
 } from '../support/e2e-harness';
+import { sourceCard, sourceStat, warmUp, waitForReceived } from '../support/e2e-sim';
 import { RawTruth, type TruthTotals } from '../support/e2e-truth';
 
 const MAIN_BATCHES = 300;
@@ -49,14 +50,6 @@ afterAll(async () => {
   await serve?.stop();
   await removeDir(dataDir);
 });
-
-/** The plain number of a dt/dd pair in a source card. */
-async function sourceStat(card: ReturnType<Page['getByRole']>, label: string): Promise<number> {
-  const dd = card
-    .locator('dt', { hasText: new RegExp(`^${label}$`) })
-    .locator('xpath=following-sibling::dd[1]');
-  return Number((await dd.textContent())?.replace(/[^\d]/g, '') ?? NaN);
-}
 
 function pathPoints(d: string | null): number {
   return (d?.match(/[LC]/g) ?? []).length + 1;
@@ -114,50 +107,12 @@ describe('kvscope serve in Chromium', () => {
     const item = page.getByRole('listitem').filter({ hasText: SOURCE_NAME });
     await item.getByRole('button', { name: 'Connect' }).click();
 
-    const card = page.getByRole('article', { name: `Source ${SOURCE_NAME}` });
-    const state = card.locator('.state');
-    await expect.poll(() => state.textContent(), { timeout: 20_000 }).toBe('waiting');
-    // ZeroMQ's slow joiner: what is published before the subscription lands is dropped, and a
-    // source that joins mid-stream does not replay what came before its first batch.
-    for (let i = 0; i < 100 && (await state.textContent()) !== 'connected'; i++) {
-      await sim.publish(1);
-      await state
-        .filter({ hasText: 'connected' })
-        .waitFor({ timeout: 500 })
-        .catch(() => undefined);
-    }
-    expect(await state.textContent()).toBe('connected');
+    await warmUp(page, sim, SOURCE_NAME);
     await sim.publish(MAIN_BATCHES);
-
-    // The batches received are the last `messages` ones published (no gap, checked below).
-    await showView(page, 'Overview');
-    const expected = async () => {
-      await showView(page, 'Connections');
-      const messages = await sourceStat(card, 'messages');
-      await showView(page, 'Overview');
-      const t = truth.totals(truth.published - messages);
-      const k = await kpis(page);
-      return {
-        stored: k['stored-blocks'] - base['stored-blocks'] - t.storedBlocks,
-        removed: k['removed-blocks'] - base['removed-blocks'] - t.removedBlocks,
-        resident: k['resident-blocks'] - base['resident-blocks'] - t.resident,
-        messages,
-      };
-    };
-    await expect
-      .poll(
-        async () => {
-          const d = await expected();
-          return d.messages >= MAIN_BATCHES ? { ...d, messages: 0 } : d;
-        },
-        { timeout: 30_000, interval: 300 },
-      )
-      .toEqual({ stored: 0, removed: 0, resident: 0, messages: 0 });
+    // The batches received are the last `messages` ones published, with no gap.
+    received = await waitForReceived(page, truth, SOURCE_NAME, base, MAIN_BATCHES);
     await showView(page, 'Connections');
-    const messages = await sourceStat(card, 'messages');
-    expect(await sourceStat(card, 'gaps')).toBe(0);
-    expect(await sourceStat(card, 'undecoded')).toBe(0);
-    received = truth.totals(truth.published - messages);
+    expect(await sourceStat(sourceCard(page, SOURCE_NAME), 'undecoded')).toBe(0);
     await showView(page, 'Overview');
     const k = await kpis(page);
     expect(k['stored-blocks']).toBe(base['stored-blocks'] + received.storedBlocks);
