@@ -96,6 +96,19 @@ describe('session files', () => {
     ]);
   });
 
+  it('flushes appended records to disk by itself within the flush interval', async () => {
+    const rec = await Recording.create({ dir, app: 't', flushIntervalMs: 20 });
+    open.push(rec);
+    rec.appendEvents([stored('a', 1, ['1', '2', '3'])]);
+    let events = 0;
+    // Wait for the signal: the file on disk holds the event (no explicit flush is called).
+    while (events === 0) {
+      await new Promise((r) => setTimeout(r, 10));
+      events = (await loadIntoModel(rec.path)).events;
+    }
+    expect(events).toBe(1);
+  });
+
   it('saves atomically: the target is replaced whole and no temp file is left', async () => {
     const rec = await newRecording();
     workload(rec, new CacheModel());
