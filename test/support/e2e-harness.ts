@@ -178,7 +178,8 @@ export async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<voi
     if ((await toggle.getAttribute('aria-label'))?.startsWith(`Theme: ${label}.`)) break;
     await toggle.click();
   }
-  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+  // A string: this file type-checks without the DOM library.
+  await page.waitForFunction(`document.documentElement.dataset.theme === ${JSON.stringify(theme)}`);
 }
 
 /**
