@@ -40,6 +40,7 @@ const CONTENT_TYPES: Record<string, string> = {
 /** A WebSocket whose client reads slower than this many bytes is skipped for frames, not queued for. */
 const WS_BACKPRESSURE_BYTES = 1 << 20;
 const WS_MAX_MESSAGE_BYTES = 1 << 20;
+const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 
 /** In a browser the file actions run over HTTP routes; over the socket they are refused plainly. */
 const browserFileActions: FileActions = {
@@ -95,10 +96,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       return;
     }
     if (req.method === 'POST' && url.pathname === HTTP_ROUTES.openSession) {
-      return sendJson(res, 200, await service.openSession(req, name));
+      return sendJson(res, 200, await service.openSession(await readBody(req), name));
     }
     if (req.method === 'POST' && url.pathname === HTTP_ROUTES.importCapture) {
-      return sendJson(res, 200, await service.importCapture(req, name));
+      return sendJson(res, 200, await service.importCapture(await readBody(req), name));
     }
     if (req.method === 'GET' || req.method === 'HEAD') return serveStatic(url.pathname, res);
     sendJson(res, 405, { done: false, message: `${req.method} not allowed` });
@@ -184,6 +185,18 @@ function attachClient(ws: WebSocket, service: KvScopeService): void {
       return { id, ok: false, error: errorText(err) };
     }
   }
+}
+
+/** An upload in memory, so that a dropped file can be told a session or a capture by its content. */
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_UPLOAD_BYTES) throw new Error('file larger than 2 GiB');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

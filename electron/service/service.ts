@@ -5,7 +5,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type {
   AppInfo,
   ChainDetail,
@@ -231,9 +231,15 @@ export class KvScopeService {
 
   // ---------- files ----------
 
-  /** Opens a saved session (a path from a dialog, or uploaded bytes) read-only in the views. */
+  /**
+   * Opens a saved session (a path from a dialog, or uploaded bytes) read-only in the views. A path
+   * or bytes holding a capture instead (a file dropped on the window) is imported as one.
+   */
   async openSession(input: string | Buffer | Readable, name: string): Promise<FileResult> {
-    return this.openFile(name, (onProgress) => loadIntoModel(input, { kind: 'session', onProgress }));
+    const kind = input instanceof Readable ? 'session' : 'auto';
+    return this.openFile(name, (onProgress) =>
+      loadIntoModel(input, { kind, captureSource: name, onProgress }),
+    );
   }
 
   /** Imports a capture of the seed script (or `kvscope capture --json`) into the views. */

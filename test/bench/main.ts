@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, each measured against its baseline in the same run.
 import type { BenchResult } from './bench-result';
 import { runDecodeBench } from './decode-bench';
+import { runFramesBench } from './frames-bench';
 import { runIngestBench } from './ingest-bench';
 import { runMemoryBench } from './memory-bench';
 
@@ -8,6 +9,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['decode', runDecodeBench],
   ['ingest', runIngestBench],
   ['memory', runMemoryBench],
+  ['frames', runFramesBench],
 ];
 
 async function main(): Promise<void> {
@@ -20,7 +22,8 @@ async function main(): Promise<void> {
     if (!ok) overBudget++;
     const width = Math.max(...result.rows.map(([label]) => label.length));
     process.stdout.write(`\n${result.title}\n`);
-    for (const [label, value] of result.rows) process.stdout.write(`  ${label.padEnd(width)}  ${value}\n`);
+    for (const [label, value] of result.rows)
+      process.stdout.write(`  ${label.padEnd(width)}  ${value}\n`);
     process.stdout.write(
       `  ratio ${result.ratio.toFixed(2)} (budget ${result.budget.toFixed(2)}): ${ok ? 'within budget' : 'OVER BUDGET'}\n`,
     );

@@ -39,7 +39,8 @@ export async function runMemoryBench(): Promise<BenchResult> {
       idx,
       event,
     }));
-    for (const r of records) if (r.event.type !== 'AllBlocksCleared') blocks += r.event.block_hashes.length;
+    for (const r of records)
+      if (r.event.type !== 'AllBlocksCleared') blocks += r.event.block_hashes.length;
     events += records.length;
     model.applyBatch(records);
     if ((i + 1) % (total / 4) === 0) heaps.push(heapMb());
@@ -52,7 +53,10 @@ export async function runMemoryBench(): Promise<BenchResult> {
     rows: [
       ['batches / events / blocks', `${total} / ${events} / ${blocks}`],
       ['heap at start', `${startHeap.toFixed(1)} MB`],
-      ['heap at 15 / 30 / 45 / 60 min', `${q1.toFixed(1)} / ${q2.toFixed(1)} / ${q3.toFixed(1)} / ${q4.toFixed(1)} MB`],
+      [
+        'heap at 15 / 30 / 45 / 60 min',
+        `${q1.toFixed(1)} / ${q2.toFixed(1)} / ${q3.toFixed(1)} / ${q4.toFixed(1)} MB`,
+      ],
       ['resident blocks at the end', String(model.kpis().residentBlocks)],
       ['wall time', `${seconds.toFixed(1)} s (${Math.round(events / seconds)} events/s)`],
     ],

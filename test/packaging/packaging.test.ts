@@ -2,7 +2,15 @@
 // here, so `electronDist` points at a stand-in that carries Electron's fuse wire: the test then
 // reads the fuses back out of the packaged binary.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { listPackage } from '@electron/asar';
@@ -27,15 +35,10 @@ let unpacked: string;
 let entries: string[];
 
 beforeAll(() => {
-  if (
-    !existsSync(path.join(root, 'dist/main.cjs')) ||
-    !existsSync(path.join(root, 'dist/renderer/index.html'))
-  ) {
-    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
-  }
+  ensureBuilt();
   work = mkdtempSync(path.join(os.tmpdir(), 'kvscope-pack-'));
   const electronDist = path.join(work, 'electron-dist');
-  execFileSync('mkdir', ['-p', electronDist]);
+  mkdirSync(electronDist);
   const wire = FUSES.map(([, stock]) => stock).join('');
   const binary = Buffer.concat([
     Buffer.from('#!/bin/sh\necho stand-in electron\n'),
