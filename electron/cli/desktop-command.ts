@@ -60,11 +60,9 @@ async function launchElectron(flags: DesktopFlags): Promise<string | null> {
     },
   );
   if (resolved.status !== 0 || !resolved.stdout) {
-    const detail = (resolved.stderr || resolved.error?.message || '')
-      .trim()
-      .split('\n')
-      .filter(Boolean);
-    return `the Electron binary is not installed and could not be downloaded (${detail.at(-1) ?? 'no reason given'})`;
+    const output = `${resolved.stderr ?? ''}\n${resolved.error?.message ?? ''}`;
+    const errors = output.split('\n').filter((line) => /^\w*Error\b/.test(line.trim()));
+    return `the Electron binary is not installed and could not be downloaded (${errors.join('; ') || 'no reason given'})`;
   }
   const child = spawn(resolved.stdout, [appDir], {
     stdio: 'inherit',

@@ -17,7 +17,7 @@ export interface ServeFlags extends EndpointFlags {
 export function registerServe(program: Command): void {
   const command = program
     .command('serve')
-    .description('serve the dashboard to a browser (HTTP + WebSocket), headless')
+    .description('Serve the dashboard to a browser (HTTP + WebSocket), headless.')
     .addOption(
       new Option('--port <port>', 'port to listen on (0 = any free)')
         .default(8080)

@@ -51,7 +51,11 @@ function wireWindow(window: BrowserWindow, svc: KvScopeService): void {
     command: (command) => window.webContents.send(BRIDGE_EVENTS.onMenuCommand, command),
     report: (result) =>
       void result
-        .then((r) => log(`file action: ${r.message ?? (r.done ? 'done' : 'not done')}`))
+        .then((r) => {
+          log(`file action: ${r.message ?? (r.done ? 'done' : 'not done')}`);
+          if (!r.done && r.message && r.message !== 'cancelled')
+            dialog.showErrorBox('KV Scope', r.message);
+        })
         .catch((err: unknown) => {
           log(`file action failed: ${String(err)}`);
           dialog.showErrorBox('KV Scope', err instanceof Error ? err.message : String(err));

@@ -131,8 +131,12 @@ export class CacheModel {
     this.derivedCounters.eventErrors += 1;
   }
 
-  kpis(): Kpis {
-    const rate = this.windowRates(null);
+  /**
+   * Totals and rates. `atTs` is the event time to take as now: the live view moves it on while a
+   * stream is silent, so rates fall to zero instead of freezing at their last value.
+   */
+  kpis(atTs?: number): Kpis {
+    const rate = this.windowRates(null, atTs);
     return {
       storedBlocks: this.c.stored,
       removedBlocks: this.c.removed,
@@ -149,12 +153,15 @@ export class CacheModel {
   }
 
   /** Rates over the last KPI_WINDOW_SEC and resident blocks of one source. */
-  sourceStats(source: string): {
+  sourceStats(
+    source: string,
+    atTs?: number,
+  ): {
     storedPerSec: number;
     removedPerSec: number;
     residentBlocks: number;
   } {
-    const rate = this.windowRates(source);
+    const rate = this.windowRates(source, atTs);
     return {
       storedPerSec: rate.storedPerSec,
       removedPerSec: rate.removedPerSec,
@@ -327,10 +334,13 @@ export class CacheModel {
       this.markers.splice(0, this.markers.length - MAX_MARKERS);
   }
 
-  private windowRates(source: string | null): { storedPerSec: number; removedPerSec: number } {
+  private windowRates(
+    source: string | null,
+    atTs?: number,
+  ): { storedPerSec: number; removedPerSec: number } {
     const span = this.bins.span();
     if (!span) return { storedPerSec: 0, removedPerSec: 0 };
-    const to = span.last;
+    const to = atTs === undefined ? span.last : Math.max(span.last, Math.floor(atTs));
     const from = Math.max(span.first, to - KPI_WINDOW_SEC + 1);
     const secs = to - from + 1;
     let stored = 0;

@@ -16,11 +16,19 @@ export class LiveSession {
   readonly sink: IngestSink;
   /** True once something arrived that the user has not saved. */
   unsaved = false;
+  /** Wall clock (ms) when the latest event time last advanced. */
+  private latestTsAt = 0;
+  private latestTs: number | null = null;
   private readonly listeners = new Set<() => void>();
 
   private constructor(private readonly recording: Recording) {
     const changed = () => {
       this.unsaved = true;
+      const ts = this.model.nowTs();
+      if (ts !== this.latestTs) {
+        this.latestTs = ts;
+        this.latestTsAt = Date.now();
+      }
       for (const listener of this.listeners) listener();
     };
     this.sink = {
@@ -55,6 +63,15 @@ export class LiveSession {
   /** Opens a new recording file in `dir`. */
   static async start(dir: string): Promise<LiveSession> {
     return new LiveSession(await Recording.create({ dir, app: APP_VERSION }));
+  }
+
+  /**
+   * Event time now: the latest event time moved on by the wall time since it arrived, so the rates
+   * of a stream that went silent fall to zero.
+   */
+  eventTimeNow(): number | undefined {
+    if (this.latestTs === null) return undefined;
+    return this.latestTs + (Date.now() - this.latestTsAt) / 1000;
   }
 
   /** Names a source in the recording (once per id), so a reopened session knows it. */

@@ -61,6 +61,7 @@ interface OpenedFile {
 /** One running KV Scope: sources in, snapshots and queries out. */
 export class KvScopeService {
   private readonly sources = new Map<string, KvSource[]>();
+  private readonly rateTicker: NodeJS.Timeout;
   private readonly transientProfiles = new Map<string, Profile>();
   private readonly pump: FramePump;
   private demo: SimPublisher | null = null;
@@ -76,6 +77,9 @@ export class KvScopeService {
   ) {
     this.pump = new FramePump((n) => this.buildFrame(n), { intervalMs: options.frameIntervalMs });
     live.onChange(() => this.pump.markDirty());
+    // Rates decay while a stream is silent: refresh the frame now and then even without events.
+    this.rateTicker = setInterval(() => this.pump.markDirty(), 1000);
+    this.rateTicker.unref();
     if (store.loadProblem) this.problems.push(store.loadProblem);
   }
 
@@ -226,7 +230,7 @@ export class KvScopeService {
   }
 
   kpis(): Kpis {
-    return this.model.kpis();
+    return this.opened ? this.opened.model.kpis() : this.live.model.kpis(this.live.eventTimeNow());
   }
 
   // ---------- files ----------
@@ -297,14 +301,14 @@ export class KvScopeService {
         problems: this.problems,
       },
       nowTs: model.nowTs(),
-      kpis: model.kpis(),
+      kpis: this.kpis(),
       sources: statuses,
       media: model.media(),
     };
   }
 
   private withRates(status: SourceStatus): SourceStatus {
-    const stats = this.live.model.sourceStats(status.id);
+    const stats = this.live.model.sourceStats(status.id, this.live.eventTimeNow());
     return { ...status, ...stats };
   }
 
@@ -329,8 +333,8 @@ export class KvScopeService {
         : `opened ${name}`;
       return { done: true, name, message };
     } catch (err) {
+      // The view stays as it was: the caller shows the message (a dialog, or the page's notice).
       const message = `could not open ${name}: ${err instanceof Error ? err.message : String(err)}`;
-      this.problems = [message];
       return { done: false, name, message };
     } finally {
       this.progress = null;
@@ -352,6 +356,7 @@ export class KvScopeService {
 
   /** Closes every source, the demo and the recording. */
   async close(): Promise<void> {
+    clearInterval(this.rateTicker);
     this.pump.close();
     for (const id of [...this.sources.keys()]) await this.closeSources(id);
     await this.demo?.close();
