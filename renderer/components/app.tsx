@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { MenuCommand, ViewName } from '../../shared/contract';
 import { bridge } from '../bridge/bridge';
+import { shortNotice } from '../lib/notice-text';
 import { useFrameState } from '../state/frames';
 import { setThemePref, useTheme } from '../state/theme-store';
 import { ChainsView } from '../views/chains-view';
@@ -33,7 +34,7 @@ export function App() {
   const [dragging, setDragging] = useState(false);
 
   const notify: Notify = useCallback((text, kind = 'info') => {
-    setNotice({ text, kind, id: Date.now() });
+    setNotice({ text: shortNotice(text), kind, id: Date.now() });
   }, []);
 
   useEffect(() => {

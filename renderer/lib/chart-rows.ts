@@ -1,15 +1,19 @@
 // Series (from getSeries) → rows and line definitions for recharts, and series visibility.
 
 import type { Marker, Series } from '../../shared/contract';
+import { sourceLabel } from './source-names';
+import type { SourceNames } from './source-names';
 
 export interface LineDef {
   /** dataKey in the rows. */
   key: string;
   label: string;
-  /** Index into the chart palette. */
+  /** Index into the chart palette (totals) or the lighter per-source palette. */
   color: number;
-  /** Totals are drawn bold; per-source lines thin and dashed. */
+  /** Totals are drawn bold and solid; per-source lines thin, under them, in the source's color. */
   total: boolean;
+  /** Per-source lines: stored dashed, removed dotted (the color tells the source). */
+  dash?: 'dashed' | 'dotted';
 }
 
 export type ChartRow = { t: number } & Record<string, number>;
@@ -29,19 +33,37 @@ export function rateRows(series: Series): ChartRow[] {
   });
 }
 
-/** The lines of the rate chart, in legend order. */
-export function rateLines(series: Series): LineDef[] {
+/** The lines of the rate chart, in legend order; sources by name when known. */
+export function rateLines(series: Series, names: SourceNames = new Map()): LineDef[] {
   const lines: LineDef[] = [
     { key: 'stored', label: 'stored/s (all)', color: 0, total: true },
     { key: 'removed', label: 'removed/s (all)', color: 1, total: true },
   ];
   if (series.sources.length > 1) {
     series.sources.forEach((s, i) => {
-      lines.push({ key: `stored.${i}`, label: `stored/s ${s}`, color: 2 + 2 * i, total: false });
-      lines.push({ key: `removed.${i}`, label: `removed/s ${s}`, color: 3 + 2 * i, total: false });
+      const name = sourceLabel(names, s);
+      lines.push({
+        key: `stored.${i}`,
+        label: `stored/s ${name}`,
+        color: i,
+        total: false,
+        dash: 'dashed',
+      });
+      lines.push({
+        key: `removed.${i}`,
+        label: `removed/s ${name}`,
+        color: i,
+        total: false,
+        dash: 'dotted',
+      });
     });
   }
   return lines;
+}
+
+/** Drawing order: per-source lines first so the totals stay on top. */
+export function drawOrder(lines: readonly LineDef[]): LineDef[] {
+  return [...lines.filter((l) => !l.total), ...lines.filter((l) => l.total)];
 }
 
 /** Resident-block rows: one column per medium. */
@@ -89,4 +111,13 @@ export function toggleHidden(hidden: ReadonlySet<string>, key: string): Set<stri
 export function pruneHidden(hidden: ReadonlySet<string>, lines: LineDef[]): Set<string> {
   const keys = new Set(lines.map((l) => l.key));
   return new Set([...hidden].filter((k) => keys.has(k)));
+}
+
+/** What an empty chart says: waiting for events, loading, or nothing in the chosen range. */
+export function chartEmptyText(events: number | null, loaded: boolean, session: boolean): string {
+  if (!events) {
+    return session ? 'This session holds no events.' : 'Waiting for the first events…';
+  }
+  if (!loaded) return 'Loading…';
+  return 'No events in this time range.';
 }

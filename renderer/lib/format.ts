@@ -95,3 +95,8 @@ export function ellipsizeMiddle(s: string, max: number): string {
   const tail = keep - head;
   return `${s.slice(0, head)}…${s.slice(s.length - tail)}`;
 }
+
+/** "1 point", "3 points": a count with its noun, singular for exactly one. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatInt(n)} ${n === 1 ? one : many}`;
+}

@@ -23,6 +23,8 @@ export function nextThemePref(pref: ThemePref): ThemePref {
 
 export interface ChartColors {
   lines: string[];
+  /** Per-source lines: lighter, and none of them the blue/red of the totals. */
+  sourceLines: string[];
   grid: string;
   axis: string;
   text: string;
@@ -34,6 +36,7 @@ export interface ChartColors {
 // Concrete colors (not CSS variables) so an exported SVG/PNG looks the same outside the page.
 const LIGHT: ChartColors = {
   lines: ['#1f6feb', '#d1242f', '#1a7f37', '#bf3989', '#9a6700', '#8250df', '#0a7d8c', '#bc4c00'],
+  sourceLines: ['#4ac26b', '#c297ff', '#d4a72c', '#3ab7c5', '#ff8182', '#fb8f44'],
   grid: '#e3e6ea',
   axis: '#8c959f',
   text: '#3d444d',
@@ -44,6 +47,7 @@ const LIGHT: ChartColors = {
 
 const DARK: ChartColors = {
   lines: ['#58a6ff', '#ff7b72', '#3fb950', '#f778ba', '#d29922', '#bc8cff', '#39c5cf', '#ffa657'],
+  sourceLines: ['#7ee2a8', '#d2a8ff', '#e3b341', '#76e3ea', '#ffa198', '#ffc680'],
   grid: '#2a313c',
   axis: '#6e7681',
   text: '#c9d1d9',
@@ -57,7 +61,8 @@ export function chartColors(theme: Theme): ChartColors {
   return theme === 'dark' ? DARK : LIGHT;
 }
 
-/** The color of palette entry i (wrapping). */
-export function lineColor(colors: ChartColors, i: number): string {
-  return colors.lines[i % colors.lines.length] ?? '#888888';
+/** The color of palette entry i (wrapping); `source` picks the lighter per-source palette. */
+export function lineColor(colors: ChartColors, i: number, source = false): string {
+  const palette = source ? colors.sourceLines : colors.lines;
+  return palette[i % palette.length] ?? '#888888';
 }

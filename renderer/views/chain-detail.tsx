@@ -1,12 +1,15 @@
 import type { BlockHistory, ChainDetail as Detail } from '../../shared/contract';
 import { HashText } from '../components/hash-text';
 import { formatClock, formatDateTime, formatDuration } from '../lib/format';
+import { sourceLabels } from '../lib/source-names';
+import type { SourceNames } from '../lib/source-names';
 import { VirtualRows } from './virtual-rows';
 
 interface Props {
   detail: Detail | null;
   loading: boolean;
   onClose(): void;
+  names: SourceNames;
 }
 
 const noop = (): void => undefined;
@@ -17,14 +20,14 @@ function times(ts: number[]): string {
   return ts.length === 1 ? formatClock(last) : `${formatClock(last)} (+${ts.length - 1})`;
 }
 
-function BlockRow({ b, i }: { b: BlockHistory; i: number }) {
+function BlockRow({ b, i, names }: { b: BlockHistory; i: number; names: SourceNames }) {
   return (
     <div role="row" className="trow" data-testid="block-row">
       <div role="cell" className="cell num">
         {i + 1}
       </div>
       <div role="cell" className="cell">
-        <HashText hash={b.hash} max={24} />
+        <HashText hash={b.hash} fit />
       </div>
       <div role="cell" className="cell">
         <span className={`lamp ${b.resident ? 'lamp-ok' : 'lamp-off'}`} aria-hidden="true" />
@@ -52,15 +55,15 @@ function BlockRow({ b, i }: { b: BlockHistory; i: number }) {
       <div role="cell" className="cell">
         {formatDuration(b.lastLifetimeSec)}
       </div>
-      <div role="cell" className="cell ellipsis" title={b.sources.join(', ')}>
-        {b.sources.length ? b.sources.join(', ') : '—'}
+      <div role="cell" className="cell ellipsis" title={sourceLabels(names, b.sources)}>
+        {b.sources.length ? sourceLabels(names, b.sources) : '—'}
       </div>
     </div>
   );
 }
 
 /** One chain: its blocks from the root, each with its store/remove history. */
-export function ChainDetail({ detail, loading, onClose }: Props) {
+export function ChainDetail({ detail, loading, onClose, names }: Props) {
   if (!detail) {
     return (
       <section className="panel detail" aria-label="Chain detail">
@@ -121,7 +124,7 @@ export function ChainDetail({ detail, loading, onClose }: Props) {
           testId="block-rows"
           renderRow={(i) => {
             const b = detail.blocks[i];
-            return b ? <BlockRow b={b} i={i} /> : null;
+            return b ? <BlockRow b={b} i={i} names={names} /> : null;
           }}
         />
       </div>

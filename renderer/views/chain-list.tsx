@@ -1,6 +1,8 @@
 import type { ChainSort, ChainSummary } from '../../shared/contract';
 import { HashText } from '../components/hash-text';
 import { formatAgo, formatClock, formatDateTime } from '../lib/format';
+import { sourceLabels } from '../lib/source-names';
+import type { SourceNames } from '../lib/source-names';
 import type { PagedRows } from '../state/use-paged-rows';
 import { VirtualRows } from './virtual-rows';
 
@@ -35,10 +37,11 @@ interface Props {
   selected: string | null;
   onSelect(id: string): void;
   nowTs: number | null;
+  names: SourceNames;
 }
 
 /** The chains as a sortable, virtualized table. */
-export function ChainList({ paged, sort, desc, onSort, selected, onSelect, nowTs }: Props) {
+export function ChainList({ paged, sort, desc, onSort, selected, onSelect, nowTs, names }: Props) {
   const count = paged.total ?? 0;
   return (
     <div className="table chain-table" role="table" aria-label="Chains" aria-rowcount={count}>
@@ -92,10 +95,10 @@ export function ChainList({ paged, sort, desc, onSort, selected, onSelect, nowTs
                 }}
               >
                 <div role="cell" className="cell">
-                  <HashText hash={c.leaf} max={20} />
+                  <HashText hash={c.leaf} fit />
                 </div>
                 <div role="cell" className="cell">
-                  <HashText hash={c.root} max={20} />
+                  <HashText hash={c.root} fit />
                 </div>
                 <div role="cell" className="cell num">
                   {c.depthBlocks}
@@ -112,11 +115,11 @@ export function ChainList({ paged, sort, desc, onSort, selected, onSelect, nowTs
                 <div role="cell" className={`cell num ${c.restores > 0 ? 'warn-text' : ''}`}>
                   {c.restores}
                 </div>
-                <div role="cell" className="cell ellipsis" title={c.sources.join(', ')}>
+                <div role="cell" className="cell ellipsis" title={sourceLabels(names, c.sources)}>
                   {c.sources.length === 0 ? (
                     <span className="muted">none</span>
                   ) : (
-                    c.sources.join(', ')
+                    sourceLabels(names, c.sources)
                   )}
                 </div>
                 <div role="cell" className="cell" title={formatDateTime(c.firstSeen)}>

@@ -6,7 +6,9 @@ import type {
   HashMatch,
 } from '../../shared/contract';
 import { bridge, errorText } from '../bridge/bridge';
+import { sourceOptions } from '../lib/source-names';
 import { useFrameState } from '../state/frames';
+import { useSourceNames } from '../state/use-source-names';
 import { usePagedRows } from '../state/use-paged-rows';
 import { useThrottledRefresh } from '../state/use-throttled-refresh';
 import { ChainDetail } from './chain-detail';
@@ -16,6 +18,7 @@ import { HashMatches } from './hash-matches';
 /** The chain browser: a sortable, filterable list of chains and the detail of one. */
 export function ChainsView() {
   const { frame } = useFrameState();
+  const names = useSourceNames();
   const [sort, setSort] = useState<ChainSort>('lastSeen');
   const [desc, setDesc] = useState(true);
   const [search, setSearch] = useState('');
@@ -70,7 +73,7 @@ export function ChainsView() {
       setDesc(true);
     }
   };
-  const sources = frame?.sources.map((s) => s.id) ?? [];
+  const sources = sourceOptions(names, frame?.sources.map((s) => s.id) ?? []);
   const shownDetail = detail && detail.id === selected ? detail.value : null;
 
   return (
@@ -96,8 +99,8 @@ export function ChainsView() {
           >
             <option value="">all sources</option>
             {sources.map((s) => (
-              <option key={s} value={s}>
-                {s}
+              <option key={s.value} value={s.value}>
+                {s.label}
               </option>
             ))}
           </select>
@@ -131,12 +134,14 @@ export function ChainsView() {
           selected={selected}
           onSelect={setSelected}
           nowTs={frame?.nowTs ?? null}
+          names={names}
         />
         {selected && (
           <ChainDetail
             detail={shownDetail}
             loading={detail?.id !== selected}
             onClose={() => setSelected(null)}
+            names={names}
           />
         )}
       </div>

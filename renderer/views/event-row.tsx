@@ -1,6 +1,8 @@
 import type { EventRow as Row } from '../../shared/contract';
 import { HashText } from '../components/hash-text';
 import { formatClock, formatDateTime } from '../lib/format';
+import { sourceLabel } from '../lib/source-names';
+import type { SourceNames } from '../lib/source-names';
 
 const TYPE_CLASS = {
   BlockStored: 'ev-stored',
@@ -28,7 +30,7 @@ function details(r: Row): string {
 }
 
 /** One redacted event in the log. */
-export function EventRow({ r }: { r: Row }) {
+export function EventRow({ r, names }: { r: Row; names: SourceNames }) {
   const e = r.event;
   const hashes = e.type === 'AllBlocksCleared' ? [] : e.block_hashes;
   const first = hashes[0] ?? null;
@@ -38,7 +40,7 @@ export function EventRow({ r }: { r: Row }) {
         {formatClock(r.ts, true)}
       </div>
       <div role="cell" className="cell ellipsis" title={r.source}>
-        {r.source}
+        {sourceLabel(names, r.source)}
         {r.dp_rank != null && r.dp_rank > 0 ? <span className="muted"> dp{r.dp_rank}</span> : null}
       </div>
       <div role="cell" className="cell num">
@@ -47,17 +49,13 @@ export function EventRow({ r }: { r: Row }) {
       <div role="cell" className={`cell ${TYPE_CLASS[e.type]}`}>
         {e.type}
       </div>
-      <div role="cell" className="cell ellipsis" title={hashes.join('\n')}>
-        {first != null ? (
-          <HashText hash={first} max={hashes.length > 1 ? 15 : 22} />
-        ) : (
-          <span className="muted">—</span>
-        )}
-        {hashes.length > 1 && <span className="muted"> +{hashes.length - 1}</span>}
+      <div role="cell" className="cell hash-cell" title={hashes.join('\n')}>
+        {first != null ? <HashText hash={first} fit /> : <span className="muted">—</span>}
+        {hashes.length > 1 && <span className="muted more">+{hashes.length - 1}</span>}
       </div>
-      <div role="cell" className="cell">
+      <div role="cell" className="cell hash-cell">
         {e.type === 'BlockStored' ? (
-          <HashText hash={e.parent_block_hash} max={16} />
+          <HashText hash={e.parent_block_hash} fit />
         ) : (
           <span className="muted">—</span>
         )}

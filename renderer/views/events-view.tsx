@@ -3,7 +3,9 @@ import type { EventRow as Row } from '../../shared/contract';
 import type { KvEventType } from '../../shared/events';
 import { KV_EVENT_TYPES } from '../../shared/events';
 import { bridge } from '../bridge/bridge';
+import { sourceOptions } from '../lib/source-names';
 import { useFrameState } from '../state/frames';
+import { useSourceNames } from '../state/use-source-names';
 import { usePagedRows } from '../state/use-paged-rows';
 import { EventRow } from './event-row';
 import { VirtualRows } from './virtual-rows';
@@ -13,6 +15,7 @@ const HEADERS = ['Time', 'Source', 'Seq', 'Type', 'Block hashes', 'Parent', 'Med
 /** The event log, newest first, filtered by type, source and hash; live or frozen. */
 export function EventsView() {
   const { frame } = useFrameState();
+  const names = useSourceNames();
   const [types, setTypes] = useState<KvEventType[]>([...KV_EVENT_TYPES]);
   const [source, setSource] = useState('');
   const [hashText, setHashText] = useState('');
@@ -39,7 +42,7 @@ export function EventsView() {
         ? ts.filter((x) => x !== t)
         : KV_EVENT_TYPES.filter((x) => x === t || ts.includes(x)),
     );
-  const sources = frame?.sources.map((s) => s.id) ?? [];
+  const sources = sourceOptions(names, frame?.sources.map((s) => s.id) ?? []);
 
   return (
     <div className="events">
@@ -67,8 +70,8 @@ export function EventsView() {
           >
             <option value="">all sources</option>
             {sources.map((s) => (
-              <option key={s} value={s}>
-                {s}
+              <option key={s.value} value={s.value}>
+                {s.label}
               </option>
             ))}
           </select>
@@ -120,7 +123,11 @@ export function EventsView() {
             testId="event-rows"
             renderRow={(i) => {
               const r = paged.rowAt(i);
-              return r ? <EventRow r={r} /> : <div className="trow loading muted">…</div>;
+              return r ? (
+                <EventRow r={r} names={names} />
+              ) : (
+                <div className="trow loading muted">…</div>
+              );
             }}
           />
         )}

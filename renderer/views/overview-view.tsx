@@ -2,14 +2,17 @@ import { useCallback, useMemo, useState } from 'react';
 import type { Series } from '../../shared/contract';
 import { bridge, errorText } from '../bridge/bridge';
 import {
+  chartEmptyText,
   rateLines,
   rateRows,
   residentLines,
   residentRows,
   visibleMarkers,
 } from '../lib/chart-rows';
+import { plural } from '../lib/format';
 import { chartColors } from '../lib/theme';
 import { useFrameState } from '../state/frames';
+import { useSourceNames } from '../state/use-source-names';
 import { useTheme } from '../state/theme-store';
 import { useThrottledRefresh } from '../state/use-throttled-refresh';
 import { KpiTiles } from './kpi-tiles';
@@ -21,6 +24,7 @@ export function OverviewView() {
   const { frame } = useFrameState();
   const { theme } = useTheme();
   const colors = chartColors(theme);
+  const names = useSourceNames();
   const [rangeSec, setRangeSec] = useState<number | null>(300);
   const [paused, setPaused] = useState(false);
   const [data, setData] = useState<{ range: number | null; series: Series } | null>(null);
@@ -42,11 +46,16 @@ export function OverviewView() {
     if (!series) return null;
     const markers = visibleMarkers(series);
     return {
-      rate: { rows: rateRows(series), lines: rateLines(series) },
+      rate: { rows: rateRows(series), lines: rateLines(series, names) },
       resident: { rows: residentRows(series), lines: residentLines(series) },
       markers,
     };
-  }, [series]);
+  }, [series, names]);
+  const emptyText = chartEmptyText(
+    frame?.kpis.events ?? null,
+    series != null,
+    frame?.view.kind === 'session',
+  );
 
   return (
     <div className="overview">
@@ -63,9 +72,9 @@ export function OverviewView() {
           {paused ? '▶ Resume' : '❚❚ Pause'}
         </button>
         {paused && <span className="muted">Charts paused; the numbers above stay live.</span>}
-        {series && (
+        {series && series.points.length > 0 && (
           <span className="muted chart-meta">
-            {series.points.length} points, {series.binSec}s each
+            {plural(series.points.length, 'point')}, {series.binSec}s each
           </span>
         )}
         {error && <span className="error">Could not load the series: {error}</span>}
@@ -79,6 +88,8 @@ export function OverviewView() {
         colors={colors}
         unit="rate"
         exportable
+        emptyText={emptyText}
+        names={names}
       />
       <TimeChart
         title="Resident blocks by medium"
@@ -88,6 +99,8 @@ export function OverviewView() {
         markers={charts?.markers ?? []}
         colors={colors}
         unit="count"
+        emptyText={emptyText}
+        names={names}
       />
     </div>
   );

@@ -25,8 +25,8 @@ export function SeriesLegend({ lines, hidden, colors, onToggle }: Props) {
               onClick={() => onToggle(l.key)}
             >
               <span
-                className={`swatch ${l.total ? '' : 'swatch-dashed'}`}
-                style={{ borderColor: lineColor(colors, l.color) }}
+                className={`swatch ${l.dash ? `swatch-${l.dash}` : ''}`}
+                style={{ borderColor: lineColor(colors, l.color, !l.total) }}
                 aria-hidden="true"
               />
               {l.label}

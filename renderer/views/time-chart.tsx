@@ -11,8 +11,10 @@ import {
 } from 'recharts';
 import type { Marker } from '../../shared/contract';
 import type { ChartRow, LineDef } from '../lib/chart-rows';
-import { pruneHidden, toggleHidden } from '../lib/chart-rows';
+import { drawOrder, pruneHidden, toggleHidden } from '../lib/chart-rows';
 import { formatClock, formatDateTime, formatInt, formatRate } from '../lib/format';
+import { sourceLabel } from '../lib/source-names';
+import type { SourceNames } from '../lib/source-names';
 import { lineColor } from '../lib/theme';
 import type { ChartColors } from '../lib/theme';
 import { SeriesLegend } from './series-legend';
@@ -27,7 +29,12 @@ interface Props {
   unit: 'rate' | 'count';
   exportable?: boolean;
   testId: string;
+  /** Said in place of the chart while there are no rows. */
+  emptyText: string;
+  names: SourceNames;
 }
+
+const DASH = { solid: undefined, dashed: '6 3', dotted: '2 3' } as const;
 
 const MARKER_LABEL = { clear: 'cache cleared', gap: 'gap', reset: 'publisher restart' } as const;
 
@@ -41,12 +48,15 @@ export function TimeChart({
   unit,
   exportable,
   testId,
+  emptyText,
+  names,
 }: Props) {
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const visibleHidden = pruneHidden(hidden, lines);
   const fmt = unit === 'rate' ? formatRate : formatInt;
   const axisTick = { fill: colors.text, fontSize: 11, fontFamily: 'system-ui, sans-serif' };
-  const names = new Map(lines.map((l) => [l.key, l.label]));
+  const labels = new Map(lines.map((l) => [l.key, l.label]));
+  const legendOrder = new Map(lines.map((l, i) => [l.key, i]));
   return (
     <section className="chart-card" aria-label={title} data-testid={testId}>
       <div className="chart-head">
@@ -58,10 +68,12 @@ export function TimeChart({
           onToggle={(k) => setHidden(toggleHidden(visibleHidden, k))}
         />
       </div>
-      {markers.length > 0 && <MarkerNote markers={markers} colors={colors} />}
+      {markers.length > 0 && <MarkerNote markers={markers} colors={colors} names={names} />}
       <div className="chart-body" {...(exportable ? { 'data-export-chart': title } : {})}>
         {rows.length === 0 ? (
-          <div className="chart-empty muted">No data in this range yet.</div>
+          <div className="chart-empty muted" data-testid={`${testId}-empty`}>
+            {emptyText}
+          </div>
         ) : (
           <ResponsiveContainer width="100%" height="100%">
             <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
@@ -86,7 +98,8 @@ export function TimeChart({
               <Tooltip
                 isAnimationActive={false}
                 labelFormatter={(t) => formatDateTime(Number(t))}
-                formatter={(v, name) => [fmt(Number(v)), names.get(String(name)) ?? String(name)]}
+                formatter={(v, name) => [fmt(Number(v)), labels.get(String(name)) ?? String(name)]}
+                itemSorter={(item) => legendOrder.get(String(item.dataKey)) ?? 0}
                 contentStyle={{
                   background: colors.tooltipBg,
                   borderColor: colors.grid,
@@ -104,7 +117,7 @@ export function TimeChart({
                   ifOverflow="discard"
                 />
               ))}
-              {lines
+              {drawOrder(lines)
                 .filter((l) => !visibleHidden.has(l.key))
                 .map((l) => (
                   <Line
@@ -112,11 +125,12 @@ export function TimeChart({
                     dataKey={l.key}
                     name={l.key}
                     type="monotone"
-                    dot={false}
+                    dot={rows.length === 1}
                     isAnimationActive={false}
-                    stroke={lineColor(colors, l.color)}
-                    strokeWidth={l.total ? 2 : 1.25}
-                    strokeDasharray={l.total ? undefined : '5 3'}
+                    stroke={lineColor(colors, l.color, !l.total)}
+                    strokeWidth={l.total ? 2.25 : 1.25}
+                    strokeOpacity={l.total ? 1 : 0.85}
+                    strokeDasharray={DASH[l.dash ?? 'solid']}
                   />
                 ))}
             </LineChart>
@@ -128,7 +142,15 @@ export function TimeChart({
 }
 
 /** A one-line key to the vertical markers, with each marker's detail in the title. */
-function MarkerNote({ markers, colors }: { markers: Marker[]; colors: ChartColors }) {
+function MarkerNote({
+  markers,
+  colors,
+  names,
+}: {
+  markers: Marker[];
+  colors: ChartColors;
+  names: SourceNames;
+}) {
   const kinds = (['clear', 'gap', 'reset'] as const).filter((k) =>
     markers.some((m) => m.kind === k),
   );
@@ -138,7 +160,7 @@ function MarkerNote({ markers, colors }: { markers: Marker[]; colors: ChartColor
         const ms = markers.filter((m) => m.kind === k);
         const detail = ms
           .slice(-10)
-          .map((m) => `${formatDateTime(m.t)} ${m.source}: ${m.detail}`)
+          .map((m) => `${formatDateTime(m.t)} ${sourceLabel(names, m.source)}: ${m.detail}`)
           .join('\n');
         return (
           <span key={k} title={detail} data-testid={`markers-${k}`}>

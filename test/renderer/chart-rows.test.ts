@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Series } from '../../shared/contract';
 import {
+  chartEmptyText,
+  drawOrder,
   pruneHidden,
   rateLines,
   rateRows,
@@ -45,6 +47,40 @@ describe('chart rows', () => {
       'stored.1',
       'removed.1',
     ]);
+  });
+
+  it('labels per-source lines by source name, falling back to the id', () => {
+    const labels = rateLines(series, new Map([['a', 'engine-a']])).map((l) => l.label);
+    expect(labels).toEqual([
+      'stored/s (all)',
+      'removed/s (all)',
+      'stored/s engine-a',
+      'removed/s engine-a',
+      'stored/s b',
+      'removed/s b',
+    ]);
+  });
+
+  it('gives each source one color, stored dashed and removed dotted, drawn under the totals', () => {
+    const lines = rateLines(series);
+    const perSource = lines.filter((l) => !l.total);
+    expect(perSource.map((l) => [l.color, l.dash])).toEqual([
+      [0, 'dashed'],
+      [0, 'dotted'],
+      [1, 'dashed'],
+      [1, 'dotted'],
+    ]);
+    const order = drawOrder(lines).map((l) => l.key);
+    expect(order.slice(-2)).toEqual(['stored', 'removed']);
+    expect(order).toHaveLength(lines.length);
+  });
+
+  it('says plainly why a chart is empty', () => {
+    expect(chartEmptyText(0, true, false)).toBe('Waiting for the first events…');
+    expect(chartEmptyText(null, false, false)).toBe('Waiting for the first events…');
+    expect(chartEmptyText(0, true, true)).toBe('This session holds no events.');
+    expect(chartEmptyText(12, false, false)).toBe('Loading…');
+    expect(chartEmptyText(12, true, false)).toBe('No events in this time range.');
   });
 
   it('leaves out per-source lines when there is one source (they would repeat the total)', () => {

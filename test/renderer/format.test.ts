@@ -7,9 +7,17 @@ import {
   formatDuration,
   formatInt,
   formatRate,
+  plural,
 } from '../../renderer/lib/format';
 
 describe('format', () => {
+  it('says one point, not 1 points', () => {
+    expect(plural(1, 'point')).toBe('1 point');
+    expect(plural(0, 'point')).toBe('0 points');
+    expect(plural(1200, 'point')).toBe('1,200 points');
+    expect(plural(2, 'match', 'matches')).toBe('2 matches');
+  });
+
   it('groups integer thousands and rounds', () => {
     expect(formatInt(1234567)).toBe('1,234,567');
     expect(formatInt(0)).toBe('0');

@@ -1,0 +1,40 @@
+// Source ids → the names the user gave them, for every place a source is shown. Pure.
+
+import type { SourceStatus } from '../../shared/contract';
+
+export type SourceNames = ReadonlyMap<string, string>;
+
+/** The id → name map of the frame's sources (ids without a name are left out). */
+export function sourceNameMap(sources: readonly Pick<SourceStatus, 'id' | 'name'>[]): SourceNames {
+  const m = new Map<string, string>();
+  for (const s of sources) if (s.name.trim()) m.set(s.id, s.name);
+  return m;
+}
+
+/** A source's name, or its id when unknown (an opened session knows ids only). */
+export function sourceLabel(names: SourceNames, id: string): string {
+  return names.get(id) ?? id;
+}
+
+/** Several sources' names, comma-separated. */
+export function sourceLabels(names: SourceNames, ids: readonly string[]): string {
+  return ids.map((id) => sourceLabel(names, id)).join(', ');
+}
+
+/** A stable key of the map, so a memo survives frames whose sources did not change. */
+export function sourceNamesKey(sources: readonly Pick<SourceStatus, 'id' | 'name'>[]): string {
+  return JSON.stringify(sources.map((s) => [s.id, s.name]));
+}
+
+/** Filter options, id as value and name as label; a name used twice gets its id added. */
+export function sourceOptions(
+  names: SourceNames,
+  ids: readonly string[],
+): { value: string; label: string }[] {
+  const labels = ids.map((id) => sourceLabel(names, id));
+  return ids.map((id, i) => {
+    const label = labels[i] ?? id;
+    const twice = labels.indexOf(label) !== labels.lastIndexOf(label);
+    return { value: id, label: twice && label !== id ? `${label} (${id})` : label };
+  });
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import {
+  sourceLabel,
+  sourceLabels,
+  sourceNameMap,
+  sourceNamesKey,
+  sourceOptions,
+} from '../../renderer/lib/source-names';
+
+const sources = [
+  { id: '5f2c7c10', name: 'e2e-engine' },
+  { id: '5f2c7c10#1', name: 'e2e-engine #1' },
+  { id: 'cli-1', name: '' },
+];
+
+describe('source names', () => {
+  it('shows the name the user gave a source, and the id when the name is unknown', () => {
+    const names = sourceNameMap(sources);
+    expect(sourceLabel(names, '5f2c7c10')).toBe('e2e-engine');
+    expect(sourceLabel(names, 'cli-1')).toBe('cli-1');
+    expect(sourceLabel(names, 'from-a-session')).toBe('from-a-session');
+    expect(sourceLabels(names, ['5f2c7c10#1', 'gone'])).toBe('e2e-engine #1, gone');
+  });
+
+  it('offers filter options with the id as value and the name as label', () => {
+    const names = sourceNameMap(sources);
+    expect(sourceOptions(names, ['5f2c7c10', 'cli-1'])).toEqual([
+      { value: '5f2c7c10', label: 'e2e-engine' },
+      { value: 'cli-1', label: 'cli-1' },
+    ]);
+  });
+
+  it('tells apart two sources that carry the same name by adding their ids', () => {
+    const names = sourceNameMap([
+      { id: 'a', name: 'vllm' },
+      { id: 'b', name: 'vllm' },
+    ]);
+    expect(sourceOptions(names, ['a', 'b']).map((o) => o.label)).toEqual(['vllm (a)', 'vllm (b)']);
+  });
+
+  it('keys the map by ids and names only, so it changes exactly when a name does', () => {
+    expect(sourceNamesKey(sources)).toBe(sourceNamesKey(sources.map((s) => ({ ...s }))));
+    expect(sourceNamesKey(sources)).not.toBe(
+      sourceNamesKey([{ id: '5f2c7c10', name: 'renamed' }, ...sources.slice(1)]),
+    );
+  });
+});
