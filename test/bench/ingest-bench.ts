@@ -3,14 +3,16 @@
 // payloads with a continuous seq at a fixed pace. Each receiver is measured with
 // process.cpuUsage() over the same number of messages; rounds alternate bare / ingest.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Subscriber } from 'zeromq';
+import { LiveSession } from '../../electron/service/live-session';
 import { KvSource } from '../../electron/ingest/kv-source';
 import type { IngestSink } from '../../electron/ingest/ingest-sink';
+import { ROOT } from '../support/built-app';
 import type { BenchResult } from './bench-result';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RATE = 20_000; // messages per second
 const WARM = 3_000;
 const MEASURE = 40_000;
@@ -91,7 +93,8 @@ async function bare(endpoint: string): Promise<Sample> {
   }
 }
 
-function ingest(endpoint: string): Promise<Sample> {
+/** KvSource into a sink: the minimum one (counting), or `wrap` around it (recording + model). */
+function ingest(endpoint: string, wrap?: IngestSink): Promise<Sample> {
   return new Promise((resolve, reject) => {
     let n = 0;
     let events = 0;
@@ -109,14 +112,18 @@ function ingest(endpoint: string): Promise<Sample> {
     };
     // The minimum a consumer does: count what it is given.
     const sink: IngestSink = {
-      batch: (records) => {
+      batch: (records, meta) => {
+        wrap?.batch(records, meta);
         if (n >= WARM) events += records.length;
         count();
       },
-      undecoded: count,
-      eventError: () => undefined,
-      gap: () => undefined,
-      reset: () => undefined,
+      undecoded: (u) => {
+        wrap?.undecoded(u);
+        count();
+      },
+      eventError: (e) => wrap?.eventError(e),
+      gap: (g) => wrap?.gap(g),
+      reset: (r) => wrap?.reset(r),
     };
     const source = new KvSource(
       {
@@ -142,7 +149,9 @@ export async function runIngestBench(): Promise<BenchResult> {
   const { child, endpoint } = await startPublisher();
   const bareUs: number[] = [];
   const ingestUs: number[] = [];
+  const wholeUs: number[] = [];
   let eventsPerMsg = 0;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-bench-'));
   try {
     for (let round = 0; round < ROUNDS; round++) {
       const b = await bare(endpoint);
@@ -150,12 +159,18 @@ export async function runIngestBench(): Promise<BenchResult> {
       const i = await ingest(endpoint);
       ingestUs.push(i.cpuUs / i.messages);
       eventsPerMsg = i.events / i.messages;
+      const live = await LiveSession.start(path.join(dir, String(round)));
+      const w = await ingest(endpoint, live.sink);
+      wholeUs.push(w.cpuUs / w.messages);
+      await live.close();
     }
   } finally {
     child.kill();
+    rmSync(dir, { recursive: true, force: true });
   }
   const b = median(bareUs);
   const i = median(ingestUs);
+  const w = median(wholeUs);
   return {
     title: `Ingest CPU vs a bare zeromq.js receive loop (${MEASURE} msgs x ${ROUNDS} rounds at ${RATE}/s, fixture payloads)`,
     rows: [
@@ -165,6 +180,8 @@ export async function runIngestBench(): Promise<BenchResult> {
       ['KvSource CPU per event', `${(i / Math.max(eventsPerMsg, 1e-9)).toFixed(2)} µs`],
       ['rounds (bare)', bareUs.map((x) => x.toFixed(2)).join(' / ')],
       ['rounds (ingest)', ingestUs.map((x) => x.toFixed(2)).join(' / ')],
+      ['whole path (+ recording + model), CPU per message', `${w.toFixed(2)} µs`],
+      ['whole path ratio to the bare loop', (w / b).toFixed(2)],
     ],
     ratio: i / b,
     budget: 2.0,

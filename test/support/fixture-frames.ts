@@ -1,10 +1,10 @@
 // Reads the recorded wire fixtures (test/fixtures/vllm): .frames messages and .truth.jsonl rows.
 
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { ROOT } from './built-app';
 
-export const FIXTURE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'vllm');
+export const FIXTURE_DIR = join(ROOT, 'test', 'fixtures', 'vllm');
 
 export interface FixturePaths {
   name: string;
