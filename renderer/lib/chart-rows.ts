@@ -14,6 +14,10 @@ export interface LineDef {
   total: boolean;
   /** Per-source lines: stored dashed, removed dotted (the color tells the source). */
   dash?: 'dashed' | 'dotted';
+  /** Legend group (a source's name, or "all"), shown once before its entries. */
+  group?: string;
+  /** The entry's text inside its group; `label` stays the full name (tooltip, screen reader). */
+  short?: string;
 }
 
 export type ChartRow = { t: number } & Record<string, number>;
@@ -35,29 +39,48 @@ export function rateRows(series: Series): ChartRow[] {
 
 /** The lines of the rate chart, in legend order; sources by name when known. */
 export function rateLines(series: Series, names: SourceNames = new Map()): LineDef[] {
-  const lines: LineDef[] = [
-    { key: 'stored', label: 'stored/s (all)', color: 0, total: true },
-    { key: 'removed', label: 'removed/s (all)', color: 1, total: true },
-  ];
-  if (series.sources.length > 1) {
-    series.sources.forEach((s, i) => {
-      const name = sourceLabel(names, s);
-      lines.push({
-        key: `stored.${i}`,
-        label: `stored/s ${name}`,
-        color: i,
-        total: false,
-        dash: 'dashed',
-      });
-      lines.push({
-        key: `removed.${i}`,
-        label: `removed/s ${name}`,
-        color: i,
-        total: false,
-        dash: 'dotted',
-      });
-    });
+  if (series.sources.length <= 1) {
+    return [
+      { key: 'stored', label: 'stored/s (all)', color: 0, total: true },
+      { key: 'removed', label: 'removed/s (all)', color: 1, total: true },
+    ];
   }
+  const lines: LineDef[] = [
+    {
+      key: 'stored',
+      label: 'stored/s (all)',
+      color: 0,
+      total: true,
+      group: 'all',
+      short: 'stored/s',
+    },
+    {
+      key: 'removed',
+      label: 'removed/s (all)',
+      color: 1,
+      total: true,
+      group: 'all',
+      short: 'removed/s',
+    },
+  ];
+  series.sources.forEach((s, i) => {
+    const group = sourceLabel(names, s);
+    const common = { color: i, total: false, group };
+    lines.push({
+      ...common,
+      key: `stored.${i}`,
+      label: `stored/s ${group}`,
+      dash: 'dashed',
+      short: 'stored',
+    });
+    lines.push({
+      ...common,
+      key: `removed.${i}`,
+      label: `removed/s ${group}`,
+      dash: 'dotted',
+      short: 'removed',
+    });
+  });
   return lines;
 }
 

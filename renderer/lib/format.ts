@@ -14,7 +14,7 @@ export function formatRate(n: number): string {
   const a = Math.abs(n);
   if (a >= 1e7) return `${(n / 1e6).toFixed(1)}M`;
   if (a >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
-  if (a >= 100) return String(Math.round(n));
+  if (a >= 100) return formatInt(n);
   if (a === 0) return '0';
   return n.toFixed(1);
 }

@@ -16,6 +16,12 @@ export function sourceLabel(names: SourceNames, id: string): string {
   return names.get(id) ?? id;
 }
 
+/** A hover title: the name with the id after it ("e2e-engine (5f2c7c10)"), or just the id. */
+export function sourceTitle(names: SourceNames, id: string): string {
+  const name = names.get(id);
+  return name && name !== id ? `${name} (${id})` : id;
+}
+
 /** Several sources' names, comma-separated. */
 export function sourceLabels(names: SourceNames, ids: readonly string[]): string {
   return ids.map((id) => sourceLabel(names, id)).join(', ');

@@ -1,7 +1,7 @@
 import type { EventRow as Row } from '../../shared/contract';
 import { HashText } from '../components/hash-text';
 import { formatClock, formatDateTime } from '../lib/format';
-import { sourceLabel } from '../lib/source-names';
+import { sourceLabel, sourceTitle } from '../lib/source-names';
 import type { SourceNames } from '../lib/source-names';
 
 const TYPE_CLASS = {
@@ -39,7 +39,7 @@ export function EventRow({ r, names }: { r: Row; names: SourceNames }) {
       <div role="cell" className="cell" title={formatDateTime(r.ts)}>
         {formatClock(r.ts, true)}
       </div>
-      <div role="cell" className="cell ellipsis" title={r.source}>
+      <div role="cell" className="cell ellipsis" title={sourceTitle(names, r.source)}>
         {sourceLabel(names, r.source)}
         {r.dp_rank != null && r.dp_rank > 0 ? <span className="muted"> dp{r.dp_rank}</span> : null}
       </div>

@@ -13,14 +13,21 @@ interface Props {
 export function SeriesLegend({ lines, hidden, colors, onToggle }: Props) {
   return (
     <ul className="legend" aria-label="Series (click to show or hide)">
-      {lines.map((l) => {
+      {lines.map((l, i) => {
         const off = hidden.has(l.key);
+        const groupStart = l.group != null && l.group !== lines[i - 1]?.group;
         return (
-          <li key={l.key}>
+          <li key={l.key} className={groupStart && i > 0 ? 'legend-new-group' : undefined}>
+            {groupStart && (
+              <span className="legend-group ellipsis" title={l.group}>
+                {l.group}:
+              </span>
+            )}
             <button
               type="button"
               className={`legend-item ${off ? 'legend-off' : ''}`}
               aria-pressed={!off}
+              aria-label={l.label}
               title={off ? `Show ${l.label}` : `Hide ${l.label}`}
               onClick={() => onToggle(l.key)}
             >
@@ -29,7 +36,7 @@ export function SeriesLegend({ lines, hidden, colors, onToggle }: Props) {
                 style={{ borderColor: lineColor(colors, l.color, !l.total) }}
                 aria-hidden="true"
               />
-              {l.label}
+              {l.short ?? l.label}
             </button>
           </li>
         );

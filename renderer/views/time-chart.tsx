@@ -67,8 +67,8 @@ export function TimeChart({
           colors={colors}
           onToggle={(k) => setHidden(toggleHidden(visibleHidden, k))}
         />
+        {markers.length > 0 && <MarkerNote markers={markers} colors={colors} names={names} />}
       </div>
-      {markers.length > 0 && <MarkerNote markers={markers} colors={colors} names={names} />}
       <div className="chart-body" {...(exportable ? { 'data-export-chart': title } : {})}>
         {rows.length === 0 ? (
           <div className="chart-empty muted" data-testid={`${testId}-empty`}>

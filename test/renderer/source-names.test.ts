@@ -5,6 +5,7 @@ import {
   sourceNameMap,
   sourceNamesKey,
   sourceOptions,
+  sourceTitle,
 } from '../../renderer/lib/source-names';
 
 const sources = [
@@ -20,6 +21,8 @@ describe('source names', () => {
     expect(sourceLabel(names, 'cli-1')).toBe('cli-1');
     expect(sourceLabel(names, 'from-a-session')).toBe('from-a-session');
     expect(sourceLabels(names, ['5f2c7c10#1', 'gone'])).toBe('e2e-engine #1, gone');
+    expect(sourceTitle(names, '5f2c7c10')).toBe('e2e-engine (5f2c7c10)');
+    expect(sourceTitle(names, 'cli-1')).toBe('cli-1');
   });
 
   it('offers filter options with the id as value and the name as label', () => {
