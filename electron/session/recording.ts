@@ -46,6 +46,9 @@ export class Recording {
   private closed = false;
   /** Lines held back while Save As copies the file. */
   private held: string[] | null = null;
+  /** Lines not yet handed to gzip: one write per 64 KiB or per flush, not one per line. */
+  private pending: string[] = [];
+  private pendingBytes = 0;
   private saving: Promise<void> | null = null;
   private readonly knownSources = new Set<string>();
   /** Records appended so far. */
@@ -119,6 +122,7 @@ export class Recording {
       return;
     }
     this.dirty = false;
+    this.drain();
     const gz = this.gzip;
     await new Promise<void>((resolve) => gz.flush(constants.Z_SYNC_FLUSH, () => resolve()));
     // Output of the flush reaches 'data' before or right after its callback.
@@ -145,6 +149,7 @@ export class Recording {
     const resume = !this.closed;
     if (resume) {
       // End this gzip member so the copy is a complete file; lines arriving meanwhile wait in memory.
+      this.drain();
       this.held = [];
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
@@ -184,6 +189,7 @@ export class Recording {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.closed = true;
+    this.drain();
     this.gzip.end();
     await this.gzipEnded;
     await new Promise((r) => setImmediate(r));
@@ -196,7 +202,9 @@ export class Recording {
       this.held.push(line);
       return;
     }
-    this.gzip.write(line + '\n');
+    this.pending.push(line, '\n');
+    this.pendingBytes += line.length + 1;
+    if (this.pendingBytes >= 64 * 1024) this.drain();
     this.dirty = true;
     if (!this.timer) {
       this.timer = setTimeout(() => {
@@ -205,6 +213,13 @@ export class Recording {
       }, this.flushMs);
       this.timer.unref();
     }
+  }
+
+  private drain(): void {
+    if (this.pending.length === 0) return;
+    this.gzip.write(this.pending.join(''));
+    this.pending = [];
+    this.pendingBytes = 0;
   }
 
   private newMember(): void {

@@ -18,7 +18,9 @@ export function ensureBuilt(): void {
 function findRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'kvscope') return dir;
-    if (path.dirname(dir) === dir) throw new Error(`run from inside the kvscope repository (not ${from})`);
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'kvscope')
+      return dir;
+    if (path.dirname(dir) === dir)
+      throw new Error(`run from inside the kvscope repository (not ${from})`);
   }
 }
