@@ -76,13 +76,20 @@ export function ChainList({ paged, sort, desc, onSort, selected, onSelect, nowTs
           onRange={paged.setRange}
           label="Chain rows"
           testId="chain-rows"
-          renderRow={(i) => {
+          roving
+          renderRow={(i, tabIndex) => {
             const c = paged.rowAt(i);
-            if (!c) return <div className="trow loading muted">…</div>;
+            if (!c) {
+              return (
+                <div role="row" tabIndex={tabIndex} className="trow loading muted">
+                  …
+                </div>
+              );
+            }
             return (
               <div
                 role="row"
-                tabIndex={0}
+                tabIndex={tabIndex}
                 className={`trow clickable ${c.id === selected ? 'selected' : ''}`}
                 aria-selected={c.id === selected}
                 data-testid="chain-row"

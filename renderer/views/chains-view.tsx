@@ -6,6 +6,7 @@ import type {
   HashMatch,
 } from '../../shared/contract';
 import { bridge, errorText } from '../bridge/bridge';
+import { plural } from '../lib/format';
 import { sourceOptions } from '../lib/source-names';
 import { useFrameState } from '../state/frames';
 import { useSourceNames } from '../state/use-source-names';
@@ -114,7 +115,7 @@ export function ChainsView() {
           resident only
         </label>
         <span className="muted count" data-testid="chain-count">
-          {paged.total == null ? '…' : `${paged.total} chains`}
+          {paged.total == null ? '…' : plural(paged.total, 'chain')}
         </span>
       </div>
       <HashMatches
@@ -125,7 +126,12 @@ export function ChainsView() {
       {(paged.error || error) && (
         <div className="error">Could not load chains: {paged.error ?? error}</div>
       )}
-      <div className={`chains-body ${selected ? 'with-detail' : ''}`}>
+      <div
+        className={`chains-body ${selected ? 'with-detail' : ''}`}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && selected) setSelected(null);
+        }}
+      >
         <ChainList
           paged={paged}
           sort={sort}

@@ -3,6 +3,7 @@ import type { EventRow as Row } from '../../shared/contract';
 import type { KvEventType } from '../../shared/events';
 import { KV_EVENT_TYPES } from '../../shared/events';
 import { bridge } from '../bridge/bridge';
+import { plural } from '../lib/format';
 import { sourceOptions } from '../lib/source-names';
 import { useFrameState } from '../state/frames';
 import { useSourceNames } from '../state/use-source-names';
@@ -97,7 +98,7 @@ export function EventsView() {
           {live ? '❚❚ Freeze' : '▶ Go live'}
         </button>
         <span className="muted count" data-testid="event-count">
-          {paged.total == null ? '…' : `${paged.total} events${live ? '' : ' (frozen)'}`}
+          {paged.total == null ? '…' : `${plural(paged.total, 'event')}${live ? '' : ' (frozen)'}`}
         </span>
       </div>
       {paged.error && <div className="error">Could not load events: {paged.error}</div>}
