@@ -103,9 +103,6 @@ export function App() {
         <ViewTabs view={view} onChange={setView} />
         {progress != null && <ProgressBar value={progress} />}
       </nav>
-      {showProblems && (
-        <ProblemsPanel problems={problems} onDismiss={() => setDismissed(problemsKey)} />
-      )}
       {notice && (
         <div
           className={`banner ${notice.kind === 'error' ? 'banner-error' : 'banner-info'}`}
@@ -113,10 +110,18 @@ export function App() {
           data-testid="notice"
         >
           <span>{notice.text}</span>
-          <button type="button" className="btn btn-ghost btn-small" onClick={() => setNotice(null)}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            aria-label="Dismiss the notice"
+            onClick={() => setNotice(null)}
+          >
             Dismiss
           </button>
         </div>
+      )}
+      {showProblems && (
+        <ProblemsPanel problems={problems} onDismiss={() => setDismissed(problemsKey)} />
       )}
       <main
         className="main"

@@ -12,7 +12,12 @@ export function ProblemsPanel({ problems, onDismiss }: Props) {
           Some of the file was not loaded ({problems.length} problem
           {problems.length === 1 ? '' : 's'})
         </strong>
-        <button type="button" className="btn btn-ghost btn-small" onClick={onDismiss}>
+        <button
+          type="button"
+          className="btn btn-ghost btn-small"
+          aria-label="Dismiss the problems"
+          onClick={onDismiss}
+        >
           Dismiss
         </button>
       </div>
