@@ -126,15 +126,17 @@ export class KvScopeService {
     return [...this.transientProfiles.values(), ...this.store.list()];
   }
 
+  /** Adds or edits a connection; a connected one reconnects with its new settings. */
   async saveProfile(input: ProfileInput & { id?: string }): Promise<Profile> {
+    let saved: Profile;
     if (input.id && this.transientProfiles.has(input.id)) {
-      const profile = { ...input, id: input.id };
-      this.transientProfiles.set(input.id, profile);
-      return profile;
+      saved = { ...input, id: input.id };
+      this.transientProfiles.set(saved.id, saved);
+    } else {
+      saved = await this.store.save(input);
     }
-    const saved = await this.store.save(input);
     if (this.sources.has(saved.id)) {
-      await this.disconnect(saved.id);
+      await this.closeSources(saved.id);
       await this.connect(saved.id);
     }
     this.pump.markDirty();

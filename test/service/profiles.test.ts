@@ -1,0 +1,90 @@
+// Connections are kept across restarts, and a connection that was connected connects again.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KvScopeService } from '../../electron/service/service';
+import { SimPublisher } from '../../electron/sim/publisher';
+
+let dir: string;
+let sim: SimPublisher;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-profiles-'));
+  sim = await SimPublisher.start({ format: 'array', hash: 'int', rate: 0, seed: 5 });
+});
+
+afterAll(async () => {
+  await sim?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const start = () =>
+  KvScopeService.start({ dataDir: dir, demo: 'auto', transport: 'ipc', frameIntervalMs: 20 });
+
+const statesOf = (service: KvScopeService) => {
+  const states: string[] = [];
+  const sub = service.subscribe({
+    send: (frame) => {
+      states.splice(0, states.length, ...frame.sources.map((s) => `${s.name}:${s.state}`));
+      sub.ack(frame.n);
+    },
+  });
+  return states;
+};
+
+describe('connection profiles', () => {
+  it('keeps profiles across restarts and reconnects the ones that were connected', async () => {
+    const first = await start();
+    // Nothing configured yet: the demo runs.
+    expect(first.listProfiles().map((p) => p.id)).toEqual(['demo']);
+    const saved = await first.saveProfile({
+      name: 'engine',
+      endpoint: sim.ranks[0]?.pubEndpoint ?? '',
+      mode: 'connect',
+      topic: '',
+      replayEndpoint: null,
+      dpRanks: 1,
+    });
+    await first.connect(saved.id);
+    await first.setDemo(false);
+    await first.close();
+
+    const second = await start();
+    const states = statesOf(second);
+    expect(second.listProfiles()).toEqual([saved]);
+    await expect
+      .poll(() => states.join(), { timeout: 5000 })
+      .toMatch(/^engine:(waiting|connected|connecting)$/);
+
+    // Editing a connected profile reconnects it under its new name.
+    await second.saveProfile({ ...saved, name: 'engine 0' });
+    await expect.poll(() => states.join(), { timeout: 5000 }).toMatch(/^engine 0:/);
+    await second.disconnect(saved.id);
+    await second.close();
+
+    const third = await start();
+    expect(third.listProfiles().map((p) => p.name)).toContain('engine 0');
+    // Disconnected at exit and nothing else configured: the demo runs again.
+    expect(third.listProfiles().map((p) => p.id)).toContain('demo');
+    await third.close();
+  });
+
+  it('sets a corrupt profiles file aside and says so, instead of failing to start', async () => {
+    const file = path.join(dir, 'profiles.json');
+    writeFileSync(file, '{ not json');
+    const service = await start();
+    let problems: string[] = [];
+    const sub = service.subscribe({
+      send: (frame) => {
+        problems = frame.view.problems;
+        sub.ack(frame.n);
+      },
+    });
+    await expect
+      .poll(() => problems.join(), { timeout: 5000 })
+      .toMatch(/could not read .*profiles\.json/);
+    expect(readFileSync(`${file}.corrupt`, 'utf8')).toBe('{ not json');
+    await service.close();
+  });
+});
