@@ -7,20 +7,20 @@ import { hashMatcher } from './hash-query';
 /** Events kept in memory by default. */
 export const DEFAULT_RING_SIZE = 50_000;
 
-/** A fixed-size ring of the newest events, each with its arrival number. */
+/** A fixed-size ring of the newest events; the k-th newest arrived as number n - k. */
 export class EventRing {
-  private readonly rows: (EventRow | undefined)[];
+  private readonly rows: (EventRecord | undefined)[];
   private next = 0;
   private count = 0;
   /** Arrival number of the next event. */
   private n = 0;
 
   constructor(readonly capacity = DEFAULT_RING_SIZE) {
-    this.rows = new Array<EventRow | undefined>(capacity);
+    this.rows = new Array<EventRecord | undefined>(capacity);
   }
 
   push(rec: EventRecord): void {
-    this.rows[this.next] = { ...rec, n: this.n };
+    this.rows[this.next] = rec;
     this.n += 1;
     this.next = (this.next + 1) % this.capacity;
     this.count = Math.min(this.count + 1, this.capacity);
@@ -53,7 +53,7 @@ export class EventRing {
               match(ev.parent_block_hash)));
         if (!hit) continue;
       }
-      if (total >= offset && out.length < limit) out.push(row);
+      if (total >= offset && out.length < limit) out.push({ ...row, n: this.n - k });
       total += 1;
     }
     return { total, rows: out };
