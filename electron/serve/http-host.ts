@@ -159,6 +159,9 @@ function attachClient(ws: WebSocket, service: KvScopeService): void {
   });
   const handlers = createInvokeHandlers(service, browserFileActions, frames);
   ws.on('close', () => frames.close());
+  // ws closes the socket itself on a protocol error (1009 for an oversized message); an 'error'
+  // event nobody listens to would crash the whole serve process instead.
+  ws.on('error', () => undefined);
   ws.on('message', (data) => {
     void answer(String(data)).then((reply) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
@@ -172,7 +175,8 @@ function attachClient(ws: WebSocket, service: KvScopeService): void {
       if (typeof request.id !== 'number') throw new Error('a request needs a numeric id');
       id = request.id;
       const channel = request.channel;
-      if (typeof channel !== 'string' || !(channel in ARG_SCHEMAS)) {
+      // hasOwn, not `in`: names such as "toString" or "__proto__" are no channels.
+      if (typeof channel !== 'string' || !Object.hasOwn(ARG_SCHEMAS, channel)) {
         throw new Error(`unknown channel ${JSON.stringify(channel)}`);
       }
       const args = parseArgs(

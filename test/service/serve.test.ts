@@ -109,11 +109,11 @@ describe('kvscope serve', () => {
     });
     expect(await client.call('no:such-channel')).toMatchObject({
       ok: false,
-      error: /unknown channel/,
+      error: expect.stringMatching(/unknown channel/),
     });
     expect(await client.call('session:save-as')).toMatchObject({
       ok: false,
-      error: /api\/session\/save/,
+      error: expect.stringMatching(/api\/session\/save/),
     });
     client.close();
   });
@@ -220,5 +220,26 @@ describe('kvscope serve', () => {
       headers: { Origin: 'http://evil.example' },
     });
     expect(upload.status).toBe(403);
+  });
+
+  it('names no channel from the object prototype as a known one', async () => {
+    const client = await Client.open();
+    for (const channel of ['toString', 'constructor', '__proto__']) {
+      expect(await client.call(channel)).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/unknown channel/),
+      });
+    }
+    client.close();
+  });
+
+  it('drops a socket that sends an oversized message and keeps serving the others', async () => {
+    const bad = await Client.open();
+    const closed = new Promise<number>((resolve) => bad.ws.once('close', resolve));
+    bad.ws.send('x'.repeat((1 << 20) + 1));
+    expect(await closed).toBe(1009);
+    const good = await Client.open();
+    expect(await good.call('app:info')).toMatchObject({ ok: true });
+    good.close();
   });
 });
