@@ -2,6 +2,7 @@
 // refreshed with new frames and fetched again when the user scrolls past it.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorText } from '../bridge/bridge';
 import { useThrottledRefresh } from './use-throttled-refresh';
 
 export interface PageResult<T> {
@@ -37,7 +38,8 @@ export function usePagedRows<T>(
   intervalMs: number,
 ): PagedRows<T> {
   const [loaded, setLoaded] = useState<Loaded<T> | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Keyed like the rows, so an error of an earlier query is not shown for a new one.
+  const [error, setError] = useState<{ key: string; text: string } | null>(null);
   const rangeRef = useRef({ start: 0, end: 50 });
 
   const load = useCallback(async () => {
@@ -49,7 +51,7 @@ export function usePagedRows<T>(
       setLoaded({ key, total: page.total, offset, rows: page.rows });
       setError(null);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError({ key, text: errorText(e) });
     }
   }, [fetchPage, key]);
 
@@ -75,6 +77,6 @@ export function usePagedRows<T>(
     total: current ? current.total : null,
     rowAt: (i) => (current ? current.rows[i - current.offset] : undefined),
     setRange,
-    error,
+    error: error && error.key === key ? error.text : null,
   };
 }

@@ -16,6 +16,17 @@ import { ChainDetail } from './chain-detail';
 import { ChainList } from './chain-list';
 import { HashMatches } from './hash-matches';
 
+/** A failed load of the hash matches or of the chain detail; the next success clears it. */
+interface LoadError {
+  from: 'matches' | 'detail';
+  text: string;
+}
+
+const clearFrom =
+  (from: LoadError['from']) =>
+  (e: LoadError | null): LoadError | null =>
+    e?.from === from ? null : e;
+
 /** The chain browser: a sortable, filterable list of chains and the detail of one. */
 export function ChainsView() {
   const { frame } = useFrameState();
@@ -28,7 +39,7 @@ export function ChainsView() {
   const [selected, setSelected] = useState<string | null>(null);
   const [detail, setDetail] = useState<{ id: string; value: Detail | null } | null>(null);
   const [matches, setMatches] = useState<{ text: string; value: HashMatch[] } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<LoadError | null>(null);
   const hash = useDeferredValue(search.trim());
 
   const key = JSON.stringify([sort, desc, hash, source, residentOnly]);
@@ -51,8 +62,9 @@ export function ChainsView() {
     if (!hash) return;
     try {
       setMatches({ text: hash, value: await bridge().searchHash(hash) });
+      setError(clearFrom('matches'));
     } catch (e) {
-      setError(errorText(e));
+      setError({ from: 'matches', text: errorText(e) });
     }
   }, [hash]);
   useThrottledRefresh(loadMatches, 1000, frame?.n, hash !== '');
@@ -61,8 +73,9 @@ export function ChainsView() {
     if (!selected) return;
     try {
       setDetail({ id: selected, value: await bridge().getChain(selected) });
+      setError(clearFrom('detail'));
     } catch (e) {
-      setError(errorText(e));
+      setError({ from: 'detail', text: errorText(e) });
     }
   }, [selected]);
   useThrottledRefresh(loadDetail, 1000, frame?.n, selected != null);
@@ -76,6 +89,9 @@ export function ChainsView() {
   };
   const sources = sourceOptions(names, frame?.sources.map((s) => s.id) ?? []);
   const shownDetail = detail && detail.id === selected ? detail.value : null;
+  // An error only counts while what failed is still asked for.
+  const loadError =
+    error && (error.from === 'matches' ? hash !== '' : selected != null) ? error.text : null;
 
   return (
     <div className="chains">
@@ -123,8 +139,8 @@ export function ChainsView() {
         matches={matches && matches.text === hash ? matches.value : null}
         onSelect={setSelected}
       />
-      {(paged.error || error) && (
-        <div className="error">Could not load chains: {paged.error ?? error}</div>
+      {(paged.error ?? loadError) && (
+        <div className="error">Could not load chains: {paged.error ?? loadError}</div>
       )}
       <div
         className={`chains-body ${selected ? 'with-detail' : ''}`}
