@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Profile, ProfileInput } from '../../shared/contract';
 import { bridge, errorText } from '../bridge/bridge';
 import type { Notify } from '../components/file-actions';
@@ -16,21 +16,29 @@ export function ConnectionsView({ notify }: Props) {
   const { frame, receivedAt } = useFrameState();
   const [profiles, setProfiles] = useState<Profile[] | null>(null);
   const [editing, setEditing] = useState<Profile | 'new' | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  // Ids with an action in flight: two actions on different profiles may overlap.
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const request = useRef(0);
 
+  // Only the latest request's answer is shown: an older, slower one never overwrites it.
   const reload = useCallback(async () => {
+    const n = ++request.current;
     try {
-      setProfiles(await bridge().listProfiles());
+      const ps = await bridge().listProfiles();
+      if (n === request.current) setProfiles(ps);
     } catch (e) {
-      notify(`Could not list the connections: ${errorText(e)}`, 'error');
+      if (n === request.current) notify(`Could not list the connections: ${errorText(e)}`, 'error');
     }
   }, [notify]);
   useEffect(() => {
     let alive = true;
+    const n = ++request.current;
     bridge()
       .listProfiles()
       .then(
-        (ps) => alive && setProfiles(ps),
+        (ps) => {
+          if (alive && n === request.current) setProfiles(ps);
+        },
         (e: unknown) => notify(`Could not list the connections: ${errorText(e)}`, 'error'),
       );
     return () => {
@@ -39,13 +47,17 @@ export function ConnectionsView({ notify }: Props) {
   }, [notify]);
 
   const act = async (id: string, label: string, fn: () => Promise<void>) => {
-    setBusy(id);
+    setBusy((b) => new Set(b).add(id));
     try {
       await fn();
     } catch (e) {
       notify(`${label} failed: ${errorText(e)}`, 'error');
     } finally {
-      setBusy(null);
+      setBusy((b) => {
+        const next = new Set(b);
+        next.delete(id);
+        return next;
+      });
     }
   };
   const save = async (p: ProfileInput & { id?: string }) => {
@@ -77,7 +89,7 @@ export function ConnectionsView({ notify }: Props) {
               role="switch"
               data-testid="demo-toggle"
               checked={demo}
-              disabled={!live || busy === 'demo'}
+              disabled={!live || busy.has('demo')}
               onChange={(e) => {
                 const on = e.target.checked;
                 void act('demo', 'Demo', () => bridge().setDemo(on));

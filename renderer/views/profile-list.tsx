@@ -3,7 +3,8 @@ import type { Profile, SourceStatus } from '../../shared/contract';
 interface Props {
   profiles: Profile[];
   sources: SourceStatus[];
-  busy: string | null;
+  /** Ids of profiles with an action in flight. */
+  busy: ReadonlySet<string>;
   onConnect(id: string): void;
   onDisconnect(id: string): void;
   onEdit(p: Profile): void;
@@ -58,7 +59,7 @@ export function ProfileList({
                   type="button"
                   className="btn"
                   data-testid={`profile-disconnect-${p.id}`}
-                  disabled={busy === p.id}
+                  disabled={busy.has(p.id)}
                   onClick={() => onDisconnect(p.id)}
                 >
                   Disconnect
@@ -68,7 +69,7 @@ export function ProfileList({
                   type="button"
                   className="btn btn-primary"
                   data-testid={`profile-connect-${p.id}`}
-                  disabled={busy === p.id}
+                  disabled={busy.has(p.id)}
                   onClick={() => onConnect(p.id)}
                 >
                   Connect
