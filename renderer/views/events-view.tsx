@@ -127,7 +127,9 @@ export function EventsView() {
               return r ? (
                 <EventRow r={r} names={names} />
               ) : (
-                <div className="trow loading muted">…</div>
+                <div role="row" className="trow loading muted">
+                  …
+                </div>
               );
             }}
           />
