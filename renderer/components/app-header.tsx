@@ -1,5 +1,5 @@
 import type { ViewInfo } from '../../shared/contract';
-import { bridge } from '../bridge/bridge';
+import { bridge, errorText } from '../bridge/bridge';
 import { useTheme } from '../state/theme-store';
 import { exportPng, runFileAction } from './file-actions';
 import type { Notify } from './file-actions';
@@ -90,7 +90,7 @@ export function AppHeader({ view, notify }: Props) {
             onClick={() =>
               void b.backToLive().then(
                 () => notify('Back to the live view'),
-                (e: unknown) => notify(`Back to live failed: ${String(e)}`, 'error'),
+                (e: unknown) => notify(`Back to live failed: ${errorText(e)}`, 'error'),
               )
             }
           >

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import type { Profile, ProfileInput } from '../../shared/contract';
+import { errorText } from '../bridge/bridge';
 import { normalizeProfile, validateProfile } from '../lib/profile-validation';
 
 export const EMPTY_PROFILE: ProfileInput = {
@@ -39,7 +40,7 @@ export function ProfileForm({ editing, onSave, onCancel }: Props) {
     try {
       await onSave({ ...normalizeProfile(current), ...(editing ? { id: editing.id } : {}) });
     } catch (err) {
-      setSaveError(err instanceof Error ? err.message : String(err));
+      setSaveError(errorText(err));
     } finally {
       setSaving(false);
     }
