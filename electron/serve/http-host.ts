@@ -116,7 +116,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-cache',
     });
-    createReadStream(file).pipe(res);
+    // The file can vanish between stat and read (a rebuild): end this response, not the process.
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res);
   }
 
   function sameOrigin(req: IncomingMessage): boolean {

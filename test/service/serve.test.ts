@@ -1,6 +1,7 @@
 // The service behind `kvscope serve`, over its real transport: HTTP + WebSocket on loopback, fed by
 // the simulator over real ZeroMQ.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -220,6 +221,19 @@ describe('kvscope serve', () => {
       headers: { Origin: 'http://evil.example' },
     });
     expect(upload.status).toBe(403);
+  });
+
+  it('ends a static response whose file cannot be read, and keeps serving', async () => {
+    // A socket file passes stat but fails to open: the read stream errors after the headers.
+    const unreadable = createServer();
+    await new Promise<void>((resolve) => unreadable.listen(path.join(dir, 'broken.js'), resolve));
+    try {
+      await expect(fetch(new URL('/broken.js', host.url)).then((r) => r.text())).rejects.toThrow();
+      const page = await fetch(host.url);
+      expect(await page.text()).toContain('KV Scope');
+    } finally {
+      await new Promise((resolve) => unreadable.close(resolve));
+    }
   });
 
   it('names no channel from the object prototype as a known one', async () => {
