@@ -7,7 +7,6 @@ import type {
 } from '../../shared/contract';
 import { bridge, errorText } from '../bridge/bridge';
 import { plural } from '../lib/format';
-import { sourceOptions } from '../lib/source-names';
 import { useFrameState } from '../state/frames';
 import { useSourceNames } from '../state/use-source-names';
 import { usePagedRows } from '../state/use-paged-rows';
@@ -15,6 +14,7 @@ import { useThrottledRefresh } from '../state/use-throttled-refresh';
 import { ChainDetail } from './chain-detail';
 import { ChainList } from './chain-list';
 import { HashMatches } from './hash-matches';
+import { SourceFilter } from './source-filter';
 
 /** A failed load of the hash matches or of the chain detail; the next success clears it. */
 interface LoadError {
@@ -87,7 +87,7 @@ export function ChainsView() {
       setDesc(true);
     }
   };
-  const sources = sourceOptions(names, frame?.sources.map((s) => s.id) ?? []);
+  const sourceIds = frame?.sources.map((s) => s.id) ?? [];
   const shownDetail = detail && detail.id === selected ? detail.value : null;
   // An error only counts while what failed is still asked for.
   const loadError =
@@ -107,21 +107,13 @@ export function ChainsView() {
             onChange={(e) => setSearch(e.target.value)}
           />
         </label>
-        <label className="field">
-          <span>Source</span>
-          <select
-            value={source}
-            onChange={(e) => setSource(e.target.value)}
-            data-testid="chain-source"
-          >
-            <option value="">all sources</option>
-            {sources.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SourceFilter
+          value={source}
+          onChange={setSource}
+          names={names}
+          ids={sourceIds}
+          testId="chain-source"
+        />
         <label className="check">
           <input
             type="checkbox"

@@ -4,11 +4,11 @@ import type { KvEventType } from '../../shared/events';
 import { KV_EVENT_TYPES } from '../../shared/events';
 import { bridge } from '../bridge/bridge';
 import { plural } from '../lib/format';
-import { sourceOptions } from '../lib/source-names';
 import { useFrameState } from '../state/frames';
 import { useSourceNames } from '../state/use-source-names';
 import { usePagedRows } from '../state/use-paged-rows';
 import { EventRow } from './event-row';
+import { SourceFilter } from './source-filter';
 import { VirtualRows } from './virtual-rows';
 
 const HEADERS = ['Time', 'Source', 'Seq', 'Type', 'Block hashes', 'Parent', 'Medium', 'Details'];
@@ -43,7 +43,7 @@ export function EventsView() {
         ? ts.filter((x) => x !== t)
         : KV_EVENT_TYPES.filter((x) => x === t || ts.includes(x)),
     );
-  const sources = sourceOptions(names, frame?.sources.map((s) => s.id) ?? []);
+  const sourceIds = frame?.sources.map((s) => s.id) ?? [];
 
   return (
     <div className="events">
@@ -62,21 +62,13 @@ export function EventsView() {
             </label>
           ))}
         </fieldset>
-        <label className="field">
-          <span>Source</span>
-          <select
-            value={source}
-            onChange={(e) => setSource(e.target.value)}
-            data-testid="event-source"
-          >
-            <option value="">all sources</option>
-            {sources.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SourceFilter
+          value={source}
+          onChange={setSource}
+          names={names}
+          ids={sourceIds}
+          testId="event-source"
+        />
         <label className="field grow">
           <span>Hash</span>
           <input
