@@ -65,6 +65,7 @@ export class KvScopeService {
   private readonly transientProfiles = new Map<string, Profile>();
   private readonly pump: FramePump;
   private demo: SimPublisher | null = null;
+  private demoChange: Promise<void> = Promise.resolve();
   private opened: OpenedFile | null = null;
   private progress: number | null = null;
   private problems: string[] = [];
@@ -92,17 +93,23 @@ export class KvScopeService {
     await store.load();
     const live = await LiveSession.start(path.join(options.dataDir, 'recordings'));
     const service = new KvScopeService(options, store, live);
-    for (const [i, input] of (options.endpoints ?? []).entries()) {
-      const profile: Profile = { ...input, id: `cli-${i + 1}` };
-      service.transientProfiles.set(profile.id, profile);
-      await service.connect(profile.id);
-    }
-    for (const id of store.connectedIds()) {
-      if (store.get(id)) await service.connect(id).catch(() => undefined);
-    }
-    const nothingConfigured = service.sources.size === 0;
-    if (options.demo === true || (options.demo === 'auto' && nothingConfigured)) {
-      await service.setDemo(true);
+    try {
+      for (const [i, input] of (options.endpoints ?? []).entries()) {
+        const profile: Profile = { ...input, id: `cli-${i + 1}` };
+        service.transientProfiles.set(profile.id, profile);
+        await service.connect(profile.id);
+      }
+      for (const id of store.connectedIds()) {
+        if (store.get(id)) await service.connect(id).catch(() => undefined);
+      }
+      const nothingConfigured = service.sources.size === 0;
+      if (options.demo === true || (options.demo === 'auto' && nothingConfigured)) {
+        await service.setDemo(true);
+      }
+    } catch (err) {
+      // A bad command-line endpoint fails the start: release what is already open first.
+      await service.close();
+      throw err;
     }
     return service;
   }
@@ -175,7 +182,14 @@ export class KvScopeService {
   }
 
   /** The built-in simulator on loopback, connected like any engine. */
-  async setDemo(on: boolean): Promise<void> {
+  setDemo(on: boolean): Promise<void> {
+    // One change at a time: two quick "on" calls would otherwise start two simulators.
+    const change = this.demoChange.then(() => this.applyDemo(on));
+    this.demoChange = change.catch(() => undefined);
+    return change;
+  }
+
+  private async applyDemo(on: boolean): Promise<void> {
     if (on && !this.demo) {
       this.demo = await SimPublisher.start({
         format: 'map',
@@ -361,6 +375,7 @@ export class KvScopeService {
     clearInterval(this.rateTicker);
     this.pump.close();
     for (const id of [...this.sources.keys()]) await this.closeSources(id);
+    await this.demoChange;
     await this.demo?.close();
     this.demo = null;
     await this.live.close();

@@ -2,7 +2,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LiveSession } from '../../electron/service/live-session';
 import { KvScopeService } from '../../electron/service/service';
 import { SimPublisher } from '../../electron/sim/publisher';
 
@@ -12,6 +13,10 @@ let sim: SimPublisher;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-profiles-'));
   sim = await SimPublisher.start({ format: 'array', hash: 'int', rate: 0, seed: 5 });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 afterAll(async () => {
@@ -86,5 +91,45 @@ describe('connection profiles', () => {
       .toMatch(/could not read .*profiles\.json/);
     expect(readFileSync(`${file}.corrupt`, 'utf8')).toBe('{ not json');
     await service.close();
+  });
+
+  it('starts one simulator when the demo is switched on twice at once', async () => {
+    const service = await KvScopeService.start({
+      dataDir: path.join(dir, 'demo-twice'),
+      demo: false,
+      persistProfiles: false,
+      transport: 'ipc',
+    });
+    const starts = vi.spyOn(SimPublisher, 'start');
+    try {
+      await Promise.all([service.setDemo(true), service.setDemo(true)]);
+      expect(starts).toHaveBeenCalledTimes(1);
+      expect(service.listProfiles().map((p) => p.id)).toEqual(['demo']);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('closes what it opened when a command-line endpoint cannot connect', async () => {
+    const closes = vi.spyOn(LiveSession.prototype, 'close');
+    await expect(
+      KvScopeService.start({
+        dataDir: path.join(dir, 'bad-endpoint'),
+        endpoints: [
+          {
+            name: 'bad',
+            endpoint: 'tcp://127.0.0.1:99999',
+            mode: 'connect',
+            topic: '',
+            replayEndpoint: null,
+            dpRanks: 1,
+          },
+        ],
+        demo: false,
+        persistProfiles: false,
+        transport: 'ipc',
+      }),
+    ).rejects.toThrow(/ports run from 1 to 65535/);
+    expect(closes).toHaveBeenCalledTimes(1);
   });
 });
