@@ -1,4 +1,4 @@
-// Test helpers for the ingest tests: a recording sink, signal waits, free ports, warm-up.
+// Test helpers for the ingest tests: a recording sink, free ports, warm-up.
 import net from 'node:net';
 import type { IngestSink } from '../../electron/ingest/ingest-sink';
 import type {
@@ -44,15 +44,6 @@ export function recordingSink(): Recorded {
     reset: (x) => r.resets.push(x),
   };
   return { ...r, sink };
-}
-
-/** Resolves when `cond` holds; rejects with `what` after `timeoutMs`. */
-export async function waitFor(cond: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((res) => setTimeout(res, 5));
-  }
 }
 
 /** A TCP port that was free a moment ago, with `count` consecutive free ports from it. */

@@ -4,7 +4,8 @@ import { KvSource } from '../../electron/ingest/kv-source';
 import { expandProfile, type SourceConfig } from '../../electron/ingest/source-config';
 import { SimPublisher } from '../../electron/sim/publisher';
 import type { SimOptions } from '../../electron/sim/types';
-import { freePorts, recordingSink, waitFor, warmUp } from './helpers';
+import { waitFor } from '../support/wait-for';
+import { freePorts, recordingSink, warmUp } from './helpers';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {

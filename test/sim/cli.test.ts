@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { decode } from '@msgpack/msgpack';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Collector, waitFor } from './helpers';
+import { waitFor } from '../support/wait-for';
+import { Collector } from './helpers';
 
 const root = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-sim-cli-'));

@@ -1,4 +1,4 @@
-// Test helpers: a plain zeromq subscriber / dealer and signal-based waiting.
+// Test helpers: a plain zeromq subscriber / dealer and priming a publisher until it is heard.
 import { Dealer, Subscriber } from 'zeromq';
 import type { SimPublisher } from '../../electron/sim/publisher';
 
@@ -9,15 +9,6 @@ export interface Received {
   seq: bigint;
   frames: number;
   payload: Buffer;
-}
-
-/** Poll a condition until it holds (a signal, not a sleep); fail with `what` after `ms`. */
-export async function waitFor(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 /** A SUB socket that collects every message it receives. */

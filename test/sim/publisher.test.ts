@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
 import { hashKey } from '../../electron/sim/workload';
 import type { PublishedBatch, SimOptions } from '../../electron/sim/types';
-import { Collector, askReplay, primeUntilReceived, waitFor } from './helpers';
+import { waitFor } from '../support/wait-for';
+import { Collector, askReplay, primeUntilReceived } from './helpers';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
