@@ -1,36 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { UpdateFrame } from '../../shared/contract';
 import { createFrameStore, initialFrameState, reduceFrame } from '../../renderer/state/frame-store';
+import { updateFrame } from '../support/update-frame';
 
 function frame(n: number, epoch: number, resident = 0): UpdateFrame {
-  return {
-    n,
-    epoch,
-    view: {
-      kind: 'live',
-      title: 'live',
-      unsaved: false,
-      demo: false,
-      progress: null,
-      problems: [],
-    },
-    nowTs: n,
-    kpis: {
-      storedBlocks: 0,
-      removedBlocks: 0,
-      residentBlocks: resident,
-      storedPerSec: 0,
-      removedPerSec: 0,
-      events: 0,
-      clears: 0,
-      gaps: 0,
-      lost: 0,
-      recovered: 0,
-      undecoded: 0,
-    },
-    sources: [],
-    media: [],
-  };
+  return updateFrame(n, { epoch, nowTs: n }, { residentBlocks: resident });
 }
 
 describe('frame store', () => {

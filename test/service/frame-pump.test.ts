@@ -1,29 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UpdateFrame } from '../../shared/contract';
 import { FramePump } from '../../electron/service/frame-pump';
+import { updateFrame } from '../support/update-frame';
 
 function frame(n: number): UpdateFrame {
-  return {
-    n,
-    epoch: 1,
-    view: { kind: 'live', title: 't', unsaved: false, demo: false, progress: null, problems: [] },
-    nowTs: null,
-    kpis: {
-      storedBlocks: n,
-      removedBlocks: 0,
-      residentBlocks: 0,
-      storedPerSec: 0,
-      removedPerSec: 0,
-      events: 0,
-      clears: 0,
-      gaps: 0,
-      lost: 0,
-      recovered: 0,
-      undecoded: 0,
-    },
-    sources: [],
-    media: [],
-  };
+  return updateFrame(n, {}, { storedBlocks: n });
 }
 
 describe('FramePump', () => {
