@@ -76,12 +76,19 @@ function wireWindow(window: BrowserWindow, svc: KvScopeService): void {
     if (choice === 1) return;
     event.preventDefault();
     if (choice === 0) {
-      void files.saveSessionAs().then((result) => {
-        if (result.done) {
-          quitting = true;
-          window.close();
-        }
-      });
+      // A failed save keeps the window open and says why (no unhandled rejection).
+      void files.saveSessionAs().then(
+        (result) => {
+          if (result.done) {
+            quitting = true;
+            window.close();
+          }
+        },
+        (err: unknown) => {
+          log(`save on close failed: ${String(err)}`);
+          dialog.showErrorBox('KV Scope', err instanceof Error ? err.message : String(err));
+        },
+      );
     }
   });
   window.on('closed', () => {
