@@ -10,6 +10,7 @@ import type {
   ResetRecord,
   UndecodedRecord,
 } from '../../shared/events';
+import { quoteValue } from './problems';
 
 export const SESSION_FORMAT = 'kvscope-session';
 export const SESSION_VERSION = 1;
@@ -113,7 +114,7 @@ export function parseEvent(o: Obj): KvEvent | string {
     return { type, block_hashes, medium: strOrNull(o.medium), group_idx: numOrNull(o.group_idx) };
   }
   if (type === 'AllBlocksCleared') return { type, medium: strOrNull(o.medium) };
-  return `unknown event type ${JSON.stringify(type)}`;
+  return `unknown event type ${quoteValue(type)}`;
 }
 
 /** A record from a parsed line, or the reason it is not one. */
@@ -173,6 +174,6 @@ export function parseRecord(o: Obj): SessionRecord | string {
       return { k: 'source', rec: { id, name: str(o.name) ?? id, endpoint: str(o.endpoint) ?? '' } };
     }
     default:
-      return `unknown record kind ${JSON.stringify(o.k)}`;
+      return `unknown record kind ${quoteValue(o.k)}`;
   }
 }

@@ -1,6 +1,25 @@
 // A bounded list of what could not be read, said plainly.
 
 const MAX_LISTED = 20;
+const MAX_QUOTED = 40;
+
+/**
+ * A value read from a file, as a problem line may quote it: short plain words and numbers as they
+ * are, anything else by its kind only. A file's values may hold prompt content, and problem lines
+ * travel in every update frame, which must stay small.
+ */
+export function quoteValue(v: unknown): string {
+  if (typeof v === 'string') {
+    return v.length <= MAX_QUOTED && /^[\w.:-]*$/.test(v)
+      ? JSON.stringify(v)
+      : `a ${v.length}-character string`;
+  }
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) {
+    return String(v);
+  }
+  if (Array.isArray(v)) return `a list of ${v.length}`;
+  return `a ${typeof v}`;
+}
 
 /** Collects problems; past MAX_LISTED it counts and summarises. */
 export class Problems {

@@ -7,7 +7,7 @@ import type { EventRecord, HashKey, KvEvent } from '../../shared/events';
 import type { SessionRecord } from './format';
 import { readLines, type SessionInput } from './line-reader';
 import { parseLossless } from './lossless-json';
-import { damageProblem, Problems } from './problems';
+import { damageProblem, Problems, quoteValue } from './problems';
 
 export interface CaptureReadResult {
   problems: string[];
@@ -35,7 +35,7 @@ function hashList(v: unknown): HashKey[] | string {
   const out: HashKey[] = [];
   for (const h of v) {
     const k = hashKey(h);
-    if (k === undefined) return `block hash ${JSON.stringify(h)} is not an integer or hex string`;
+    if (k === undefined) return `block hash ${quoteValue(h)} is not an integer or hex string`;
     out.push(k);
   }
   return out;
@@ -97,7 +97,7 @@ function captureEvent(o: Obj): KvEvent | string {
     };
   }
   if (o.type === 'AllBlocksCleared') return { type: 'AllBlocksCleared', medium: str(o.medium) };
-  return `unknown event type ${JSON.stringify(o.type)}`;
+  return `unknown event type ${quoteValue(o.type)}`;
 }
 
 /** Stream a JSONL capture's events (and UNDECODED lines) to onRecord as session records. */

@@ -124,4 +124,20 @@ describe('capture import', () => {
       '{"s": "a \\" 12345678901234567 b"}',
     );
   });
+
+  it('names a bad value in a problem line by its kind, never by its content', async () => {
+    const prompt = 'the user asked about their medical history '.repeat(20);
+    const lines = [
+      JSON.stringify({ ts: 1, type: prompt }),
+      JSON.stringify({ ts: 1, type: 'BlockRemoved', block_hashes: [[101, 202, 303]] }),
+      JSON.stringify({ ts: 1, type: 'Mystery' }),
+      '{"ts": 1, "type": "AllBlocksCleared"}',
+    ];
+    const { res } = await collect(lines.join('\n'));
+    expect(res.problems).toEqual([
+      `line 1: unknown event type a ${prompt.length}-character string (skipped)`,
+      'line 2: block hash a list of 3 is not an integer or hex string (skipped)',
+      'line 3: unknown event type "Mystery" (skipped)',
+    ]);
+  });
 });
