@@ -20,7 +20,6 @@ import { VIEWS, ViewTabs } from './view-tabs';
 interface Notice {
   text: string;
   kind: 'info' | 'error';
-  id: number;
 }
 
 /** The application shell: header, tabs, the current view, notices, drag and drop. */
@@ -34,7 +33,8 @@ export function App() {
   const [dragging, setDragging] = useState(false);
 
   const notify: Notify = useCallback((text, kind = 'info') => {
-    setNotice({ text: shortNotice(text), kind, id: Date.now() });
+    // A new object each time, so the same text again restarts the 5 s timer.
+    setNotice({ text: shortNotice(text), kind });
   }, []);
 
   useEffect(() => {
