@@ -1,6 +1,7 @@
 // The live side: what the sources deliver goes to the recording file first (so a crash loses
 // nothing already received), then into the live model.
 
+import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,7 +92,9 @@ export class LiveSession {
 
   /** The recording's bytes as a session file (the browser mode's download). */
   async bytes(): Promise<Buffer> {
-    const copy = path.join(os.tmpdir(), `kvscope-download-${process.pid}-${Date.now()}.gz`);
+    // Random, not just pid + time: two downloads in one millisecond must not share (and delete) a file.
+    const name = `kvscope-download-${process.pid}-${randomBytes(6).toString('hex')}.gz`;
+    const copy = path.join(os.tmpdir(), name);
     try {
       await this.saveAs(copy);
       return await readFile(copy);
