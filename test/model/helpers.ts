@@ -26,7 +26,7 @@ export function stored(
     metadata_count: 0,
     session_id_count: 0,
   };
-  return { source, seq: seq++, ts, dp_rank: 0, idx: 0, event };
+  return record(source, ts, event);
 }
 
 /** A BlockRemoved record. */
@@ -36,24 +36,20 @@ export function removed(
   hashes: string[],
   medium: string | null = 'GPU',
 ): EventRecord {
-  return {
-    source,
-    seq: seq++,
-    ts,
-    dp_rank: 0,
-    idx: 0,
-    event: { type: 'BlockRemoved', block_hashes: hashes, medium, group_idx: null },
-  };
+  return record(source, ts, {
+    type: 'BlockRemoved',
+    block_hashes: hashes,
+    medium,
+    group_idx: null,
+  });
 }
 
 /** An AllBlocksCleared record. */
 export function cleared(source: string, ts: number): EventRecord {
-  return {
-    source,
-    seq: seq++,
-    ts,
-    dp_rank: 0,
-    idx: 0,
-    event: { type: 'AllBlocksCleared', medium: null },
-  };
+  return record(source, ts, { type: 'AllBlocksCleared', medium: null });
+}
+
+/** A record of rank 0 with the next seq. */
+function record(source: string, ts: number, event: KvEvent): EventRecord {
+  return { source, seq: seq++, ts, dp_rank: 0, idx: 0, event };
 }
