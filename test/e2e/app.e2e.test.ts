@@ -182,11 +182,17 @@ describe('kvscope serve in Chromium', () => {
     await page.getByTestId('chain-search').fill('');
   }, 90_000);
 
-  it('saves a screenshot of every view in light and dark theme', async () => {
+  it('draws every view in a light and a dark theme, with a screenshot of each', async () => {
     await mkdir(SCREENSHOT_DIR, { recursive: true });
+    const backgrounds = new Map<string, string>();
     for (const theme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width: 1280, height: 800 });
       await setTheme(page, theme);
+      // A string: this file type-checks without the DOM library.
+      backgrounds.set(
+        theme,
+        await page.evaluate<string>('getComputedStyle(document.body).backgroundColor'),
+      );
       await showView(page, 'Overview');
       await page.getByTestId('chart-rates').locator('.recharts-line path').first().waitFor();
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, `overview-1280-${theme}.png`) });
@@ -209,5 +215,7 @@ describe('kvscope serve in Chromium', () => {
       await page.getByTestId('chart-rates').locator('.recharts-line path').first().waitFor();
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, `overview-1024-${theme}.png`) });
     }
+    // The screenshots show two themes, not one twice.
+    expect(backgrounds.get('dark')).not.toBe(backgrounds.get('light'));
   }, 90_000);
 });
