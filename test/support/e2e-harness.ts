@@ -20,11 +20,12 @@ export function ensureBuilt(): void {
   if (r.status !== 0) throw new Error(`npm run build failed with status ${String(r.status)}`);
 }
 
-/** A fresh temp dir, removed by the returned cleanup. */
+/** A fresh temp dir (remove it with removeDir). */
 export async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), `kvscope-e2e-${prefix}-`));
 }
 
+/** Removes a temp dir and everything in it; nothing when it was never made. */
 export async function removeDir(dir: string | undefined): Promise<void> {
   if (dir) await rm(dir, { recursive: true, force: true });
 }
@@ -73,10 +74,11 @@ export interface ServeProcess extends CliProcess {
 export async function startServe(dataDir: string, extra: string[] = []): Promise<ServeProcess> {
   const proc = runCli(['serve', '--port', '0', '--data-dir', dataDir, ...extra]);
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`serve did not start:\n${proc.stderr()}`)),
-      20_000,
-    );
+    const timer = setTimeout(() => {
+      // Do not leave a serve that never said where it listens running after the test.
+      void proc.stop();
+      reject(new Error(`serve did not start:\n${proc.stderr()}`));
+    }, 20_000);
     const onData = () => {
       const m = /serving on (http:\/\/\S+)/.exec(proc.stdout());
       if (!m?.[1]) return;
@@ -121,14 +123,17 @@ export async function openApp(
   return page;
 }
 
-export type KpiId =
-  | 'stored-blocks'
-  | 'removed-blocks'
-  | 'resident-blocks'
-  | 'gaps'
-  | 'undecoded'
-  | 'events'
-  | 'clears';
+const KPI_IDS = [
+  'stored-blocks',
+  'removed-blocks',
+  'resident-blocks',
+  'gaps',
+  'undecoded',
+  'events',
+  'clears',
+] as const;
+
+export type KpiId = (typeof KPI_IDS)[number];
 
 /** The plain number a KPI tile shows (the Overview must be open). */
 export async function kpi(page: Page, id: KpiId): Promise<number> {
@@ -138,17 +143,8 @@ export async function kpi(page: Page, id: KpiId): Promise<number> {
 
 /** Reads several KPI tiles at once. */
 export async function kpis(page: Page): Promise<Record<KpiId, number>> {
-  const ids: KpiId[] = [
-    'stored-blocks',
-    'removed-blocks',
-    'resident-blocks',
-    'gaps',
-    'undecoded',
-    'events',
-    'clears',
-  ];
-  const values = await Promise.all(ids.map((id) => kpi(page, id)));
-  return Object.fromEntries(ids.map((id, i) => [id, values[i]])) as Record<KpiId, number>;
+  const values = await Promise.all(KPI_IDS.map((id) => kpi(page, id)));
+  return Object.fromEntries(KPI_IDS.map((id, i) => [id, values[i]])) as Record<KpiId, number>;
 }
 
 /** Waits until a KPI tile shows `value`. */
