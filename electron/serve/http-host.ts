@@ -73,7 +73,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const name = (url.searchParams.get('name') ?? 'upload').slice(0, 255);
-    if (req.method === 'POST' && !sameOrigin(req)) {
+    if ((req.method === 'POST' && !sameOrigin(req)) || fromAnotherSite(req)) {
       return sendJson(res, 403, { done: false, message: 'cross-origin request refused' });
     }
     if (req.method === 'GET' && url.pathname === HTTP_ROUTES.saveSession) {
@@ -101,14 +101,25 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     if (req.method === 'POST' && url.pathname === HTTP_ROUTES.importCapture) {
       return sendJson(res, 200, await service.importCapture(await readBody(req), name));
     }
-    if (req.method === 'GET' || req.method === 'HEAD') return serveStatic(url.pathname, res);
+    if (req.method === 'GET' || req.method === 'HEAD') return serveStatic(url.pathname, req, res);
     sendJson(res, 405, { done: false, message: `${req.method} not allowed` });
   }
 
-  async function serveStatic(urlPath: string, res: ServerResponse): Promise<void> {
-    const relative = path.normalize(decodeURIComponent(urlPath)).replace(/^([/\\])+/, '');
+  async function serveStatic(
+    urlPath: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(urlPath);
+    } catch {
+      return sendJson(res, 400, { message: 'malformed path' });
+    }
+    const relative = path.normalize(decoded).replace(/^([/\\])+/, '');
     let file = path.join(rendererDir, relative || 'index.html');
-    if (!file.startsWith(rendererDir)) return sendJson(res, 404, { message: 'not found' });
+    if (!file.startsWith(rendererDir + path.sep))
+      return sendJson(res, 404, { message: 'not found' });
     const info = await stat(file).catch(() => null);
     if (!info || info.isDirectory()) file = path.join(rendererDir, 'index.html');
     res.writeHead(200, {
@@ -116,10 +127,20 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-cache',
     });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
     // The file can vanish between stat and read (a rebuild): end this response, not the process.
     createReadStream(file)
       .on('error', () => res.destroy())
       .pipe(res);
+  }
+
+  /** A request a page of another site made the browser send (a download it could trigger). */
+  function fromAnotherSite(req: IncomingMessage): boolean {
+    const site = req.headers['sec-fetch-site'];
+    return site === 'cross-site' || site === 'same-site';
   }
 
   function sameOrigin(req: IncomingMessage): boolean {

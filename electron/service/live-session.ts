@@ -75,6 +75,11 @@ export class LiveSession {
     return this.latestTs + (Date.now() - this.latestTsAt) / 1000;
   }
 
+  /** Why the recording file could not be written, if it could not. */
+  get recordingError(): string | null {
+    return this.recording.writeError;
+  }
+
   /** Names a source in the recording (once per id), so a reopened session knows it. */
   addSource(source: SessionSource): void {
     this.recording.addSource(source);

@@ -151,6 +151,7 @@ export class KvScopeService {
   }
 
   async deleteProfile(id: string): Promise<void> {
+    if (id === DEMO_PROFILE_ID) return this.setDemo(false);
     await this.closeSources(id);
     this.transientProfiles.delete(id);
     await this.store.remove(id);
@@ -314,13 +315,22 @@ export class KvScopeService {
         unsaved: !this.opened && this.live.unsaved,
         demo: !this.opened && this.demo !== null,
         progress: this.progress,
-        problems: this.problems,
+        problems: this.viewProblems(),
       },
       nowTs: model.nowTs(),
       kpis: this.kpis(),
       sources: statuses,
       media: model.media(),
     };
+  }
+
+  private viewProblems(): string[] {
+    const failed = this.opened ? null : this.live.recordingError;
+    if (!failed) return this.problems;
+    return [
+      ...this.problems,
+      `the recording file cannot be written (${failed}): events from now on are shown but not recorded`,
+    ];
   }
 
   private withRates(status: SourceStatus): SourceStatus {

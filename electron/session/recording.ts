@@ -51,6 +51,8 @@ export class Recording {
   private pendingBytes = 0;
   private saving: Promise<void> | null = null;
   private readonly knownSources = new Set<string>();
+  /** Why the file could not be written (a full disk, say); null while all is well. */
+  writeError: string | null = null;
   /** Records appended so far. */
   records = 0;
 
@@ -59,7 +61,9 @@ export class Recording {
     private readonly flushMs: number,
   ) {
     this.file = createWriteStream(path, { flags: 'w' });
-    this.file.on('error', () => undefined);
+    this.file.on('error', (err) => {
+      this.writeError ??= err.message;
+    });
     this.newMember();
   }
 

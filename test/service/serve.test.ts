@@ -214,6 +214,20 @@ describe('kvscope serve', () => {
     client.close();
   });
 
+  it('refuses a download another site makes the browser ask for, and a malformed path', async () => {
+    const crossSite = await fetch(new URL(HTTP_ROUTES.saveSession, host.url), {
+      headers: { 'Sec-Fetch-Site': 'cross-site' },
+    });
+    expect(crossSite.status).toBe(403);
+    const ownPage = await fetch(new URL(HTTP_ROUTES.ratesCsv, host.url), {
+      headers: { 'Sec-Fetch-Site': 'same-origin' },
+    });
+    expect(ownPage.status).toBe(200);
+    expect(await ownPage.text()).toMatch(/^time_s,stored_per_s,removed_per_s/);
+    const malformed = await fetch(new URL('/%E0%A4%A', host.url));
+    expect(malformed.status).toBe(400);
+  });
+
   it('refuses an upload posted from another origin', async () => {
     const upload = await fetch(new URL(`${HTTP_ROUTES.openSession}?name=x`, host.url), {
       method: 'POST',
