@@ -27,8 +27,13 @@ export function useThrottledRefresh(
     };
   }, [intervalMs]);
 
+  // A new `load` is a new question (a filter, a range): it is answered even while disabled
+  // (paused, frozen); only the ticks wait for `enabled`.
+  const lastLoad = useRef<typeof load | null>(null);
   useEffect(() => {
-    if (enabled) throttleRef.current?.trigger();
+    const changed = lastLoad.current !== load;
+    lastLoad.current = load;
+    if (enabled || changed) throttleRef.current?.trigger();
   }, [tick, enabled, load]);
 
   return useCallback(() => throttleRef.current?.trigger(), []);
