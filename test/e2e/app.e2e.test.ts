@@ -182,6 +182,48 @@ describe('kvscope serve in Chromium', () => {
     await page.getByTestId('chain-search').fill('');
   }, 90_000);
 
+  it('draws a newly chosen time range while the charts are paused', async () => {
+    expect(received, 'the connect test must run first').not.toBeNull();
+    await showView(page, 'Overview');
+    const chart = page.getByTestId('chart-rates');
+    await chart.locator('.recharts-line path').first().waitFor({ timeout: 20_000 });
+    await page.getByTestId('pause-charts').click();
+    await expect
+      .poll(() => page.getByTestId('pause-charts').getAttribute('aria-pressed'))
+      .toBe('true');
+    await page.getByTestId('range-all').click();
+    await expect
+      .poll(() => page.getByTestId('range-all').getAttribute('aria-pressed'))
+      .toBe('true');
+    // The new range is fetched once (not left at "Loading…" until the charts resume).
+    await expect
+      .poll(() => chart.locator('.recharts-line path').count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    expect(await page.getByTestId('chart-rates-empty').count()).toBe(0);
+    await page.getByTestId('pause-charts').click();
+  }, 60_000);
+
+  it('answers a change of filter in a frozen event log, and stays frozen', async () => {
+    expect(received, 'the connect test must run first').not.toBeNull();
+    await showView(page, 'Events');
+    const count = page.getByTestId('event-count');
+    // NaN while the count is not known ("…"), so a poll waits for a real number.
+    const shown = async () => {
+      const m = /^([\d,]+) events?/.exec((await count.textContent()) ?? '');
+      return m?.[1] ? Number(m[1].replace(/,/g, '')) : NaN;
+    };
+    await expect.poll(shown, { timeout: 20_000 }).toBeGreaterThan(0);
+    const all = await shown();
+    await page.getByTestId('event-freeze').click();
+    await expect.poll(() => count.textContent()).toContain('(frozen)');
+    // No new events arrive now (the demo is off, the simulator idle): fewer types, fewer events.
+    await page.getByTestId('event-type-BlockRemoved').uncheck();
+    await expect.poll(shown, { timeout: 20_000 }).toBeLessThan(all);
+    expect(await shown()).toBeGreaterThan(0);
+    expect(await count.textContent()).toContain('(frozen)');
+    await page.getByTestId('event-freeze').click();
+  }, 60_000);
+
   it('draws every view in a light and a dark theme, with a screenshot of each', async () => {
     await mkdir(SCREENSHOT_DIR, { recursive: true });
     const backgrounds = new Map<string, string>();
