@@ -8,7 +8,9 @@ import { App } from './components/app';
 import { startFrames } from './state/frames';
 import './styles/base.css';
 import './styles/layout.css';
-import './styles/views.css';
+import './styles/overview.css';
+import './styles/tables.css';
+import './styles/connections.css';
 
 installWsBridgeIfAbsent();
 startFrames();
