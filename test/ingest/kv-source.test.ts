@@ -38,14 +38,19 @@ async function source(c: SourceConfig, opts = {}) {
   return { s, rec };
 }
 
+/** Publishes until the source has received a batch (ZeroMQ's slow joiner drops the first). */
+function heard(p: SimPublisher, rec: { seqs: unknown[] }): Promise<void> {
+  return warmUp(
+    () => p.publish(),
+    () => rec.seqs.length,
+  );
+}
+
 describe('KvSource over real ZeroMQ', () => {
   it('connects to a binding publisher and delivers every event of every batch in order', async () => {
     const p = await sim();
     const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint }));
-    await warmUp(
-      () => p.publish(),
-      () => rec.seqs.length,
-    );
+    await heard(p, rec);
     const first = rec.seqs[0]!;
     await p.publish(50);
     const lastSeq = p.stats().ranks[0]!.lastSeq!;
@@ -66,10 +71,7 @@ describe('KvSource over real ZeroMQ', () => {
     const { s, rec } = await source(cfg({ endpoint, mode: 'bind' }));
     expect(s.status().state).toBe('waiting');
     const p = await sim({ bind: false, connectTo: endpoint, format: 'array' });
-    await warmUp(
-      () => p.publish(),
-      () => rec.seqs.length,
-    );
+    await heard(p, rec);
     await p.publish(10);
     const lastSeq = p.stats().ranks[0]!.lastSeq!;
     await waitFor(() => rec.seqs.at(-1) === lastSeq, 'the last batch');
@@ -102,10 +104,7 @@ describe('KvSource over real ZeroMQ', () => {
     const ep = p.ranks[0]!.pubEndpoint;
     const good = await source(cfg({ id: 'good', endpoint: ep, topic: 'kv-' }));
     const bad = await source(cfg({ id: 'bad', endpoint: ep, topic: 'other', stallAfterSec: 0.3 }));
-    await warmUp(
-      () => p.publish(),
-      () => good.rec.seqs.length,
-    );
+    await heard(p, good.rec);
     await waitFor(() => bad.s.status().hint !== null, 'the hint');
     await p.publish(5);
     await waitFor(() => good.rec.seqs.length >= 6, 'more batches');
@@ -125,10 +124,7 @@ describe('KvSource over real ZeroMQ', () => {
     const { s, rec } = await source(
       cfg({ endpoint: p.ranks[0]!.pubEndpoint, replayEndpoint: p.ranks[0]!.replayEndpoint }),
     );
-    await warmUp(
-      () => p.publish(),
-      () => rec.seqs.length,
-    );
+    await heard(p, rec);
     const f = p.stats().ranks[0]!.lastSeq!;
     for (const d of [2, 3, 4]) drop.add(BigInt(f + d));
     await p.publish(10);
@@ -152,10 +148,7 @@ describe('KvSource over real ZeroMQ', () => {
     const { s, rec } = await source(
       cfg({ endpoint: p.ranks[0]!.pubEndpoint, replayEndpoint: p.ranks[0]!.replayEndpoint }),
     );
-    await warmUp(
-      () => p.publish(),
-      () => rec.seqs.length,
-    );
+    await heard(p, rec);
     const f = p.stats().ranks[0]!.lastSeq!;
     for (let d = 1; d <= 5; d++) drop.add(BigInt(f + d));
     await p.publish(10);
@@ -170,10 +163,7 @@ describe('KvSource over real ZeroMQ', () => {
     const drop = new Set<bigint>();
     const p = await sim({ faults: { dropFromPub: (seq) => drop.has(seq) } });
     const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint }));
-    await warmUp(
-      () => p.publish(),
-      () => rec.seqs.length,
-    );
+    await heard(p, rec);
     const f = p.stats().ranks[0]!.lastSeq!;
     drop.add(BigInt(f + 1));
     drop.add(BigInt(f + 2));
@@ -190,10 +180,7 @@ describe('KvSource over real ZeroMQ', () => {
     const { s, rec } = await source(
       cfg({ endpoint: p.ranks[0]!.pubEndpoint, replayEndpoint: p.ranks[0]!.replayEndpoint }),
     );
-    await warmUp(
-      () => p.publish(),
-      () => rec.seqs.length,
-    );
+    await heard(p, rec);
     await p.publish(5);
     const before = p.stats().ranks[0]!.lastSeq!;
     await waitFor(() => rec.seqs.at(-1) === before, 'the batches before the restart');
@@ -208,12 +195,9 @@ describe('KvSource over real ZeroMQ', () => {
 
   it('reconnects by itself when the engine restarts on the same port, and sees a reset', async () => {
     const port = await freePorts();
-    const first = await SimPublisher.start({ format: 'map', hash: 'int', seed: 1, port });
+    const first = await sim({ seed: 1, port });
     const { s, rec } = await source(cfg({ endpoint: `tcp://127.0.0.1:${port}` }));
-    await warmUp(
-      () => first.publish(),
-      () => rec.seqs.length,
-    );
+    await heard(first, rec);
     // A run longer than the slow joiner's loss, so the restart shows as seq going back.
     await first.publish(100);
     const before = first.stats().ranks[0]!.lastSeq!;
@@ -236,10 +220,7 @@ describe('KvSource over real ZeroMQ', () => {
     const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint, stallAfterSec: 0.3 }));
     const states: string[] = [];
     s.onStatus((st) => states.push(st.state));
-    await warmUp(
-      () => p.publish(),
-      () => rec.seqs.length,
-    );
+    await heard(p, rec);
     await waitFor(() => s.status().state === 'stalled', 'stalled');
     expect(s.status().hint).toMatch(/no messages for/);
     const n = rec.seqs.length;
@@ -254,10 +235,7 @@ describe('KvSource over real ZeroMQ', () => {
   it('counts undecodable payloads without breaking the seq order', async () => {
     const p = await sim({ faults: { garbageEvery: 3 } });
     const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint }));
-    await warmUp(
-      () => p.publish(),
-      () => rec.seqs.length,
-    );
+    await heard(p, rec);
     await p.publish(9);
     const lastSeq = p.stats().ranks[0]!.lastSeq!;
     await waitFor(() => rec.seqs.at(-1) === lastSeq, 'the last batch');
@@ -279,10 +257,7 @@ describe('KvSource over real ZeroMQ', () => {
       sims.map((p, i) => source(cfg({ id: `s${i}`, endpoint: p.ranks[0]!.pubEndpoint }))),
     );
     for (let i = 0; i < 3; i++) {
-      await warmUp(
-        () => sims[i]!.publish(),
-        () => srcs[i]!.rec.seqs.length,
-      );
+      await heard(sims[i]!, srcs[i]!.rec);
     }
     await Promise.all(sims.map((p, i) => p.publish(5 + i)));
     for (let i = 0; i < 3; i++) {
