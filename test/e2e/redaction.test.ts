@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Publisher } from 'zeromq';
 import {
   ensureBuilt,
-  eventually,
   kpi,
   launchChromium,
   removeDir,
@@ -20,6 +19,7 @@ import {
   tempDir,
   type ServeProcess,
 } from '../support/e2e-harness';
+import { eventually } from '../support/wait-for';
 
 const TOKEN_FIRST = 900_000_001;
 const TOKEN_LAST = 900_009_999;

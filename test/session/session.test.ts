@@ -10,6 +10,7 @@ import { NotASessionError, readSession } from '../../electron/session/read-sessi
 import { Recording } from '../../electron/session/recording';
 import { ratesCsv } from '../../electron/session/rates-csv';
 import { cleared, removed, stored } from '../model/helpers';
+import { eventually } from '../support/wait-for';
 
 let dir = '';
 const open: Recording[] = [];
@@ -100,12 +101,13 @@ describe('session files', () => {
     const rec = await Recording.create({ dir, app: 't', flushIntervalMs: 20 });
     open.push(rec);
     rec.appendEvents([stored('a', 1, ['1', '2', '3'])]);
-    let events = 0;
     // Wait for the signal: the file on disk holds the event (no explicit flush is called).
-    while (events === 0) {
-      await new Promise((r) => setTimeout(r, 10));
-      events = (await loadIntoModel(rec.path)).events;
-    }
+    const events = await eventually(
+      async () => (await loadIntoModel(rec.path)).events,
+      (n) => n > 0,
+      'the event on disk',
+      10_000,
+    );
     expect(events).toBe(1);
   });
 

@@ -177,25 +177,3 @@ export async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<voi
   // A string: this file type-checks without the DOM library.
   await page.waitForFunction(`document.documentElement.dataset.theme === ${JSON.stringify(theme)}`);
 }
-
-/**
- * Polls `read` until `ok` holds (a signal, not a sleep) and returns the value; usable in hooks,
- * where expect.poll is not. Fails with the last value seen.
- */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  ok: (value: T) => boolean,
-  what: string,
-  timeout = 20_000,
-): Promise<T> {
-  const until = Date.now() + timeout;
-  let last: T | undefined;
-  for (;;) {
-    last = await read();
-    if (ok(last)) return last;
-    if (Date.now() > until) {
-      throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last)}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

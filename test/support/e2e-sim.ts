@@ -3,7 +3,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { SimPublisher } from '../../electron/sim/publisher';
-import { eventually, kpis, showView, type KpiId } from './e2e-harness';
+import { kpis, showView, type KpiId } from './e2e-harness';
+import { eventually } from './wait-for';
 import type { RawTruth, TruthTotals } from './e2e-truth';
 
 /** The source card of a source by its name (the Connections view must be open). */
