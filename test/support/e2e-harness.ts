@@ -1,24 +1,16 @@
 // End-to-end helpers: build the app once, run `kvscope serve` as a child process, drive the page
 // in the system Chromium (never a downloaded browser), and read the UI's numbers.
-import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { CLI, ROOT, ensureBuilt } from './built-app';
 
-export const ROOT = path.resolve(__dirname, '../..');
-export const CLI = path.join(ROOT, 'dist', 'cli.cjs');
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
-
-/** Builds dist/ when a file the tests run is missing (normally `npm test` built it already). */
-export function ensureBuilt(): void {
-  if (existsSync(CLI) && existsSync(path.join(ROOT, 'dist', 'renderer', 'index.html'))) return;
-  const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error(`npm run build failed with status ${String(r.status)}`);
-}
+export { ensureBuilt };
 
 /** A fresh temp dir (remove it with removeDir). */
 export async function tempDir(prefix: string): Promise<string> {
