@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useState } from 'react';
+import { useCallback, useDeferredValue, useRef, useState } from 'react';
 import type {
   ChainDetail as Detail,
   ChainSort,
@@ -88,6 +88,18 @@ export function ChainsView() {
     }
   };
   const sourceIds = frame?.sources.map((s) => s.id) ?? [];
+  const bodyRef = useRef<HTMLDivElement>(null);
+  // Closing the detail from inside it (Close, Escape) hands the focus back to the list's Tab stop
+  // instead of dropping it on the page.
+  const closeDetail = () => {
+    const detailEl = bodyRef.current?.querySelector('.detail');
+    const hadFocus = detailEl?.contains(document.activeElement) ?? false;
+    setSelected(null);
+    if (!hadFocus) return;
+    requestAnimationFrame(() =>
+      bodyRef.current?.querySelector<HTMLElement>('[role=row][tabindex="0"]')?.focus(),
+    );
+  };
   const shownDetail = detail && detail.id === selected ? detail.value : null;
   // An error only counts while what failed is still asked for.
   const loadError =
@@ -135,9 +147,10 @@ export function ChainsView() {
         <div className="error">Could not load chains: {paged.error ?? loadError}</div>
       )}
       <div
+        ref={bodyRef}
         className={`chains-body ${selected ? 'with-detail' : ''}`}
         onKeyDown={(e) => {
-          if (e.key === 'Escape' && selected) setSelected(null);
+          if (e.key === 'Escape' && selected) closeDetail();
         }}
       >
         <ChainList
@@ -154,7 +167,7 @@ export function ChainsView() {
           <ChainDetail
             detail={shownDetail}
             loading={detail?.id !== selected}
-            onClose={() => setSelected(null)}
+            onClose={closeDetail}
             names={names}
           />
         )}
