@@ -8,7 +8,11 @@ const ENDPOINT = /^(tcp:\/\/(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.*-]+):\d{1,5}|ipc:\/\/
 const endpoint = z
   .string()
   .trim()
-  .regex(ENDPOINT, 'an endpoint looks like tcp://127.0.0.1:5557 (or ipc://..., inproc://...)');
+  .regex(ENDPOINT, 'an endpoint looks like tcp://127.0.0.1:5557 (or ipc://..., inproc://...)')
+  .refine((url) => {
+    const port = /^tcp:\/\/.*:(\d+)$/.exec(url)?.[1];
+    return port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
+  }, 'the port must be from 1 to 65535');
 
 const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 const bytes = z

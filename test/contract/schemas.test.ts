@@ -25,6 +25,7 @@ describe('argument validation', () => {
   it.each<[InvokeChannel, unknown[], RegExp]>([
     ['profiles:save', [{ ...profile, endpoint: 'http://x' }], /endpoint looks like tcp:/],
     ['profiles:save', [{ ...profile, name: '' }], /give the connection a name/],
+    ['profiles:save', [{ ...profile, endpoint: 'tcp://h:99999' }], /port must be from 1 to 65535/],
     ['profiles:save', [{ ...profile, dpRanks: 0 }], /dpRanks/],
     ['profiles:save', [{ ...profile, extra: 1 }], /profiles:save/],
     ['profiles:delete', [42], /argument 0/],
