@@ -68,7 +68,8 @@ export class KvScopeService {
   private demoChange: Promise<void> = Promise.resolve();
   private opened: OpenedFile | null = null;
   private progress: number | null = null;
-  private problems: string[] = [];
+  /** What the live view should say it could not do (a corrupt profiles file, say). */
+  private readonly liveProblems: string[] = [];
   private epoch = 1;
 
   private constructor(
@@ -81,7 +82,7 @@ export class KvScopeService {
     // Rates decay while a stream is silent: refresh the frame now and then even without events.
     this.rateTicker = setInterval(() => this.pump.markDirty(), 1000);
     this.rateTicker.unref();
-    if (store.loadProblem) this.problems.push(store.loadProblem);
+    if (store.loadProblem) this.liveProblems.push(store.loadProblem);
   }
 
   /** Starts the service: loads profiles, opens the live recording, connects what should be. */
@@ -170,9 +171,8 @@ export class KvScopeService {
     }
     // A source that cannot start (port in use, bad endpoint) shows its error in its status.
     await Promise.all(sources.map((s) => s.start().catch(() => undefined)));
-    if (!this.transientProfiles.has(profileId) && profileId !== DEMO_PROFILE_ID) {
-      await this.store.setConnected(profileId, true);
-    }
+    // Only saved profiles are remembered as connected (the demo and CLI endpoints are transient).
+    if (!this.transientProfiles.has(profileId)) await this.store.setConnected(profileId, true);
     this.pump.markDirty();
   }
 
@@ -291,7 +291,6 @@ export class KvScopeService {
   backToLive(): void {
     if (!this.opened) return;
     this.opened = null;
-    this.problems = [];
     this.epoch++;
     this.pump.markDirty();
   }
@@ -325,10 +324,11 @@ export class KvScopeService {
   }
 
   private viewProblems(): string[] {
-    const failed = this.opened ? null : this.live.recordingError;
-    if (!failed) return this.problems;
+    if (this.opened) return this.opened.problems;
+    const failed = this.live.recordingError;
+    if (!failed) return this.liveProblems;
     return [
-      ...this.problems,
+      ...this.liveProblems,
       `the recording file cannot be written (${failed}): events from now on are shown but not recorded`,
     ];
   }
@@ -352,7 +352,6 @@ export class KvScopeService {
         this.pump.markDirty();
       });
       this.opened = { model, title: name, problems };
-      this.problems = problems;
       this.epoch++;
       const message = problems.length
         ? `opened ${name} with ${problems.length} problem(s): ${problems[0]}`
