@@ -8,6 +8,5 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Real sockets and a real browser share two cores: keep files from starving each other.
     maxWorkers: 2,
-    benchmark: { include: ['test/bench/**/*.bench.ts'] },
   },
 });

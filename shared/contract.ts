@@ -66,6 +66,8 @@ export interface Kpis {
   storedBlocks: number;
   removedBlocks: number;
   residentBlocks: number;
+  /** Of residentBlocks, those of sources that are disconnected or stalled (their last known state). */
+  staleResidentBlocks: number;
   storedPerSec: number;
   removedPerSec: number;
   events: number;

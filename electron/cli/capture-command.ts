@@ -2,7 +2,7 @@
 // output, plus seq and dp_rank, with exact integer hashes). Gaps, resets and health go to stderr.
 import type { Command } from 'commander';
 import type { SourceStatus } from '../../shared/contract';
-import type { IngestSink } from '../ingest/ingest-sink';
+import { missingCase, type IngestRecord, type IngestSink } from '../../shared/records';
 import { KvSource } from '../ingest/kv-source';
 import { validateEndpoint, type SourceConfig } from '../ingest/source-config';
 import {
@@ -71,34 +71,47 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
   const finished = new Promise<void>((resolve) => (finish = resolve));
   const full = (): boolean => max > 0 && seen >= max;
 
-  const sink: IngestSink = {
-    batch(records) {
-      if (stopping) return;
-      let out = '';
-      for (const r of records) {
-        if (full()) break;
-        seen++;
-        out += (json ? eventJsonLine(r) : eventTextLine(seen, r)) + '\n';
+  const write = (r: IngestRecord): void => {
+    switch (r.k) {
+      case 'batch': {
+        let out = '';
+        for (const e of r.events) {
+          if (full()) break;
+          seen++;
+          out += (json ? eventJsonLine(e) : eventTextLine(seen, e)) + '\n';
+        }
+        if (out !== '') process.stdout.write(out);
+        if (full()) finish();
+        return;
       }
-      if (out !== '') process.stdout.write(out);
-      if (full()) finish();
-    },
-    undecoded(u) {
-      if (stopping || full()) return;
-      seen++;
-      process.stdout.write((json ? undecodedJsonLine(u) : undecodedTextLine(seen, u)) + '\n');
-      if (full()) finish();
-    },
-    eventError(e) {
-      err(`event ${e.idx} of seq ${e.seq} could not be decoded: ${e.error}`);
-    },
-    gap(g) {
-      const what =
-        cfg.replayEndpoint === null ? 'no replay endpoint' : `replay recovered ${g.recovered}`;
-      err(`gap: seq ${g.from}..${g.to} (${g.to - g.from + 1} missing): ${what}, lost ${g.lost}`);
-    },
-    reset(r) {
-      err(`publisher restarted: seq back to 0 after ${r.previousSeq} (a reset, not a gap)`);
+      case 'undecoded':
+        if (full()) return;
+        seen++;
+        process.stdout.write(
+          (json ? undecodedJsonLine(r.rec) : undecodedTextLine(seen, r.rec)) + '\n',
+        );
+        if (full()) finish();
+        return;
+      case 'event-error':
+        err(`event ${r.rec.idx} of seq ${r.rec.seq} could not be decoded: ${r.rec.error}`);
+        return;
+      case 'gap': {
+        const g = r.rec;
+        const what =
+          cfg.replayEndpoint === null ? 'no replay endpoint' : `replay recovered ${g.recovered}`;
+        err(`gap: seq ${g.from}..${g.to} (${g.to - g.from + 1} missing): ${what}, lost ${g.lost}`);
+        return;
+      }
+      case 'reset':
+        err(`publisher restarted: seq back to 0 after ${r.rec.previousSeq} (a reset, not a gap)`);
+        return;
+      default:
+        missingCase(r);
+    }
+  };
+  const sink: IngestSink = {
+    record(r) {
+      if (!stopping) write(r);
     },
   };
 

@@ -5,7 +5,7 @@ import type { EventRecord } from '../../shared/events';
 import { decodeBatch, type DecodeResult } from '../wire/decode-batch';
 import { FingerprintBuilder } from '../wire/fingerprint';
 import { parseMessage } from '../wire/message';
-import type { IngestSink } from './ingest-sink';
+import type { IngestSink } from '../../shared/records';
 import { ReplayTimeoutError, requestReplay, type ReplayBatch } from './replay-client';
 import { Sequencer, type SettledGap } from './sequencer';
 import { DEFAULT_STALL_AFTER_SEC, validateEndpoint, type SourceConfig } from './source-config';
@@ -196,12 +196,9 @@ export class KvSource {
     if (!m.ok) {
       c.bytes += m.bytes;
       c.undecoded++;
-      this.sink.undecoded({
-        source: this.cfg.id,
-        seq: null,
-        bytes: m.bytes,
-        error: m.error,
-        at: now / 1000,
+      this.sink.record({
+        k: 'undecoded',
+        rec: { source: this.cfg.id, seq: null, bytes: m.bytes, error: m.error, at: now / 1000 },
       });
       return;
     }
@@ -222,12 +219,9 @@ export class KvSource {
     if (!d.ok) {
       c.undecoded++;
       if (d.oversized) c.oversized++;
-      this.sink.undecoded({
-        source,
-        seq: n,
-        bytes: d.bytes,
-        error: d.error,
-        at: Date.now() / 1000,
+      this.sink.record({
+        k: 'undecoded',
+        rec: { source, seq: n, bytes: d.bytes, error: d.error, at: Date.now() / 1000 },
       });
       return;
     }
@@ -239,10 +233,17 @@ export class KvSource {
       records[i] = { source, seq: n, ts: d.ts, dp_rank: d.dpRank, idx: e.idx, event: e.event };
     }
     c.events += records.length;
-    this.sink.batch(records, { source, seq: n, ts: d.ts, dpRank: d.dpRank });
+    this.sink.record({
+      k: 'batch',
+      meta: { source, seq: n, ts: d.ts, dpRank: d.dpRank },
+      events: records,
+    });
     for (const err of d.errors) {
       c.eventErrors++;
-      this.sink.eventError({ source, seq: n, idx: err.idx, error: err.error });
+      this.sink.record({
+        k: 'event-error',
+        rec: { source, seq: n, idx: err.idx, error: err.error },
+      });
     }
   }
 
@@ -252,13 +253,16 @@ export class KvSource {
     c.recovered += g.recovered;
     c.lost += g.lost;
     const at = g.revealedBy.d.ok ? g.revealedBy.d.ts : Date.now() / 1000;
-    this.sink.gap({
-      source: this.cfg.id,
-      from: Number(g.from),
-      to: Number(g.to),
-      recovered: g.recovered,
-      lost: g.lost,
-      at,
+    this.sink.record({
+      k: 'gap',
+      rec: {
+        source: this.cfg.id,
+        from: Number(g.from),
+        to: Number(g.to),
+        recovered: g.recovered,
+        lost: g.lost,
+        at,
+      },
     });
     this.notify();
   }
@@ -266,7 +270,10 @@ export class KvSource {
   private onReset(previousSeq: bigint, item: DecodeResult): void {
     this.counters.resets++;
     const at = item.ok ? item.ts : Date.now() / 1000;
-    this.sink.reset({ source: this.cfg.id, previousSeq: Number(previousSeq), at });
+    this.sink.record({
+      k: 'reset',
+      rec: { source: this.cfg.id, previousSeq: Number(previousSeq), at },
+    });
     this.notify();
   }
 

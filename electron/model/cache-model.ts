@@ -1,5 +1,6 @@
-// The analysis model: true counts, per-second rates over event time, residency per source and
-// medium, the hash forest with chains, an event ring and derived figures. Pure Node, no I/O.
+// The model behind the screens: true counts, per-second rates over event time, residency per
+// source and medium, the hash forest with chains and an event ring. Fed one IngestRecord at a
+// time, live and when a file is replayed. Pure Node, no I/O.
 
 import type {
   ChainDetail,
@@ -13,23 +14,18 @@ import type {
   Series,
   SeriesQuery,
 } from '../../shared/contract';
-import type {
-  EventErrorRecord,
-  EventRecord,
-  GapRecord,
-  ResetRecord,
-  UndecodedRecord,
-} from '../../shared/events';
+import type { EventRecord, GapRecord, ResetRecord, UndecodedRecord } from '../../shared/events';
+import { missingCase, type IngestRecord } from '../../shared/records';
 import { BinTable } from './bin-table';
 import type { BlockNode } from './block-node';
 import { sourceBit } from './block-node';
-import { computeChains, pageChains, searchForest, type ChainRow } from './chains';
+import { computeChains, pageChains, pathSummary, searchForest, type ChainRow } from './chains';
 import { DerivedCounters, popcount, type DerivedFigures } from './derived';
 import { EventRing } from './event-ring';
 import { Forest } from './forest';
 import { hashMatcher } from './hash-query';
 import { Residency, UNSPECIFIED_MEDIUM } from './residency';
-import { buildSeries } from './series';
+import { buildSeries, type SeriesView } from './series';
 import { blockHistory } from './block-history';
 
 /** Seconds of event time behind the storedPerSec / removedPerSec figures. */
@@ -45,6 +41,29 @@ export interface SourceRows {
   undecoded: number;
 }
 
+/** What one source contributed to the totals: a removed source takes its share with it. */
+interface SourceCounts {
+  stored: number;
+  removed: number;
+  events: number;
+  clears: number;
+  gaps: number;
+  lost: number;
+  recovered: number;
+  undecoded: number;
+}
+
+const zeroCounts = (): SourceCounts => ({
+  stored: 0,
+  removed: 0,
+  events: 0,
+  clears: 0,
+  gaps: 0,
+  lost: 0,
+  recovered: 0,
+  undecoded: 0,
+});
+
 /** Tuning knobs (defaults suit an hour of a busy engine). */
 export interface CacheModelOptions {
   ringSize?: number;
@@ -55,28 +74,22 @@ export interface CacheModelOptions {
 
 /** Everything the screens show, fed one record at a time. */
 export class CacheModel {
-  readonly bins: BinTable;
-  readonly residency = new Residency();
-  readonly forest: Forest;
-  readonly ring: EventRing;
-  readonly derivedCounters: DerivedCounters;
-  readonly sourceIds: string[] = [];
-  readonly sourceRows = new Map<string, SourceRows>();
-  readonly mediumIds: string[] = [];
-  readonly mediumRows = new Map<string, number>();
-  readonly markers: Marker[] = [];
+  private readonly bins: BinTable;
+  private readonly residency = new Residency();
+  private readonly forest: Forest;
+  private readonly ring: EventRing;
+  private readonly derivedCounters: DerivedCounters;
+  /** Sources in order of first appearance; the index is the source's bit in block masks. */
+  private readonly sourceIds: string[] = [];
+  /** Sources taken out of every total (removed connections); their index stays reserved. */
+  private readonly removed = new Set<string>();
+  private readonly sourceRows = new Map<string, SourceRows>();
+  private readonly counts = new Map<string, SourceCounts>();
+  private readonly mediumIds: string[] = [];
+  private readonly mediumRows = new Map<string, number>();
+  private readonly markers: Marker[] = [];
   private latestTs: number | null = null;
   private readonly pendingUndecoded = new Map<string, number>();
-  private readonly c = {
-    stored: 0,
-    removed: 0,
-    events: 0,
-    clears: 0,
-    gaps: 0,
-    lost: 0,
-    recovered: 0,
-    undecoded: 0,
-  };
   private chainCache: { version: number; hash: string; rows: ChainRow[] } | null = null;
 
   constructor(opts: CacheModelOptions = {}) {
@@ -86,8 +99,42 @@ export class CacheModel {
     this.derivedCounters = new DerivedCounters(opts.thrashWindowSec);
   }
 
-  /** Apply one decoded batch of one source, in seq order. */
-  applyBatch(records: EventRecord[]): void {
+  /** Apply one record of one source, in seq order for that source. */
+  apply(r: IngestRecord): void {
+    switch (r.k) {
+      case 'batch':
+        return this.applyBatch(r.events);
+      case 'gap':
+        return this.applyGap(r.rec);
+      case 'reset':
+        return this.applyReset(r.rec);
+      case 'undecoded':
+        return this.applyUndecoded(r.rec);
+      case 'event-error':
+        this.derivedCounters.eventErrors += 1;
+        return;
+      default:
+        missingCase(r);
+    }
+  }
+
+  /**
+   * Takes a source out of every total (a removed connection): its residency, its counts, its
+   * rows in rates and its holds in the forest. Its rows in the bin table stay allocated but unread.
+   */
+  removeSource(source: string): void {
+    const idx = this.sourceIds.indexOf(source);
+    if (idx < 0) return;
+    for (const set of this.residency.clear(source).values())
+      for (const h of set) this.release(source, idx, h, this.latestTs ?? 0, false);
+    this.removed.add(source);
+    this.sourceRows.delete(source);
+    this.counts.delete(source);
+    this.pendingUndecoded.delete(source);
+    this.writeLevels(this.latestTs ?? 0);
+  }
+
+  private applyBatch(records: EventRecord[]): void {
     if (records.length === 0) return;
     const first = records[0] as EventRecord;
     const rows = this.rowsOf(first.source);
@@ -98,17 +145,21 @@ export class CacheModel {
   }
 
   /** A run of missing sequence numbers: counted and marked. */
-  applyGap(g: GapRecord): void {
+  private applyGap(g: GapRecord): void {
     this.rowsOf(g.source);
-    this.c.gaps += 1;
-    this.c.lost += g.lost;
-    this.c.recovered += g.recovered;
+    const c = this.countsOf(g.source);
+    c.gaps += 1;
+    c.lost += g.lost;
+    c.recovered += g.recovered;
     const detail = `seq ${g.from}–${g.to} missing: ${g.recovered} recovered, ${g.lost} lost`;
     this.mark({ t: g.at, kind: 'gap', source: g.source, detail });
   }
 
-  /** A publisher restart (seq back to 0): marked, not counted as a gap. */
-  applyReset(r: ResetRecord): void {
+  /**
+   * A publisher restart (seq back to 0): a new engine process with an empty cache, so what the old
+   * one held is no longer resident. Marked, not counted as a gap; no lifetimes are taken.
+   */
+  private applyReset(r: ResetRecord): void {
     this.rowsOf(r.source);
     this.mark({
       t: r.at,
@@ -116,39 +167,44 @@ export class CacheModel {
       source: r.source,
       detail: `publisher restarted after seq ${r.previousSeq}`,
     });
+    const idx = this.sourceIds.indexOf(r.source);
+    for (const set of this.residency.clear(r.source).values())
+      for (const h of set) this.release(r.source, idx, h, r.at, false);
+    this.writeLevels(this.latestTs ?? r.at);
   }
 
   /** An undecodable message: counted, binned at the latest event time (its own time is receive time). */
-  applyUndecoded(u: UndecodedRecord): void {
+  private applyUndecoded(u: UndecodedRecord): void {
     const rows = this.rowsOf(u.source);
-    this.c.undecoded += 1;
+    this.countsOf(u.source).undecoded += 1;
     if (this.latestTs !== null) this.bins.add(rows.undecoded, this.latestTs, 1);
     else this.pendingUndecoded.set(u.source, (this.pendingUndecoded.get(u.source) ?? 0) + 1);
-  }
-
-  /** One bad event of a good batch. */
-  applyEventError(_e: EventErrorRecord): void {
-    this.derivedCounters.eventErrors += 1;
   }
 
   /**
    * Totals and rates. `atTs` is the event time to take as now: the live view moves it on while a
    * stream is silent, so rates fall to zero instead of freezing at their last value.
    */
-  kpis(atTs?: number): Kpis {
+  kpis(atTs?: number, staleSources: ReadonlySet<string> = new Set()): Kpis {
     const rate = this.windowRates(null, atTs);
+    const t = zeroCounts();
+    for (const c of this.counts.values())
+      for (const key of Object.keys(t) as (keyof SourceCounts)[]) t[key] += c[key];
+    let stale = 0;
+    for (const s of staleSources) stale += this.residency.ofSource(s);
     return {
-      storedBlocks: this.c.stored,
-      removedBlocks: this.c.removed,
+      storedBlocks: t.stored,
+      removedBlocks: t.removed,
       residentBlocks: this.residency.total(),
+      staleResidentBlocks: stale,
       storedPerSec: rate.storedPerSec,
       removedPerSec: rate.removedPerSec,
-      events: this.c.events,
-      clears: this.c.clears,
-      gaps: this.c.gaps,
-      lost: this.c.lost,
-      recovered: this.c.recovered,
-      undecoded: this.c.undecoded,
+      events: t.events,
+      clears: t.clears,
+      gaps: t.gaps,
+      lost: t.lost,
+      recovered: t.recovered,
+      undecoded: t.undecoded,
     };
   }
 
@@ -176,7 +232,7 @@ export class CacheModel {
 
   /** Sources seen, in order of first appearance. */
   sources(): string[] {
-    return [...this.sourceIds];
+    return this.sourceIds.filter((s) => !this.removed.has(s));
   }
 
   /** Latest event time seen (seconds), null before the first event. */
@@ -186,7 +242,17 @@ export class CacheModel {
 
   /** Rates and residency over a range, at most maxPoints points, with markers. */
   series(q: SeriesQuery): Series {
-    return buildSeries(this, q);
+    return buildSeries(this.seriesView(), q);
+  }
+
+  /** A known block by its hash (resident or remembered after eviction). */
+  block(hash: string): BlockNode | undefined {
+    return this.forest.get(hash);
+  }
+
+  /** Every known block. */
+  blocks(): IterableIterator<[string, BlockNode]> {
+    return this.forest.nodes.entries();
   }
 
   /** Chains filtered, sorted and paged. */
@@ -212,29 +278,9 @@ export class CacheModel {
   chain(id: string): ChainDetail | null {
     const path = this.forest.path(id);
     if (path.length === 0) return null;
-    const blocks = path.map((n) => blockHistory(n, this.namesOf(n.srcMask)));
-    let mask = 0;
-    let restores = 0;
-    for (const n of path) {
-      mask |= n.srcMask;
-      restores += n.restores;
-    }
-    const resident = blocks.filter((b) => b.resident).length;
     return {
-      summary: {
-        id,
-        root: (path[0] as BlockNode).hash,
-        leaf: id,
-        depthBlocks: path.length,
-        depthTokens: path.reduce((s, n) => s + n.tokens, 0),
-        residentBlocks: resident,
-        evictedBlocks: path.length - resident,
-        restores,
-        sources: this.namesOf(mask),
-        firstSeen: Math.min(...path.map((n) => n.firstStored)),
-        lastSeen: Math.max(...path.map((n) => n.lastSeen)),
-      },
-      blocks,
+      summary: pathSummary(path, (m) => this.namesOf(m)),
+      blocks: path.map((n) => blockHistory(n, this.namesOf(n.srcMask))),
     };
   }
 
@@ -254,7 +300,8 @@ export class CacheModel {
   }
 
   private applyEvent(rec: EventRecord): void {
-    this.c.events += 1;
+    const c = this.countsOf(rec.source);
+    c.events += 1;
     this.ring.push(rec);
     if (this.latestTs === null || rec.ts > this.latestTs) this.latestTs = rec.ts;
     const rows = this.rowsOf(rec.source);
@@ -262,7 +309,7 @@ export class CacheModel {
     const ev = rec.event;
     if (ev.type === 'BlockStored') {
       const n = ev.block_hashes.length;
-      this.c.stored += n;
+      c.stored += n;
       this.bins.add(rows.stored, rec.ts, n);
       const medium = this.mediumOf(ev.medium);
       if (ev.parent_block_hash !== null) {
@@ -289,31 +336,52 @@ export class CacheModel {
       }
     } else if (ev.type === 'BlockRemoved') {
       const n = ev.block_hashes.length;
-      this.c.removed += n;
+      c.removed += n;
       this.bins.add(rows.removed, rec.ts, n);
       const medium = this.mediumOf(ev.medium);
       for (const h of ev.block_hashes) {
         if (this.residency.remove(rec.source, medium, h))
-          this.release(rec.source, srcIdx, h, rec.ts);
+          this.release(rec.source, srcIdx, h, rec.ts, true);
       }
     } else {
-      this.c.clears += 1;
+      c.clears += 1;
       this.bins.add(rows.clears, rec.ts, 1);
       this.mark({ t: rec.ts, kind: 'clear', source: rec.source, detail: 'all blocks cleared' });
       for (const set of this.residency.clear(rec.source).values()) {
-        for (const h of set) this.release(rec.source, srcIdx, h, rec.ts);
+        for (const h of set) this.release(rec.source, srcIdx, h, rec.ts, true);
       }
     }
   }
 
-  private release(source: string, srcIdx: number, h: string, ts: number): void {
+  /** A (source, medium) no longer holds h; `evicted` says whether that was an eviction (a lifetime). */
+  private release(source: string, srcIdx: number, h: string, ts: number, evicted: boolean): void {
     const node = this.forest.get(h);
     if (!node) return;
     const before = popcount(node.srcMask);
-    this.forest.removeHolder(node, srcIdx, this.residency.inSource(source, h), ts);
+    this.forest.removeHolder(node, srcIdx, this.residency.inSource(source, h), ts, evicted);
     if (before === 2 && popcount(node.srcMask) === 1) this.derivedCounters.sharedBlocks -= 1;
-    if (node.holders === 0 && node.lastLifetime !== null)
+    if (evicted && node.holders === 0 && node.lastLifetime !== null)
       this.derivedCounters.lifetime(node.lastLifetime);
+  }
+
+  private seriesView(): SeriesView {
+    return {
+      bins: this.bins,
+      sources: this.sources(),
+      media: this.mediumIds,
+      sourceRows: this.sourceRows,
+      mediumRows: this.mediumRows,
+      markers: this.markers,
+    };
+  }
+
+  private countsOf(source: string): SourceCounts {
+    let c = this.counts.get(source);
+    if (!c) {
+      c = zeroCounts();
+      this.counts.set(source, c);
+    }
+    return c;
   }
 
   private writeLevels(ts: number): void {
@@ -365,7 +433,8 @@ export class CacheModel {
         undecoded: this.bins.addRow('sum'),
       };
       this.sourceRows.set(source, rows);
-      this.sourceIds.push(source);
+      if (!this.sourceIds.includes(source)) this.sourceIds.push(source);
+      this.removed.delete(source);
     }
     return rows;
   }

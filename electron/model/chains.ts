@@ -7,12 +7,12 @@ import type { BlockNode } from './block-node';
 import type { Forest } from './forest';
 import { hashMatcher } from './hash-query';
 
+/** A root-to-node aggregate: what a chain summary adds up. */
 interface Agg {
   root: HashKey;
   depth: number;
   tokens: number;
   resident: number;
-  evicted: number;
   restores: number;
   mask: number;
   seen: number;
@@ -26,6 +26,60 @@ export interface ChainRow {
   summary: ChainSummary;
   seenMask: number;
   match: boolean;
+}
+
+function emptyAgg(root: HashKey): Agg {
+  return {
+    root,
+    depth: 0,
+    tokens: 0,
+    resident: 0,
+    restores: 0,
+    mask: 0,
+    seen: 0,
+    first: Infinity,
+    last: -Infinity,
+    match: false,
+  };
+}
+
+/** Extends a root-to-parent aggregate by one node (mutates a). */
+function addNode(a: Agg, n: BlockNode, match: ((key: HashKey) => boolean) | null): void {
+  a.depth += 1;
+  a.tokens += n.tokens;
+  if (n.holders > 0) a.resident += 1;
+  a.restores += n.restores;
+  a.mask |= n.srcMask;
+  a.seen |= n.seenMask;
+  if (n.firstStored < a.first) a.first = n.firstStored;
+  if (n.lastSeen > a.last) a.last = n.lastSeen;
+  if (!a.match && match !== null && match(n.hash)) a.match = true;
+}
+
+function toSummary(a: Agg, leaf: HashKey, sourceNames: (mask: number) => string[]): ChainSummary {
+  return {
+    id: leaf,
+    root: a.root,
+    leaf,
+    depthBlocks: a.depth,
+    depthTokens: a.tokens,
+    residentBlocks: a.resident,
+    evictedBlocks: a.depth - a.resident,
+    restores: a.restores,
+    sources: sourceNames(a.mask),
+    firstSeen: a.first,
+    lastSeen: a.last,
+  };
+}
+
+/** The summary of one chain given as its path, root first. */
+export function pathSummary(
+  path: readonly BlockNode[],
+  sourceNames: (mask: number) => string[],
+): ChainSummary {
+  const a = emptyAgg((path[0] as BlockNode).hash);
+  for (const n of path) addNode(a, n, null);
+  return toSummary(a, (path[path.length - 1] as BlockNode).hash, sourceNames);
 }
 
 /**
@@ -53,61 +107,14 @@ export function computeChains(
       cur = cur.parent === null ? undefined : forest.get(cur.parent);
     }
     const top = stack[stack.length - 1];
-    const root = above ? above.root : top ? top.hash : leaf;
-    let depth = above?.depth ?? 0;
-    let tokens = above?.tokens ?? 0;
-    let resident = above?.resident ?? 0;
-    let restores = above?.restores ?? 0;
-    let mask = above?.mask ?? 0;
-    let seen = above?.seen ?? 0;
-    let first = above?.first ?? Infinity;
-    let last = above?.last ?? -Infinity;
-    let matched = above?.match ?? false;
+    const agg = above ? { ...above } : emptyAgg(top ? top.hash : leaf);
     for (let i = stack.length - 1; i >= 0; i -= 1) {
       const n = stack[i] as BlockNode;
-      depth += 1;
-      tokens += n.tokens;
-      if (n.holders > 0) resident += 1;
-      restores += n.restores;
-      mask |= n.srcMask;
-      seen |= n.seenMask;
-      if (n.firstStored < first) first = n.firstStored;
-      if (n.lastSeen > last) last = n.lastSeen;
-      if (!matched && match !== null && match(n.hash)) matched = true;
-      if (i > 0 && forest.children(n.hash) > 1) {
-        memo.set(n.hash, {
-          root,
-          depth,
-          tokens,
-          resident,
-          evicted: depth - resident,
-          restores,
-          mask,
-          seen,
-          first,
-          last,
-          match: matched,
-        });
-      }
+      addNode(agg, n, match);
+      if (i > 0 && forest.children(n.hash) > 1) memo.set(n.hash, { ...agg });
     }
-    if (depth === 0) continue;
-    rows.push({
-      summary: {
-        id: leaf,
-        root,
-        leaf,
-        depthBlocks: depth,
-        depthTokens: tokens,
-        residentBlocks: resident,
-        evictedBlocks: depth - resident,
-        restores,
-        sources: sourceNames(mask),
-        firstSeen: first,
-        lastSeen: last,
-      },
-      seenMask: seen,
-      match: matched,
-    });
+    if (agg.depth === 0) continue;
+    rows.push({ summary: toSummary(agg, leaf, sourceNames), seenMask: agg.seen, match: agg.match });
   }
   return rows;
 }

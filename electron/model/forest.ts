@@ -90,15 +90,25 @@ export class Forest {
     node.seenMask |= sourceBit(sourceIdx);
   }
 
-  /** A (source, medium) pair let node go at ts; stillInSource when the source holds it in another medium. */
-  removeHolder(node: BlockNode, sourceIdx: number, stillInSource: boolean, ts: number): void {
+  /**
+   * A (source, medium) pair let node go at ts; stillInSource when the source holds it in another
+   * medium. `evicted` is false when the holder went away (an engine restart, a removed source):
+   * that ends no lifetime.
+   */
+  removeHolder(
+    node: BlockNode,
+    sourceIdx: number,
+    stillInSource: boolean,
+    ts: number,
+    evicted = true,
+  ): void {
     this.version += 1;
     node.holders = Math.max(0, node.holders - 1);
     if (!stillInSource) node.srcMask &= ~sourceBit(sourceIdx);
     node.lastSeen = Math.max(node.lastSeen, ts);
     if (node.holders === 0) {
       node.removedAt = appendBounded(node.removedAt, ts);
-      node.lastLifetime = ts - node.lastStore;
+      node.lastLifetime = evicted ? ts - node.lastStore : null;
       this.enqueue(node);
       this.trim();
     }

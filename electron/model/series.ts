@@ -1,22 +1,32 @@
 // Building a chart series from the bin table: a range back from the latest event time, merged
 // into at most maxPoints aligned buckets (rates averaged, residency at the end of each bucket).
 
-import type { Series, SeriesPoint, SeriesQuery } from '../../shared/contract';
+import type { Marker, Series, SeriesPoint, SeriesQuery } from '../../shared/contract';
 import {
   bucketStarts,
   chooseFactor,
   downsampleLast,
   downsampleMean,
 } from '../../shared/downsample';
-import type { CacheModel } from './cache-model';
+import type { BinTable } from './bin-table';
+
+/** What a series is read from: the model's bins and the rows in them, nothing else. */
+export interface SeriesView {
+  bins: BinTable;
+  sources: readonly string[];
+  media: readonly string[];
+  sourceRows: ReadonlyMap<string, { stored: number; removed: number }>;
+  mediumRows: ReadonlyMap<string, number>;
+  markers: readonly Marker[];
+}
 
 /** Points per series when the query does not say. */
 export const DEFAULT_MAX_POINTS = 600;
 
 /** The series a query asks for. */
-export function buildSeries(model: CacheModel, q: SeriesQuery): Series {
-  const sources = model.sources();
-  const media = model.media();
+export function buildSeries(model: SeriesView, q: SeriesQuery): Series {
+  const sources = [...model.sources];
+  const media = [...model.media];
   const span = model.bins.span();
   if (!span) return { binSec: 1, sources, media, points: [], markers: [] };
   const to = span.last;

@@ -6,7 +6,7 @@ import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { APP_VERSION } from '../app-version';
-import type { IngestSink } from '../ingest/ingest-sink';
+import type { IngestSink } from '../../shared/records';
 import { CacheModel } from '../model/cache-model';
 import type { SessionSource } from '../session/format';
 import { Recording } from '../session/recording';
@@ -23,42 +23,24 @@ export class LiveSession {
   private readonly listeners = new Set<() => void>();
 
   private constructor(private readonly recording: Recording) {
-    const changed = () => {
-      this.unsaved = true;
-      const ts = this.model.nowTs();
-      if (ts !== this.latestTs) {
-        this.latestTs = ts;
-        this.latestTsAt = Date.now();
-      }
-      for (const listener of this.listeners) listener();
-    };
+    // Recording first: what reached the model (and so the screen) is on its way to the disk.
     this.sink = {
-      batch: (records) => {
-        recording.appendEvents(records);
-        this.model.applyBatch(records);
-        changed();
-      },
-      undecoded: (u) => {
-        recording.appendUndecoded(u);
-        this.model.applyUndecoded(u);
-        changed();
-      },
-      eventError: (e) => {
-        recording.appendEventError(e);
-        this.model.applyEventError(e);
-        changed();
-      },
-      gap: (g) => {
-        recording.appendGap(g);
-        this.model.applyGap(g);
-        changed();
-      },
-      reset: (r) => {
-        recording.appendReset(r);
-        this.model.applyReset(r);
-        changed();
+      record: (r) => {
+        recording.record(r);
+        this.model.apply(r);
+        this.changed();
       },
     };
+  }
+
+  private changed(): void {
+    this.unsaved = true;
+    const ts = this.model.nowTs();
+    if (ts !== this.latestTs) {
+      this.latestTs = ts;
+      this.latestTsAt = Date.now();
+    }
+    for (const listener of this.listeners) listener();
   }
 
   /** Opens a new recording file in `dir`. */

@@ -153,7 +153,7 @@ export class KvScopeService {
 
   async deleteProfile(id: string): Promise<void> {
     if (id === DEMO_PROFILE_ID) return this.setDemo(false);
-    await this.closeSources(id);
+    await this.closeSources(id, { forget: true });
     this.transientProfiles.delete(id);
     await this.store.remove(id);
     this.pump.markDirty();
@@ -212,7 +212,7 @@ export class KvScopeService {
       });
       await this.connect(DEMO_PROFILE_ID);
     } else if (!on && this.demo) {
-      await this.closeSources(DEMO_PROFILE_ID);
+      await this.closeSources(DEMO_PROFILE_ID, { forget: true });
       this.transientProfiles.delete(DEMO_PROFILE_ID);
       await this.demo.close();
       this.demo = null;
@@ -373,10 +373,12 @@ export class KvScopeService {
     return profile;
   }
 
-  private async closeSources(profileId: string): Promise<void> {
+  /** Closes a profile's sources; `forget` (a removed connection) also takes them out of every total. */
+  private async closeSources(profileId: string, opts: { forget?: boolean } = {}): Promise<void> {
     const sources = this.sources.get(profileId) ?? [];
     this.sources.delete(profileId);
     await Promise.all(sources.map((s) => s.close()));
+    if (opts.forget) for (const s of sources) this.live.model.removeSource(s.status().id);
   }
 
   /** Closes every source, the demo and the recording. */

@@ -2,6 +2,7 @@
 
 import { Readable } from 'node:stream';
 import type { EventRecord } from '../../shared/events';
+import { missingCase, type IngestRecord } from '../../shared/records';
 import { CacheModel, type CacheModelOptions } from '../model/cache-model';
 import type { SessionHeader, SessionRecord } from './format';
 import type { SessionInput } from './line-reader';
@@ -17,41 +18,110 @@ export interface LoadResult {
   events: number;
 }
 
-export interface LoadOptions {
+export interface LoadOptions extends ReplayOptions {
+  model?: CacheModel;
+  modelOptions?: CacheModelOptions;
+}
+
+/**
+ * Turns a file's records (one line per event) back into what a live source delivers: consecutive
+ * events of one (source, seq) become one batch record. Call flush() at the end.
+ */
+export class BatchGrouper {
+  private batch: EventRecord[] = [];
+  constructor(private readonly onRecord: (r: IngestRecord) => void) {}
+
+  push(r: SessionRecord): void {
+    switch (r.k) {
+      case 'event': {
+        const head = this.batch[0];
+        if (head && (head.source !== r.rec.source || head.seq !== r.rec.seq)) this.flush();
+        this.batch.push(r.rec);
+        return;
+      }
+      case 'source':
+        return;
+      case 'gap':
+      case 'reset':
+      case 'undecoded':
+      case 'event-error':
+        this.flush();
+        this.onRecord(r);
+        return;
+      default:
+        missingCase(r);
+    }
+  }
+
+  flush(): void {
+    const head = this.batch[0];
+    if (!head) return;
+    const events = this.batch;
+    this.batch = [];
+    this.onRecord({
+      k: 'batch',
+      meta: { source: head.source, seq: head.seq, ts: head.ts, dpRank: head.dp_rank },
+      events,
+    });
+  }
+}
+
+/** What replayFile read. */
+export interface ReplayResult {
+  kind: 'session' | 'capture';
+  /** The session's header (null for a capture). */
+  header: SessionHeader | null;
+  problems: string[];
+  events: number;
+}
+
+/** Options of replayFile. */
+export interface ReplayOptions {
   onProgress?: (fraction: number) => void;
   /** auto: a session if the first line is a header, else a capture (needs a path or a Buffer). */
   kind?: 'session' | 'capture' | 'auto';
   /** Source name for a capture's events. */
   captureSource?: string;
-  model?: CacheModel;
-  modelOptions?: CacheModelOptions;
 }
 
-/** Feeds records to a model, grouping consecutive events of one (source, seq) into one batch. */
-export class ModelFeeder {
-  private batch: EventRecord[] = [];
-  constructor(readonly model: CacheModel) {}
-
-  push(r: SessionRecord): void {
-    if (r.k === 'event') {
-      const head = this.batch[0];
-      if (head && (head.source !== r.rec.source || head.seq !== r.rec.seq)) this.flush();
-      this.batch.push(r.rec);
-      return;
+/**
+ * Reads a session file or a JSONL capture and hands its records, batch-grouped, to onRecord in
+ * file order: the same records a live source would have delivered. Throws when nothing is readable.
+ */
+export async function replayFile(
+  input: SessionInput,
+  onRecord: (r: IngestRecord) => void,
+  opts: ReplayOptions = {},
+): Promise<ReplayResult> {
+  const kind = opts.kind ?? 'auto';
+  if (kind === 'auto' && input instanceof Readable) {
+    throw new Error(
+      'replayFile: say kind "session" or "capture" for a stream (it cannot be read twice)',
+    );
+  }
+  if (kind !== 'capture') {
+    // A session that turns out not to be one delivers nothing before NotASessionError.
+    const grouper = new BatchGrouper(onRecord);
+    try {
+      const r = await readSession(input, (rec) => grouper.push(rec), opts.onProgress);
+      grouper.flush();
+      return { kind: 'session', header: r.header, problems: r.problems, events: r.counts.events };
+    } catch (e) {
+      if (!(e instanceof NotASessionError) || kind === 'session') throw e;
     }
-    this.flush();
-    if (r.k === 'gap') this.model.applyGap(r.rec);
-    else if (r.k === 'reset') this.model.applyReset(r.rec);
-    else if (r.k === 'undecoded') this.model.applyUndecoded(r.rec);
-    else if (r.k === 'event-error') this.model.applyEventError(r.rec);
   }
-
-  flush(): void {
-    if (this.batch.length === 0) return;
-    const b = this.batch;
-    this.batch = [];
-    this.model.applyBatch(b);
+  const grouper = new BatchGrouper(onRecord);
+  const r = await importSeedCapture(input, (rec) => grouper.push(rec), {
+    source: opts.captureSource,
+    onProgress: opts.onProgress,
+  });
+  grouper.flush();
+  if (r.events === 0 && r.undecoded === 0) {
+    throw new Error(
+      `not a KV Scope session or a KV events capture: no events could be read${r.problems[0] ? ` (${r.problems[0]})` : ''}`,
+    );
   }
+  return { kind: 'capture', header: null, problems: r.problems, events: r.events };
 }
 
 /** Replay a session file (or a capture) into a model; problems list what could not be read. */
@@ -59,40 +129,7 @@ export async function loadIntoModel(
   input: SessionInput,
   opts: LoadOptions = {},
 ): Promise<LoadResult> {
-  const kind = opts.kind ?? 'auto';
-  if (kind === 'auto' && input instanceof Readable) {
-    throw new Error(
-      'loadIntoModel: say kind "session" or "capture" for a stream (it cannot be read twice)',
-    );
-  }
-  if (kind !== 'capture') {
-    const model = opts.model ?? new CacheModel(opts.modelOptions);
-    const feeder = new ModelFeeder(model);
-    try {
-      const r = await readSession(input, (rec) => feeder.push(rec), opts.onProgress);
-      feeder.flush();
-      return {
-        model,
-        kind: 'session',
-        header: r.header,
-        problems: r.problems,
-        events: r.counts.events,
-      };
-    } catch (e) {
-      if (!(e instanceof NotASessionError) || kind === 'session') throw e;
-    }
-  }
-  const model = opts.model && kind === 'capture' ? opts.model : new CacheModel(opts.modelOptions);
-  const feeder = new ModelFeeder(model);
-  const r = await importSeedCapture(input, (rec) => feeder.push(rec), {
-    source: opts.captureSource,
-    onProgress: opts.onProgress,
-  });
-  feeder.flush();
-  if (r.events === 0 && r.undecoded === 0) {
-    throw new Error(
-      `not a KV Scope session or a KV events capture: no events could be read${r.problems[0] ? ` (${r.problems[0]})` : ''}`,
-    );
-  }
-  return { model, kind: 'capture', header: null, problems: r.problems, events: r.events };
+  const model = opts.model ?? new CacheModel(opts.modelOptions);
+  const r = await replayFile(input, (rec) => model.apply(rec), opts);
+  return { model, ...r };
 }

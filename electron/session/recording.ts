@@ -8,13 +8,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { constants, createGzip, type Gzip } from 'node:zlib';
-import type {
-  EventErrorRecord,
-  EventRecord,
-  GapRecord,
-  ResetRecord,
-  UndecodedRecord,
-} from '../../shared/events';
+import type { IngestRecord, IngestSink } from '../../shared/records';
 import {
   encodeRecord,
   makeHeader,
@@ -36,7 +30,7 @@ export interface RecordingOptions {
 }
 
 /** A recording file being written. */
-export class Recording {
+export class Recording implements IngestSink {
   private gzip!: Gzip;
   private gzipEnded: Promise<void> = Promise.resolve();
   private readonly file: WriteStream;
@@ -88,24 +82,13 @@ export class Recording {
     this.append({ k: 'source', rec: s });
   }
 
-  appendEvents(records: EventRecord[]): void {
-    for (const rec of records) this.append({ k: 'event', rec });
-  }
-
-  appendGap(rec: GapRecord): void {
-    this.append({ k: 'gap', rec });
-  }
-
-  appendReset(rec: ResetRecord): void {
-    this.append({ k: 'reset', rec });
-  }
-
-  appendUndecoded(rec: UndecodedRecord): void {
-    this.append({ k: 'undecoded', rec });
-  }
-
-  appendEventError(rec: EventErrorRecord): void {
-    this.append({ k: 'event-error', rec });
+  /** Append what a source delivered: a batch becomes one line per event. */
+  record(r: IngestRecord): void {
+    if (r.k === 'batch') {
+      for (const rec of r.events) this.append({ k: 'event', rec });
+    } else {
+      this.append(r);
+    }
   }
 
   /** Append one record (flushed within FLUSH_INTERVAL_MS). */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Subscriber } from 'zeromq';
 import { LiveSession } from '../../electron/service/live-session';
 import { KvSource } from '../../electron/ingest/kv-source';
-import type { IngestSink } from '../../electron/ingest/ingest-sink';
+import type { IngestSink } from '../../shared/records';
 import { ROOT } from '../support/built-app';
 import type { BenchResult } from './bench-result';
 
@@ -112,18 +112,13 @@ function ingest(endpoint: string, wrap?: IngestSink): Promise<Sample> {
     };
     // The minimum a consumer does: count what it is given.
     const sink: IngestSink = {
-      batch: (records, meta) => {
-        wrap?.batch(records, meta);
-        if (n >= WARM) events += records.length;
-        count();
+      record: (r) => {
+        wrap?.record(r);
+        if (r.k === 'batch') {
+          if (n >= WARM) events += r.events.length;
+          count();
+        } else if (r.k === 'undecoded') count();
       },
-      undecoded: (u) => {
-        wrap?.undecoded(u);
-        count();
-      },
-      eventError: (e) => wrap?.eventError(e),
-      gap: (g) => wrap?.gap(g),
-      reset: (r) => wrap?.reset(r),
     };
     const source = new KvSource(
       {

@@ -6,6 +6,7 @@ import { CacheModel } from '../../electron/model/cache-model';
 import { encodeBatch } from '../../electron/sim/encode';
 import { Workload } from '../../electron/sim/workload';
 import { decodeBatch } from '../../electron/wire/decode-batch';
+import { batch } from '../model/helpers';
 import type { BenchResult } from './bench-result';
 
 const BATCHES_PER_SEC = 100;
@@ -42,7 +43,7 @@ export async function runMemoryBench(): Promise<BenchResult> {
     for (const r of records)
       if (r.event.type !== 'AllBlocksCleared') blocks += r.event.block_hashes.length;
     events += records.length;
-    model.applyBatch(records);
+    model.apply(batch(records));
     if ((i + 1) % (total / 4) === 0) heaps.push(heapMb());
     if (i % 10_000 === 0) await new Promise((resolve) => setImmediate(resolve));
   }

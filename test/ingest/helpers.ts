@@ -1,6 +1,6 @@
 // Test helpers for the ingest tests: a recording sink, free ports, warm-up.
 import net from 'node:net';
-import type { IngestSink } from '../../electron/ingest/ingest-sink';
+import type { IngestSink } from '../../shared/records';
 import type {
   EventErrorRecord,
   EventRecord,
@@ -31,17 +31,27 @@ export function recordingSink(): Recorded {
     resets: [],
   };
   const sink: IngestSink = {
-    batch: (records, meta) => {
-      r.seqs.push(meta.seq);
-      for (const e of records) r.events.push(e);
+    record(x) {
+      switch (x.k) {
+        case 'batch':
+          r.seqs.push(x.meta.seq);
+          for (const e of x.events) r.events.push(e);
+          return;
+        case 'undecoded':
+          if (x.rec.seq !== null) r.seqs.push(x.rec.seq);
+          r.undecoded.push(x.rec);
+          return;
+        case 'event-error':
+          r.eventErrors.push(x.rec);
+          return;
+        case 'gap':
+          r.gaps.push(x.rec);
+          return;
+        case 'reset':
+          r.resets.push(x.rec);
+          return;
+      }
     },
-    undecoded: (u) => {
-      if (u.seq !== null) r.seqs.push(u.seq);
-      r.undecoded.push(u);
-    },
-    eventError: (e) => r.eventErrors.push(e),
-    gap: (g) => r.gaps.push(g),
-    reset: (x) => r.resets.push(x),
   };
   return { ...r, sink };
 }

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { CacheModel } from '../../electron/model/cache-model';
-import { cleared, removed, stored } from './helpers';
+import { batch, cleared, removed, stored } from './helpers';
 
 describe('CacheModel counts', () => {
   it('counts stored, removed and resident blocks as hand-computed truth', () => {
     const m = new CacheModel();
-    m.applyBatch([stored('a', 100.2, ['1', '2', '3'])]);
-    m.applyBatch([stored('a', 100.7, ['3', '4'], '2')]); // 3 is a duplicate store
-    m.applyBatch([removed('a', 101.1, ['1', '99'])]); // 99 was never resident
-    m.applyBatch([stored('b', 101.5, ['1', '2'], null, 'CPU')]);
-    m.applyBatch([stored('a', 101.6, ['5'], null, null)]);
+    m.apply(batch([stored('a', 100.2, ['1', '2', '3'])]));
+    m.apply(batch([stored('a', 100.7, ['3', '4'], '2')])); // 3 is a duplicate store
+    m.apply(batch([removed('a', 101.1, ['1', '99'])])); // 99 was never resident
+    m.apply(batch([stored('b', 101.5, ['1', '2'], null, 'CPU')]));
+    m.apply(batch([stored('a', 101.6, ['5'], null, null)]));
     const k = m.kpis();
     expect(k.storedBlocks).toBe(8);
     expect(k.removedBlocks).toBe(2);
@@ -24,9 +24,9 @@ describe('CacheModel counts', () => {
 
   it('empties every medium of one source on AllBlocksCleared and marks it', () => {
     const m = new CacheModel();
-    m.applyBatch([stored('a', 10, ['1', '2']), stored('a', 10, ['3'], null, 'CPU')]);
-    m.applyBatch([stored('b', 10, ['1'])]);
-    m.applyBatch([cleared('a', 12)]);
+    m.apply(batch([stored('a', 10, ['1', '2']), stored('a', 10, ['3'], null, 'CPU')]));
+    m.apply(batch([stored('b', 10, ['1'])]));
+    m.apply(batch([cleared('a', 12)]));
     expect(m.kpis().residentBlocks).toBe(1);
     expect(m.kpis().clears).toBe(1);
     expect(m.kpis().removedBlocks).toBe(0);
@@ -37,13 +37,52 @@ describe('CacheModel counts', () => {
     expect(s.points.at(-1)?.resident).toEqual([1, 0]);
   });
 
+  it('starts a restarted source empty: the new engine holds none of the old blocks', () => {
+    const m = new CacheModel();
+    m.apply(batch([stored('a', 10, ['1', '2', '3'])]));
+    m.apply(batch([stored('b', 10, ['1'])]));
+    m.apply({ k: 'reset', rec: { source: 'a', previousSeq: 41, at: 11 } });
+    expect(m.kpis().residentBlocks).toBe(1);
+    m.apply(batch([stored('a', 12, ['1', '4'])]));
+    expect(m.sourceStats('a').residentBlocks).toBe(2);
+    expect(m.kpis().residentBlocks).toBe(3);
+    // The restart ended no block's life: block 2 has no lifetime.
+    expect(m.block('2')?.lastLifetime).toBeNull();
+    expect(m.series({ rangeSec: null }).points.at(-1)?.resident).toEqual([3]);
+  });
+
+  it('takes a removed source out of every total and every series', () => {
+    const m = new CacheModel();
+    m.apply(batch([stored('a', 10, ['1', '2'])]));
+    m.apply(batch([stored('b', 10, ['2', '3', '4'])]));
+    m.apply({ k: 'gap', rec: { source: 'b', from: 4, to: 9, recovered: 2, lost: 4, at: 10 } });
+    m.removeSource('b');
+    const k = m.kpis();
+    expect([k.storedBlocks, k.residentBlocks, k.events, k.gaps, k.lost]).toEqual([2, 2, 1, 0, 0]);
+    expect(m.sources()).toEqual(['a']);
+    expect(m.series({ rangeSec: null }).sources).toEqual(['a']);
+    expect(m.block('2')?.holders).toBe(1);
+    // Back again (reconnected): it counts from zero.
+    m.apply(batch([stored('b', 11, ['5'])]));
+    expect(m.sources()).toEqual(['a', 'b']);
+    expect(m.kpis().storedBlocks).toBe(3);
+  });
+
+  it('says how much of the resident total belongs to stale sources', () => {
+    const m = new CacheModel();
+    m.apply(batch([stored('a', 10, ['1', '2'])]));
+    m.apply(batch([stored('b', 10, ['3'])]));
+    const k = m.kpis(undefined, new Set(['a']));
+    expect([k.residentBlocks, k.staleResidentBlocks]).toEqual([3, 2]);
+  });
+
   it('counts gaps, lost, recovered, resets and undecoded records', () => {
     const m = new CacheModel();
-    m.applyUndecoded({ source: 'a', seq: 3, bytes: 10, error: 'x', at: 1 });
-    m.applyBatch([stored('a', 50, ['1'])]);
-    m.applyGap({ source: 'a', from: 4, to: 9, recovered: 2, lost: 4, at: 50 });
-    m.applyReset({ source: 'a', previousSeq: 9, at: 51 });
-    m.applyBatch([stored('a', 51, ['2'])]);
+    m.apply({ k: 'undecoded', rec: { source: 'a', seq: 3, bytes: 10, error: 'x', at: 1 } });
+    m.apply(batch([stored('a', 50, ['1'])]));
+    m.apply({ k: 'gap', rec: { source: 'a', from: 4, to: 9, recovered: 2, lost: 4, at: 50 } });
+    m.apply({ k: 'reset', rec: { source: 'a', previousSeq: 9, at: 51 } });
+    m.apply(batch([stored('a', 51, ['2'])]));
     const k = m.kpis();
     expect([k.gaps, k.lost, k.recovered, k.undecoded]).toEqual([1, 4, 2, 1]);
     expect(m.series({ rangeSec: null }).markers.map((x) => x.kind)).toEqual(['gap', 'reset']);
@@ -51,8 +90,8 @@ describe('CacheModel counts', () => {
 
   it('reports stored and removed per second over the last 10 s of event time', () => {
     const m = new CacheModel();
-    for (let t = 0; t < 30; t += 1) m.applyBatch([stored('a', 1000 + t, [`h${t}a`, `h${t}b`])]);
-    m.applyBatch([removed('a', 1029.5, ['h29a', 'h28a', 'h27a', 'h26a', 'h25a'])]);
+    for (let t = 0; t < 30; t += 1) m.apply(batch([stored('a', 1000 + t, [`h${t}a`, `h${t}b`])]));
+    m.apply(batch([removed('a', 1029.5, ['h29a', 'h28a', 'h27a', 'h26a', 'h25a'])]));
     const k = m.kpis();
     expect(k.storedPerSec).toBe(2);
     expect(k.removedPerSec).toBe(0.5);
@@ -62,13 +101,13 @@ describe('CacheModel counts', () => {
 
   it('measures reuse, thrash restores, lifetimes and blocks shared by sources', () => {
     const m = new CacheModel({ thrashWindowSec: 5 });
-    m.applyBatch([stored('a', 0, ['r'])]);
-    m.applyBatch([stored('a', 1, ['c'], 'r')]); // parent resident: reuse
-    m.applyBatch([removed('a', 3, ['c'])]); // lifetime 2
-    m.applyBatch([stored('a', 4, ['c'], 'r')]); // re-store 1 s after removal: thrash
-    m.applyBatch([removed('a', 10, ['c'])]);
-    m.applyBatch([stored('a', 30, ['c'], 'x')]); // re-store 20 s later, parent not resident
-    m.applyBatch([stored('b', 31, ['r'])]);
+    m.apply(batch([stored('a', 0, ['r'])]));
+    m.apply(batch([stored('a', 1, ['c'], 'r')])); // parent resident: reuse
+    m.apply(batch([removed('a', 3, ['c'])])); // lifetime 2
+    m.apply(batch([stored('a', 4, ['c'], 'r')])); // re-store 1 s after removal: thrash
+    m.apply(batch([removed('a', 10, ['c'])]));
+    m.apply(batch([stored('a', 30, ['c'], 'x')])); // re-store 20 s later, parent not resident
+    m.apply(batch([stored('b', 31, ['r'])]));
     const d = m.derived();
     expect(d.storesWithParent).toBe(3);
     expect(d.reuseStores).toBe(2);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChainQuery } from '../../shared/contract';
 import { CacheModel } from '../../electron/model/cache-model';
-import { cleared, removed, stored } from './helpers';
+import { batch, cleared, removed, stored } from './helpers';
 
 const BIG = '18446744073709551615'; // 0xffffffffffffffff
 const q = (over: Partial<ChainQuery> = {}): ChainQuery => ({
@@ -15,13 +15,13 @@ const q = (over: Partial<ChainQuery> = {}): ChainQuery => ({
 /** Two chains sharing the root prefix r1-r2: r1-r2-x1-x2 (source a) and r1-r2-y1 (a, then b). */
 function forest(): CacheModel {
   const m = new CacheModel();
-  m.applyBatch([stored('a', 10, ['r1', 'r2'])]);
-  m.applyBatch([stored('a', 11, ['x1', 'x2'], 'r2')]);
-  m.applyBatch([stored('a', 12, ['y1'], 'r2', 'CPU')]);
-  m.applyBatch([stored('b', 13, [BIG], null)]);
-  m.applyBatch([removed('a', 14, ['x2'])]);
-  m.applyBatch([stored('a', 15, ['x2'], 'x1')]); // re-store
-  m.applyBatch([removed('a', 16, ['y1'], 'CPU')]);
+  m.apply(batch([stored('a', 10, ['r1', 'r2'])]));
+  m.apply(batch([stored('a', 11, ['x1', 'x2'], 'r2')]));
+  m.apply(batch([stored('a', 12, ['y1'], 'r2', 'CPU')]));
+  m.apply(batch([stored('b', 13, [BIG], null)]));
+  m.apply(batch([removed('a', 14, ['x2'])]));
+  m.apply(batch([stored('a', 15, ['x2'], 'x1')])); // re-store
+  m.apply(batch([removed('a', 16, ['y1'], 'CPU')]));
   return m;
 }
 
@@ -79,7 +79,7 @@ describe('chains', () => {
     expect(m.chains(q({ hash: '0xFFFFFFFFFFFFFFFF' })).rows.map((r) => r.id)).toEqual([BIG]);
     expect(m.chains(q({ source: 'b' })).rows.map((r) => r.id)).toEqual([BIG]);
     expect(m.chains(q({ source: 'nobody' })).total).toBe(0);
-    m.applyBatch([cleared('b', 20)]);
+    m.apply(batch([cleared('b', 20)]));
     expect(
       m
         .chains(q({ residentOnly: true }))
@@ -117,12 +117,12 @@ describe('chains', () => {
 
   it('forgets the oldest evicted blocks past the cap and turns their parents into leaves', () => {
     const m = new CacheModel({ evictedCap: 2 });
-    m.applyBatch([stored('a', 1, ['p', 'c1'])]);
-    m.applyBatch([removed('a', 2, ['c1'])]);
-    m.applyBatch([stored('a', 3, ['d1', 'd2', 'd3'])]);
-    m.applyBatch([removed('a', 4, ['d1', 'd2', 'd3'])]);
-    expect(m.forest.get('c1')).toBeUndefined();
-    expect(m.forest.get('d1')).toBeUndefined();
+    m.apply(batch([stored('a', 1, ['p', 'c1'])]));
+    m.apply(batch([removed('a', 2, ['c1'])]));
+    m.apply(batch([stored('a', 3, ['d1', 'd2', 'd3'])]));
+    m.apply(batch([removed('a', 4, ['d1', 'd2', 'd3'])]));
+    expect(m.block('c1')).toBeUndefined();
+    expect(m.block('d1')).toBeUndefined();
     expect(m.derived().forgottenBlocks).toBe(2);
     expect(
       m
@@ -138,8 +138,8 @@ describe('chains', () => {
 describe('event ring', () => {
   it('keeps only the newest N events, newest first, filtered by type, source and hash', () => {
     const m = new CacheModel({ ringSize: 5 });
-    for (let i = 0; i < 8; i += 1) m.applyBatch([stored(i % 2 ? 'a' : 'b', i, [`h${i}`])]);
-    m.applyBatch([removed('a', 9, ['h7'])]);
+    for (let i = 0; i < 8; i += 1) m.apply(batch([stored(i % 2 ? 'a' : 'b', i, [`h${i}`])]));
+    m.apply(batch([removed('a', 9, ['h7'])]));
     const all = m.events({ offset: 0, limit: 10 });
     expect(all.total).toBe(5);
     expect(all.rows.map((r) => r.n)).toEqual([8, 7, 6, 5, 4]);

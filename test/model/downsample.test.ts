@@ -7,7 +7,7 @@ import {
   downsampleMean,
 } from '../../shared/downsample';
 import { CacheModel } from '../../electron/model/cache-model';
-import { removed, stored } from './helpers';
+import { batch, removed, stored } from './helpers';
 
 describe('downsampling', () => {
   it('never exceeds maxPoints and conserves totals for any range and alignment', () => {
@@ -37,8 +37,9 @@ describe('downsampling', () => {
     for (let t = 0; t < 5000; t += 7) {
       const hashes = Array.from({ length: (t % 5) + 1 }, (_, i) => `${t}-${i}`);
       storedTotal += hashes.length;
-      m.applyBatch([stored(t % 2 ? 'a' : 'b', 1_700_000_000 + t + 0.3, hashes)]);
-      if (t % 3 === 0) m.applyBatch([removed('a', 1_700_000_000 + t + 0.5, [hashes[0] as string])]);
+      m.apply(batch([stored(t % 2 ? 'a' : 'b', 1_700_000_000 + t + 0.3, hashes)]));
+      if (t % 3 === 0)
+        m.apply(batch([removed('a', 1_700_000_000 + t + 0.5, [hashes[0] as string])]));
     }
     for (const maxPoints of [600, 100, 7]) {
       const s = m.series({ rangeSec: null, maxPoints });

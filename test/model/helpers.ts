@@ -1,4 +1,5 @@
 import type { EventRecord, KvEvent } from '../../shared/events';
+import type { IngestRecord } from '../../shared/records';
 
 let seq = 0;
 
@@ -52,4 +53,14 @@ export function cleared(source: string, ts: number): EventRecord {
 /** A record of rank 0 with the next seq. */
 function record(source: string, ts: number, event: KvEvent): EventRecord {
   return { source, seq: seq++, ts, dp_rank: 0, idx: 0, event };
+}
+
+/** The records of one delivered batch as the IngestRecord a source hands on. */
+export function batch(records: EventRecord[]): IngestRecord {
+  const head = records[0] as EventRecord;
+  return {
+    k: 'batch',
+    meta: { source: head.source, seq: head.seq, ts: head.ts, dpRank: head.dp_rank },
+    events: records,
+  };
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CacheModel } from '../../electron/model/cache-model';
-import { cleared, removed, stored } from './helpers';
+import { batch, cleared, removed, stored } from './helpers';
 
 const op = fc.oneof(
   fc.record({
@@ -32,7 +32,7 @@ describe('residency', () => {
           ts += 0.4;
           if (o.t === 'clear') {
             for (const key of ref.keys()) if (key.startsWith(`${o.src}|`)) ref.delete(key);
-            m.applyBatch([cleared(o.src, ts)]);
+            m.apply(batch([cleared(o.src, ts)]));
             continue;
           }
           const key = `${o.src}|${o.med ?? 'unspecified'}`;
@@ -42,11 +42,11 @@ describe('residency', () => {
           if (o.t === 'store') {
             storedN += hs.length;
             hs.forEach((h) => set.add(h));
-            m.applyBatch([stored(o.src, ts, hs, null, o.med)]);
+            m.apply(batch([stored(o.src, ts, hs, null, o.med)]));
           } else {
             removedN += hs.length;
             hs.forEach((h) => set.delete(h));
-            m.applyBatch([removed(o.src, ts, hs, o.med)]);
+            m.apply(batch([removed(o.src, ts, hs, o.med)]));
           }
         }
         const total = [...ref.values()].reduce((a, s) => a + s.size, 0);
@@ -62,8 +62,8 @@ describe('residency', () => {
         }
         // Every block held somewhere is known to the forest and marked resident.
         const held = new Set([...ref.values()].flatMap((s) => [...s]));
-        for (const h of held) expect(m.forest.get(h)?.holders).toBeGreaterThan(0);
-        for (const [h, node] of m.forest.nodes) if (!held.has(h)) expect(node.holders).toBe(0);
+        for (const h of held) expect(m.block(h)?.holders).toBeGreaterThan(0);
+        for (const [h, node] of m.blocks()) if (!held.has(h)) expect(node.holders).toBe(0);
         const last = m.series({ rangeSec: null }).points.at(-1);
         if (last) expect(last.resident.reduce((a, b) => a + b, 0)).toBe(total);
       }),

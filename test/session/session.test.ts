@@ -9,7 +9,7 @@ import { loadIntoModel } from '../../electron/session/load';
 import { NotASessionError, readSession } from '../../electron/session/read-session';
 import { Recording } from '../../electron/session/recording';
 import { ratesCsv } from '../../electron/session/rates-csv';
-import { cleared, removed, stored } from '../model/helpers';
+import { batch, cleared, removed, stored } from '../model/helpers';
 import { eventually } from '../support/wait-for';
 
 let dir = '';
@@ -43,19 +43,19 @@ function workload(rec: Recording, model: CacheModel): void {
     [stored('a', 104, ['3'], '9007199254740993')],
   ];
   for (const b of batches) {
-    rec.appendEvents(b);
-    model.applyBatch(b);
+    rec.record(batch(b));
+    model.apply(batch(b));
   }
   const gap = { source: 'a', from: 7, to: 9, recovered: 1, lost: 2, at: 102 };
-  rec.appendGap(gap);
-  model.applyGap(gap);
+  rec.record({ k: 'gap', rec: gap });
+  model.apply({ k: 'gap', rec: gap });
   const reset = { source: 'b', previousSeq: 40, at: 103 };
-  rec.appendReset(reset);
-  model.applyReset(reset);
+  rec.record({ k: 'reset', rec: reset });
+  model.apply({ k: 'reset', rec: reset });
   const und = { source: 'a', seq: 12, bytes: 33, error: 'DecodeError: bad', at: 104 };
-  rec.appendUndecoded(und);
-  model.applyUndecoded(und);
-  rec.appendEventError({ source: 'a', seq: 12, idx: 1, error: 'bad event' });
+  rec.record({ k: 'undecoded', rec: und });
+  model.apply({ k: 'undecoded', rec: und });
+  rec.record({ k: 'event-error', rec: { source: 'a', seq: 12, idx: 1, error: 'bad event' } });
   rec.addSource({ id: 'b', name: 'engine B', endpoint: 'tcp://127.0.0.1:5558' });
 }
 
@@ -78,7 +78,7 @@ describe('session files', () => {
     expect(loaded.model.search('18446744073709551615')[0]?.hash).toBe('18446744073709551615');
     expect(progress.at(-1)).toBe(1);
     // Records appended after a save still land in the recording.
-    rec.appendEvents([stored('a', 105, ['77'])]);
+    rec.record(batch([stored('a', 105, ['77'])]));
     await rec.close();
     const again = await loadIntoModel(rec.path);
     expect(again.problems).toEqual([]);
@@ -100,7 +100,7 @@ describe('session files', () => {
   it('flushes appended records to disk by itself within the flush interval', async () => {
     const rec = await Recording.create({ dir, app: 't', flushIntervalMs: 20 });
     open.push(rec);
-    rec.appendEvents([stored('a', 1, ['1', '2', '3'])]);
+    rec.record(batch([stored('a', 1, ['1', '2', '3'])]));
     // Wait for the signal: the file on disk holds the event (no explicit flush is called).
     const events = await eventually(
       async () => (await loadIntoModel(rec.path)).events,
@@ -183,9 +183,9 @@ describe('session files', () => {
 
   it('exports the rates as CSV with a header row and totals that add up', () => {
     const m = new CacheModel();
-    m.applyBatch([stored('a', 10, ['1', '2'])]);
-    m.applyBatch([stored('b,x', 12, ['3'], null, 'CPU')]);
-    m.applyBatch([removed('a', 12, ['1'])]);
+    m.apply(batch([stored('a', 10, ['1', '2'])]));
+    m.apply(batch([stored('b,x', 12, ['3'], null, 'CPU')]));
+    m.apply(batch([removed('a', 12, ['1'])]));
     const rows = ratesCsv(m).trimEnd().split('\n');
     expect(rows[0]).toBe(
       'time_s,stored_per_s,removed_per_s,stored_per_s[a],removed_per_s[a],"stored_per_s[b,x]","removed_per_s[b,x]",resident[GPU],resident[CPU]',

@@ -23,6 +23,7 @@ export function updateFrame(
       storedBlocks: 0,
       removedBlocks: 0,
       residentBlocks: 0,
+      staleResidentBlocks: 0,
       storedPerSec: 0,
       removedPerSec: 0,
       events: 0,
