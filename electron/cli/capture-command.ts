@@ -1,7 +1,7 @@
 // `kvscope capture`: subscribe to one engine and print its redacted events (the seed script's
 // output, plus seq and dp_rank, with exact integer hashes). Gaps, resets and health go to stderr.
 import type { Command } from 'commander';
-import type { SourceStatus } from '../../shared/contract';
+import type { SourceStatus } from '../../shared/api-types';
 import { missingCase, type IngestRecord, type IngestSink } from '../../shared/records';
 import { KvSource } from '../ingest/kv-source';
 import { validateEndpoint, type SourceConfig } from '../ingest/source-config';

@@ -1,7 +1,7 @@
 // The endpoint flags that `serve` and `desktop` share.
 
 import type { Command } from 'commander';
-import type { ProfileInput } from '../../shared/contract';
+import type { ProfileInput } from '../../shared/api-types';
 import { profileInputSchema } from '../../shared/schemas';
 
 export interface EndpointFlags {

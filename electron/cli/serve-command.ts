@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
+import type { FileResult } from '../../shared/api-types';
+import { fileResultNotice } from '../../shared/file-result';
 import { startHttpHost } from '../serve/http-host';
 import { defaultDataDir } from '../service/data-dir';
 import { KvScopeService } from '../service/service';
@@ -67,8 +69,9 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-function report(result: { done: boolean; message?: string }): void {
-  process.stderr.write(`${result.message ?? (result.done ? 'done' : 'failed')}\n`);
+function report(result: FileResult): void {
+  const notice = fileResultNotice(result);
+  if (notice) process.stderr.write(`${notice.text}\n`);
 }
 
 function parsePort(value: string): number {

@@ -1,6 +1,6 @@
 // One subscribed endpoint: SUB socket → parse → decode (redacted) → sequencer → sink, with health.
 import { Subscriber } from 'zeromq';
-import type { SourceCounters, SourceState, SourceStatus } from '../../shared/contract';
+import type { SourceCounters, SourceState, SourceStatus } from '../../shared/api-types';
 import type { EventRecord } from '../../shared/events';
 import { decodeBatch, type DecodeResult } from '../wire/decode-batch';
 import { FingerprintBuilder } from '../wire/fingerprint';

@@ -1,5 +1,5 @@
 // What one subscribed endpoint needs, and how a (data-parallel) profile expands into them.
-import type { Profile } from '../../shared/contract';
+import type { Profile } from '../../shared/api-types';
 
 /** One ZeroMQ subscription: one engine, or one data-parallel rank of one. */
 export interface SourceConfig {

@@ -3,7 +3,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { dialog, type BrowserWindow } from 'electron';
-import type { FileResult } from '../../shared/contract';
+import type { FileResult } from '../../shared/api-types';
+import { CANCELLED, done } from '../../shared/file-result';
 import type { FileActions } from '../service/invoke-handlers';
 import type { KvScopeService } from '../service/service';
 
@@ -11,7 +12,6 @@ const SESSION_FILTERS = [
   { name: 'KV Scope session', extensions: ['gz', 'jsonl'] },
   { name: 'All files', extensions: ['*'] },
 ];
-const CANCELLED: FileResult = { done: false, message: 'cancelled' };
 
 /** File actions through native open/save dialogs. */
 export function dialogFileActions(window: BrowserWindow, service: KvScopeService): FileActions {
@@ -31,11 +31,7 @@ export function dialogFileActions(window: BrowserWindow, service: KvScopeService
     });
     return result.canceled || !result.filePath ? null : result.filePath;
   };
-  const written = (file: string, what: string): FileResult => ({
-    done: true,
-    name: path.basename(file),
-    message: `${what} written`,
-  });
+  const written = (file: string): FileResult => done('exported', path.basename(file));
 
   return {
     async openSession() {
@@ -64,7 +60,7 @@ export function dialogFileActions(window: BrowserWindow, service: KvScopeService
       ]);
       if (!file) return CANCELLED;
       await writeFile(file, service.ratesCsv());
-      return written(file, 'rates CSV');
+      return written(file);
     },
     async exportChartPng(png) {
       const file = await pickSave('Export Chart', 'kvscope-chart.png', [
@@ -72,7 +68,7 @@ export function dialogFileActions(window: BrowserWindow, service: KvScopeService
       ]);
       if (!file) return CANCELLED;
       await writeFile(file, png);
-      return written(file, 'chart PNG');
+      return written(file);
     },
   };
 }

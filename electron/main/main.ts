@@ -3,13 +3,15 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { app, dialog, type BrowserWindow } from 'electron';
-import { BRIDGE_EVENTS, type UpdateFrame } from '../../shared/contract';
+import type { UpdateFrame } from '../../shared/api-types';
+import { BRIDGE_EVENTS } from '../../shared/contract';
 import { createInvokeHandlers } from '../service/invoke-handlers';
 import { readLaunchOptions } from '../service/launch-options';
 import { KvScopeService } from '../service/service';
 import { dialogFileActions } from './dialogs';
 import { registerIpc } from './ipc';
 import { installMenu } from './menu';
+import { reportFileResult } from './file-report';
 import { createMainWindow } from './window';
 
 let service: KvScopeService | null = null;
@@ -50,16 +52,10 @@ function wireWindow(window: BrowserWindow, svc: KvScopeService): void {
     files,
     command: (command) => window.webContents.send(BRIDGE_EVENTS.onMenuCommand, command),
     report: (result) =>
-      void result
-        .then((r) => {
-          log(`file action: ${r.message ?? (r.done ? 'done' : 'not done')}`);
-          if (!r.done && r.message && r.message !== 'cancelled')
-            dialog.showErrorBox('KV Scope', r.message);
-        })
-        .catch((err: unknown) => {
-          log(`file action failed: ${String(err)}`);
-          dialog.showErrorBox('KV Scope', err instanceof Error ? err.message : String(err));
-        }),
+      void reportFileResult(result, {
+        log,
+        showError: (text) => dialog.showErrorBox('KV Scope', text),
+      }),
     logsFolder: app.getPath('logs'),
   });
 
@@ -79,7 +75,7 @@ function wireWindow(window: BrowserWindow, svc: KvScopeService): void {
       // A failed save keeps the window open and says why (no unhandled rejection).
       void files.saveSessionAs().then(
         (result) => {
-          if (result.done) {
+          if (result.status === 'done') {
             quitting = true;
             window.close();
           }

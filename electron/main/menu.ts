@@ -1,7 +1,7 @@
 // The native menu. File actions run here in main; view and theme commands go to the renderer.
 
 import { Menu, app, shell, type MenuItemConstructorOptions } from 'electron';
-import type { MenuCommand } from '../../shared/contract';
+import type { FileResult, MenuCommand } from '../../shared/api-types';
 import type { FileActions } from '../service/invoke-handlers';
 import { WIRE_FORMAT_URL } from '../service/service';
 
@@ -10,7 +10,7 @@ export interface MenuActions {
   /** Sends a command to the renderer. */
   command(command: MenuCommand): void;
   /** Shows the outcome of a file action. */
-  report(result: Promise<{ done: boolean; message?: string }>): void;
+  report(result: Promise<FileResult>): void;
   logsFolder: string;
 }
 

@@ -1,4 +1,4 @@
-import type { BlockHistory } from '../../shared/contract';
+import type { BlockHistory } from '../../shared/api-types';
 import type { BlockNode } from './block-node';
 
 /** The screen's view of one block node. */

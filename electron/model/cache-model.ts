@@ -13,7 +13,7 @@ import type {
   Marker,
   Series,
   SeriesQuery,
-} from '../../shared/contract';
+} from '../../shared/api-types';
 import type { EventRecord, GapRecord, ResetRecord, UndecodedRecord } from '../../shared/events';
 import { missingCase, type IngestRecord } from '../../shared/records';
 import { BinTable } from './bin-table';

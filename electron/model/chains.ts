@@ -1,7 +1,7 @@
 // Chain summaries (one per leaf of the forest), computed in one pass that memoises each node's
 // root-to-node aggregate, so shared prefixes are walked once: O(known blocks) per query.
 
-import type { ChainPage, ChainQuery, ChainSummary, HashMatch } from '../../shared/contract';
+import type { ChainPage, ChainQuery, ChainSummary, HashMatch } from '../../shared/api-types';
 import type { HashKey } from '../../shared/events';
 import type { BlockNode } from './block-node';
 import type { Forest } from './forest';

@@ -1,6 +1,6 @@
 // The last N events in memory for the event log; the recording file holds them all.
 
-import type { EventPage, EventQuery, EventRow } from '../../shared/contract';
+import type { EventPage, EventQuery, EventRow } from '../../shared/api-types';
 import type { EventRecord } from '../../shared/events';
 import { hashMatcher } from './hash-query';
 

@@ -1,7 +1,7 @@
 // Building a chart series from the bin table: a range back from the latest event time, merged
 // into at most maxPoints aligned buckets (rates averaged, residency at the end of each bucket).
 
-import type { Marker, Series, SeriesPoint, SeriesQuery } from '../../shared/contract';
+import type { Marker, Series, SeriesPoint, SeriesQuery } from '../../shared/api-types';
 import {
   bucketStarts,
   chooseFactor,

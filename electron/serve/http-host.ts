@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BRIDGE_EVENTS, type InvokeChannel } from '../../shared/contract';
+import { failed } from '../../shared/file-result';
 import { ARG_SCHEMAS, parseArgs } from '../../shared/schemas';
 import { HTTP_ROUTES, WS_PATH, type WsPush, type WsResponse } from '../../shared/ws-protocol';
 import { createInvokeHandlers, type FileActions } from '../service/invoke-handlers';
@@ -65,7 +66,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
 
   const server = createServer((req, res) => {
     handleHttp(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { done: false, message: errorText(err) });
+      if (!res.headersSent) sendJson(res, 500, failed('upload', errorText(err)));
       else res.destroy();
     });
   });
@@ -74,7 +75,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     const url = new URL(req.url ?? '/', 'http://localhost');
     const name = (url.searchParams.get('name') ?? 'upload').slice(0, 255);
     if ((req.method === 'POST' && !sameOrigin(req)) || fromAnotherSite(req)) {
-      return sendJson(res, 403, { done: false, message: 'cross-origin request refused' });
+      return sendJson(res, 403, failed('upload', 'cross-origin request refused'));
     }
     if (req.method === 'GET' && url.pathname === HTTP_ROUTES.saveSession) {
       const bytes = await service.sessionBytes();
@@ -102,7 +103,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       return sendJson(res, 200, await service.importCapture(await readBody(req), name));
     }
     if (req.method === 'GET' || req.method === 'HEAD') return serveStatic(url.pathname, req, res);
-    sendJson(res, 405, { done: false, message: `${req.method} not allowed` });
+    sendJson(res, 405, failed('upload', `${req.method} not allowed`));
   }
 
   async function serveStatic(

@@ -2,7 +2,7 @@
 // frame only after it acknowledged the previous one: a slow, hidden or absent renderer is skipped,
 // never queued for. Frames are whole snapshots, so a skipped one loses nothing.
 
-import type { UpdateFrame } from '../../shared/contract';
+import type { UpdateFrame } from '../../shared/api-types';
 
 export interface FrameSink {
   send(frame: UpdateFrame): void;

@@ -2,7 +2,8 @@
 // (a window, or a browser tab), since frame acks belong to that renderer's subscription.
 
 import { Buffer } from 'node:buffer';
-import type { FileResult, InvokeHandlers } from '../../shared/contract';
+import type { FileResult } from '../../shared/api-types';
+import type { InvokeHandlers } from '../../shared/contract';
 import type { FrameSubscription } from './frame-pump';
 import type { KvScopeService } from './service';
 

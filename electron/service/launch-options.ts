@@ -2,7 +2,7 @@
 // (Chromium takes some command-line switches for itself).
 
 import { z } from 'zod';
-import type { ProfileInput } from '../../shared/contract';
+import type { ProfileInput } from '../../shared/api-types';
 import { profileInputSchema } from '../../shared/schemas';
 
 export const LAUNCH_ENV = 'KVSCOPE_LAUNCH';

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Profile, ProfileInput } from '../../shared/contract';
+import type { Profile, ProfileInput } from '../../shared/api-types';
 import { profileInputSchema } from '../../shared/schemas';
 
 const storedSchema = z.object({

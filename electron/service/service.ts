@@ -22,7 +22,8 @@ import type {
   SeriesQuery,
   SourceStatus,
   UpdateFrame,
-} from '../../shared/contract';
+} from '../../shared/api-types';
+import { done, failed } from '../../shared/file-result';
 import { APP_VERSION } from '../app-version';
 import { expandProfile } from '../ingest/source-config';
 import { KvSource } from '../ingest/kv-source';
@@ -274,7 +275,7 @@ export class KvScopeService {
   async saveSession(target: string): Promise<FileResult> {
     await this.live.saveAs(target);
     this.pump.markDirty();
-    return { done: true, name: path.basename(target), message: 'session saved' };
+    return done('saved', path.basename(target));
   }
 
   /** The live recording as bytes of a session file (the browser mode's download). */
@@ -353,14 +354,10 @@ export class KvScopeService {
       });
       this.opened = { model, title: name, problems };
       this.epoch++;
-      const message = problems.length
-        ? `opened ${name} with ${problems.length} problem(s): ${problems[0]}`
-        : `opened ${name}`;
-      return { done: true, name, message };
+      return done('opened', name, problems.length);
     } catch (err) {
       // The view stays as it was: the caller shows the message (a dialog, or the page's notice).
-      const message = `could not open ${name}: ${err instanceof Error ? err.message : String(err)}`;
-      return { done: false, name, message };
+      return failed('open', err, name);
     } finally {
       this.progress = null;
       this.pump.markDirty();

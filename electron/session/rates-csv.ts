@@ -1,7 +1,7 @@
 // The rates of a view as CSV: one row per point, stored/removed per second per source and in
 // total, resident blocks per medium.
 
-import type { SeriesQuery } from '../../shared/contract';
+import type { SeriesQuery } from '../../shared/api-types';
 import type { CacheModel } from '../model/cache-model';
 
 const cell = (s: string): string => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);

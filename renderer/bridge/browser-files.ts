@@ -1,7 +1,8 @@
 // Browser stand-ins for the desktop's file dialogs: a file picker uploads to `kvscope serve`,
 // and saving is a download.
 
-import type { FileResult } from '../../shared/contract';
+import type { FileResult } from '../../shared/api-types';
+import { CANCELLED, done } from '../../shared/file-result';
 
 /** Opens a file picker; resolves with the chosen file, or null when the user cancels. */
 export function pickFile(accept: string): Promise<File | null> {
@@ -43,15 +44,15 @@ export async function uploadBytes(
   } catch {
     parsed = null;
   }
-  if (parsed && typeof parsed === 'object' && 'done' in parsed) return parsed as FileResult;
+  if (parsed && typeof parsed === 'object' && 'status' in parsed) return parsed as FileResult;
   if (!res.ok) throw new Error(text || `upload failed: HTTP ${res.status}`);
-  return { done: true, name };
+  return done('opened', name);
 }
 
 /** Picks a file and uploads it; a cancel resolves with done: false. */
 export async function pickAndUpload(route: string, accept: string): Promise<FileResult> {
   const file = await pickFile(accept);
-  if (!file) return { done: false };
+  if (!file) return CANCELLED;
   return uploadBytes(route, file.name, new Uint8Array(await file.arrayBuffer()));
 }
 
@@ -64,7 +65,7 @@ export function downloadUrl(url: string, name: string): FileResult {
   document.body.append(a);
   a.click();
   a.remove();
-  return { done: true, name, message: `Downloading ${name}` };
+  return done('downloading', name);
 }
 
 /** Downloads bytes made here (a chart PNG) as a file. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { AppInfo } from '../../shared/contract';
+import type { AppInfo } from '../../shared/api-types';
 import { bridge, errorText } from '../bridge/bridge';
 
 interface Props {

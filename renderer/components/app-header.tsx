@@ -1,4 +1,4 @@
-import type { ViewInfo } from '../../shared/contract';
+import type { ViewInfo } from '../../shared/api-types';
 import { bridge, errorText } from '../bridge/bridge';
 import { useTheme } from '../state/theme-store';
 import { exportPng, runFileAction } from './file-actions';

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { MenuCommand, ViewName } from '../../shared/contract';
+import type { MenuCommand, ViewName } from '../../shared/api-types';
 import { bridge } from '../bridge/bridge';
-import { shortNotice } from '../lib/notice-text';
 import { useFrameState } from '../state/frames';
 import { setThemePref, useTheme } from '../state/theme-store';
 import { ChainsView } from '../views/chains-view';
@@ -34,7 +33,7 @@ export function App() {
 
   const notify: Notify = useCallback((text, kind = 'info') => {
     // A new object each time, so the same text again restarts the 5 s timer.
-    setNotice({ text: shortNotice(text), kind });
+    setNotice({ text, kind });
   }, []);
 
   useEffect(() => {

@@ -1,6 +1,7 @@
 // The file buttons' actions, shared by the header and the menu commands.
 
-import type { FileResult } from '../../shared/contract';
+import type { FileResult } from '../../shared/api-types';
+import { fileResultNotice } from '../../shared/file-result';
 import { bridge, errorText } from '../bridge/bridge';
 import { chartSvgInView, svgToPng } from '../lib/png-export';
 import { chartColors } from '../lib/theme';
@@ -15,12 +16,8 @@ export async function runFileAction(
   notify: Notify,
 ): Promise<void> {
   try {
-    const r = await action();
-    if (!r.done) {
-      if (r.message) notify(r.message, 'error');
-      return;
-    }
-    notify(r.message ?? (r.name ? `${label}: ${r.name}` : `${label}: done`));
+    const notice = fileResultNotice(await action());
+    if (notice) notify(notice.text, notice.kind);
   } catch (e) {
     notify(`${label} failed: ${errorText(e)}`, 'error');
   }

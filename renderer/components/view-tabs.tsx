@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import type { KeyboardEvent } from 'react';
-import type { ViewName } from '../../shared/contract';
+import type { ViewName } from '../../shared/api-types';
 
 export const VIEWS: { id: ViewName; label: string }[] = [
   { id: 'overview', label: 'Overview' },

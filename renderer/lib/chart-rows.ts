@@ -1,6 +1,6 @@
 // Series (from getSeries) → rows and line definitions for recharts, and series visibility.
 
-import type { Marker, Series } from '../../shared/contract';
+import type { Marker, Series } from '../../shared/api-types';
 import { sourceLabel } from './source-names';
 import type { SourceNames } from './source-names';
 

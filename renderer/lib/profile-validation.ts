@@ -1,6 +1,6 @@
 // Validation of a connection profile as the user types it: a message per field, said plainly.
 
-import type { ProfileInput } from '../../shared/contract';
+import type { ProfileInput } from '../../shared/api-types';
 
 export type ProfileErrors = Partial<Record<keyof ProfileInput, string>>;
 

@@ -1,6 +1,6 @@
 // Source ids → the names the user gave them, for every place a source is shown. Pure.
 
-import type { SourceStatus } from '../../shared/contract';
+import type { SourceStatus } from '../../shared/api-types';
 
 export type SourceNames = ReadonlyMap<string, string>;
 

@@ -1,7 +1,7 @@
 // The renderer's view of the latest UpdateFrame: a small external store read with
 // useSyncExternalStore. A new epoch (a session opened, back to live) resets what depends on it.
 
-import type { UpdateFrame } from '../../shared/contract';
+import type { UpdateFrame } from '../../shared/api-types';
 
 export interface FrameState {
   frame: UpdateFrame | null;

@@ -1,4 +1,4 @@
-import type { BlockHistory, ChainDetail as Detail } from '../../shared/contract';
+import type { BlockHistory, ChainDetail as Detail } from '../../shared/api-types';
 import { HashText } from '../components/hash-text';
 import { formatClock, formatDateTime, formatDuration } from '../lib/format';
 import { sourceLabels } from '../lib/source-names';

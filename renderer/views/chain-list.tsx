@@ -1,4 +1,4 @@
-import type { ChainSort, ChainSummary } from '../../shared/contract';
+import type { ChainSort, ChainSummary } from '../../shared/api-types';
 import { HashText } from '../components/hash-text';
 import { formatAgo, formatClock, formatDateTime } from '../lib/format';
 import { sourceLabels } from '../lib/source-names';

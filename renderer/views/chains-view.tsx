@@ -4,7 +4,7 @@ import type {
   ChainSort,
   ChainSummary,
   HashMatch,
-} from '../../shared/contract';
+} from '../../shared/api-types';
 import { bridge, errorText } from '../bridge/bridge';
 import { plural } from '../lib/format';
 import { useFrameState } from '../state/frames';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Profile, ProfileInput } from '../../shared/contract';
+import type { Profile, ProfileInput } from '../../shared/api-types';
 import { bridge, errorText } from '../bridge/bridge';
 import type { Notify } from '../components/file-actions';
 import { useFrameState } from '../state/frames';

@@ -1,4 +1,4 @@
-import type { EventRow as Row } from '../../shared/contract';
+import type { EventRow as Row } from '../../shared/api-types';
 import { HashText } from '../components/hash-text';
 import { formatClock, formatDateTime } from '../lib/format';
 import { sourceLabel, sourceTitle } from '../lib/source-names';

@@ -1,5 +1,5 @@
 import { useCallback, useDeferredValue, useState } from 'react';
-import type { EventRow as Row } from '../../shared/contract';
+import type { EventRow as Row } from '../../shared/api-types';
 import type { KvEventType } from '../../shared/events';
 import { KV_EVENT_TYPES } from '../../shared/events';
 import { bridge } from '../bridge/bridge';

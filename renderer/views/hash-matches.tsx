@@ -1,4 +1,4 @@
-import type { HashMatch } from '../../shared/contract';
+import type { HashMatch } from '../../shared/api-types';
 import { HashText } from '../components/hash-text';
 
 interface Props {

@@ -1,4 +1,4 @@
-import type { Kpis } from '../../shared/contract';
+import type { Kpis } from '../../shared/api-types';
 import { formatInt, formatRate } from '../lib/format';
 
 interface Tile {

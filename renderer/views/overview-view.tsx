@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { Series } from '../../shared/contract';
+import type { Series } from '../../shared/api-types';
 import { bridge, errorText } from '../bridge/bridge';
 import {
   chartEmptyText,

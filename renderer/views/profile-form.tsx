@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import type { Profile, ProfileInput } from '../../shared/contract';
+import type { Profile, ProfileInput } from '../../shared/api-types';
 import { errorText } from '../bridge/bridge';
 import { normalizeProfile, validateProfile } from '../lib/profile-validation';
 

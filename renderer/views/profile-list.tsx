@@ -1,4 +1,4 @@
-import type { Profile, SourceStatus } from '../../shared/contract';
+import type { Profile, SourceStatus } from '../../shared/api-types';
 
 interface Props {
   profiles: Profile[];

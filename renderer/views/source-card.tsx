@@ -1,4 +1,4 @@
-import type { SourceStatus } from '../../shared/contract';
+import type { SourceStatus } from '../../shared/api-types';
 import { formatAgo, formatBytes, formatInt, formatRate } from '../lib/format';
 
 const LAMP: Record<SourceStatus['state'], string> = {

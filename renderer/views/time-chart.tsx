@@ -9,7 +9,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { Marker } from '../../shared/contract';
+import type { Marker } from '../../shared/api-types';
 import type { ChartRow, LineDef } from '../lib/chart-rows';
 import { drawOrder, pruneHidden, toggleHidden } from '../lib/chart-rows';
 import { formatClock, formatDateTime, formatInt, formatRate } from '../lib/format';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChainQuery } from '../../shared/contract';
+import type { ChainQuery } from '../../shared/api-types';
 import { CacheModel } from '../../electron/model/cache-model';
 import { batch, cleared, removed, stored } from './helpers';
 

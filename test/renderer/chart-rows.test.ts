@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Series } from '../../shared/contract';
+import type { Series } from '../../shared/api-types';
 import {
   chartEmptyText,
   drawOrder,

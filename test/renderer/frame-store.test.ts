@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UpdateFrame } from '../../shared/contract';
+import type { UpdateFrame } from '../../shared/api-types';
 import { createFrameStore, initialFrameState, reduceFrame } from '../../renderer/state/frame-store';
 import { updateFrame } from '../support/update-frame';
 

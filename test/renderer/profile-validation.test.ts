@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProfileInput } from '../../shared/contract';
+import type { ProfileInput } from '../../shared/api-types';
 import {
   endpointError,
   normalizeProfile,

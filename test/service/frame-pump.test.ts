@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { UpdateFrame } from '../../shared/contract';
+import type { UpdateFrame } from '../../shared/api-types';
 import { FramePump } from '../../electron/service/frame-pump';
 import { updateFrame } from '../support/update-frame';
 

@@ -6,7 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { InvokeChannel, UpdateFrame } from '../../shared/contract';
+import type { FileResult, UpdateFrame } from '../../shared/api-types';
+import { fileResultNotice } from '../../shared/file-result';
+import type { InvokeChannel } from '../../shared/contract';
 import { HTTP_ROUTES, WS_PATH, type WsServerMessage } from '../../shared/ws-protocol';
 import { startHttpHost, type HttpHost } from '../../electron/serve/http-host';
 import { KvScopeService } from '../../electron/service/service';
@@ -187,7 +189,11 @@ describe('kvscope serve', () => {
       body: bytes,
       headers: { Origin: host.url.replace(/\/$/, '') },
     });
-    expect(await upload.json()).toMatchObject({ done: true, name: 'saved.gz' });
+    expect(await upload.json()).toMatchObject({
+      status: 'done',
+      action: 'opened',
+      name: 'saved.gz',
+    });
     await expect.poll(() => client.last?.view.kind, { timeout: 5000 }).toBe('session');
     const opened = client.last?.kpis;
     expect(opened?.storedBlocks).toBe(liveKpis.storedBlocks);
@@ -205,9 +211,9 @@ describe('kvscope serve', () => {
       body: Buffer.from('this is not a session\n'),
       headers: { Origin: host.url.replace(/\/$/, '') },
     });
-    const result = (await upload.json()) as { done: boolean; message: string };
-    expect(result.done).toBe(false);
-    expect(result.message).toMatch(/could not open junk\.gz: .*session/i);
+    const result = (await upload.json()) as FileResult;
+    expect(result.status).toBe('failed');
+    expect(fileResultNotice(result)?.text).toMatch(/could not open junk\.gz: .*session/i);
     await expect.poll(() => client.last?.view.progress, { timeout: 5000 }).toBeNull();
     expect(client.last?.view.kind).toBe('live');
     expect(client.last?.view.problems).toEqual([]);

@@ -1,5 +1,5 @@
 // A minimal UpdateFrame for tests of what carries frames (the pump, the renderer's store).
-import type { Kpis, UpdateFrame } from '../../shared/contract';
+import type { Kpis, UpdateFrame } from '../../shared/api-types';
 
 /** Frame `n` of a live view with zero KPIs; `frame` and `kpis` override fields. */
 export function updateFrame(

@@ -1,0 +1,260 @@
+// The data shapes that cross between the main side and the renderer: what the channels of
+// shared/contract.ts carry. Plain types, no channel names.
+
+import type { EventRecord, HashKey, KvEventType, SchemaFingerprint } from './events';
+
+// ---------- connections ----------
+
+/** What the user edits: one engine endpoint (or a data-parallel group of them). */
+export interface ProfileInput {
+  name: string;
+  /** ZeroMQ endpoint, e.g. tcp://127.0.0.1:5557. */
+  endpoint: string;
+  /** connect (default: the engine binds) or bind (the publisher connects out, as llm-d's simulator). */
+  mode: 'connect' | 'bind';
+  /** Topic prefix filter; "" takes every topic. */
+  topic: string;
+  /** The engine's ROUTER replay endpoint, for recovering gaps. */
+  replayEndpoint: string | null;
+  /** Data-parallel ranks: rank r publishes on base port + r (replay port likewise). */
+  dpRanks: number;
+}
+
+export interface Profile extends ProfileInput {
+  id: string;
+}
+
+export type SourceState = 'connecting' | 'waiting' | 'connected' | 'stalled' | 'error' | 'closed';
+
+export interface SourceCounters {
+  messages: number;
+  events: number;
+  bytes: number;
+  gaps: number;
+  recovered: number;
+  lost: number;
+  duplicates: number;
+  resets: number;
+  undecoded: number;
+  eventErrors: number;
+  oversized: number;
+}
+
+/** Health of one subscribed endpoint (one per data-parallel rank). */
+export interface SourceStatus {
+  /** Stable id: the profile id, with `#r` for data-parallel rank r > 0. */
+  id: string;
+  profileId: string | null;
+  name: string;
+  endpoint: string;
+  state: SourceState;
+  counters: SourceCounters;
+  lastError: string | null;
+  /** What to check when nothing arrives (topic? enable_kv_cache_events? bind vs connect? dp port?). */
+  hint: string | null;
+  fingerprint: SchemaFingerprint | null;
+  lastMessageAt: number | null;
+  storedPerSec: number;
+  removedPerSec: number;
+  residentBlocks: number;
+}
+
+// ---------- what the screens show ----------
+
+export interface Kpis {
+  storedBlocks: number;
+  removedBlocks: number;
+  residentBlocks: number;
+  /** Of residentBlocks, those of sources that are disconnected or stalled (their last known state). */
+  staleResidentBlocks: number;
+  storedPerSec: number;
+  removedPerSec: number;
+  events: number;
+  clears: number;
+  gaps: number;
+  lost: number;
+  recovered: number;
+  undecoded: number;
+}
+
+export interface Marker {
+  /** Event time, seconds. */
+  t: number;
+  kind: 'clear' | 'gap' | 'reset';
+  source: string;
+  detail: string;
+}
+
+export interface ViewInfo {
+  /** live: the app's own recording; session: a file opened read-only. */
+  kind: 'live' | 'session';
+  title: string;
+  unsaved: boolean;
+  demo: boolean;
+  /** Loading a file: 0..1, null when idle. */
+  progress: number | null;
+  /** What could not be read from the last opened file, said plainly. */
+  problems: string[];
+}
+
+/** A coalesced state snapshot, sent at most ~10 times a second; bounded in bytes. */
+export interface UpdateFrame {
+  /** Frame counter, for flow control (the renderer acks it). */
+  n: number;
+  /** Changes when the view switches (open session, back to live): the renderer resets. */
+  epoch: number;
+  view: ViewInfo;
+  /** Latest event time seen, seconds. */
+  nowTs: number | null;
+  kpis: Kpis;
+  sources: SourceStatus[];
+  media: string[];
+}
+
+export interface SeriesQuery {
+  /** Seconds back from the latest event; null = the whole session. */
+  rangeSec: number | null;
+  /** At most this many points per series (default 600). */
+  maxPoints?: number;
+}
+
+export interface SeriesPoint {
+  /** Start of the point's bin, event-time seconds. */
+  t: number;
+  /** Blocks stored per second over the bin, in total. */
+  stored: number;
+  removed: number;
+  /** Per source, in the order of Series.sources. */
+  storedBy: number[];
+  removedBy: number[];
+  /** Resident blocks at the end of the bin, per medium in the order of Series.media. */
+  resident: number[];
+}
+
+export interface Series {
+  /** Seconds covered by each point after downsampling. */
+  binSec: number;
+  sources: string[];
+  media: string[];
+  points: SeriesPoint[];
+  markers: Marker[];
+}
+
+export type ChainSort =
+  'depth' | 'lastSeen' | 'firstSeen' | 'restores' | 'resident' | 'evicted' | 'sources';
+
+export interface ChainQuery {
+  sort: ChainSort;
+  desc: boolean;
+  /** A hash (decimal or hex) or a prefix of one, matched against any block of the chain. */
+  hash?: string;
+  source?: string;
+  residentOnly?: boolean;
+  offset: number;
+  limit: number;
+}
+
+/** A path from a root to a leaf of the hash forest. */
+export interface ChainSummary {
+  /** The leaf's hash: one chain per leaf. */
+  id: HashKey;
+  root: HashKey;
+  leaf: HashKey;
+  depthBlocks: number;
+  depthTokens: number;
+  residentBlocks: number;
+  evictedBlocks: number;
+  /** Stores of blocks of this chain that were already known (re-stores after eviction). */
+  restores: number;
+  sources: string[];
+  firstSeen: number;
+  lastSeen: number;
+}
+
+export interface ChainPage {
+  total: number;
+  offset: number;
+  rows: ChainSummary[];
+}
+
+export interface BlockHistory {
+  hash: HashKey;
+  parent: HashKey | null;
+  resident: boolean;
+  timesStored: number;
+  /** Latest store and removal times (bounded history). */
+  storedAt: number[];
+  removedAt: number[];
+  /** Seconds the block lived before its last removal; null while it never was removed. */
+  lastLifetimeSec: number | null;
+  medium: string | null;
+  /** Sources holding it now. */
+  sources: string[];
+  tokens: number;
+}
+
+export interface ChainDetail {
+  summary: ChainSummary;
+  /** Root first. */
+  blocks: BlockHistory[];
+}
+
+export interface HashMatch {
+  hash: HashKey;
+  resident: boolean;
+  /** Leaves of chains through this block (bounded). */
+  chainIds: HashKey[];
+}
+
+export interface EventQuery {
+  types?: KvEventType[];
+  source?: string;
+  /** A hash or prefix, decimal or hex. */
+  hash?: string;
+  /** Newest first; offset counts from the newest. */
+  offset: number;
+  limit: number;
+}
+
+export interface EventRow extends EventRecord {
+  /** Arrival number within the view, for stable keys. */
+  n: number;
+}
+
+export interface EventPage {
+  /** Matching events still held in memory (the recording has them all). */
+  total: number;
+  rows: EventRow[];
+}
+
+/** What a file action did; the renderer builds its notice from these fields, never from a sentence. */
+export type FileResult =
+  | {
+      status: 'done';
+      action: 'opened' | 'saved' | 'exported' | 'downloading';
+      /** A name to show (never sent back as a path). */
+      name: string;
+      /** Parts of an opened file that could not be read (its problems list says which). */
+      problems: number;
+    }
+  | { status: 'cancelled' }
+  | {
+      status: 'failed';
+      action: 'open' | 'save' | 'export' | 'upload';
+      name?: string;
+      error: string;
+    };
+
+export interface AppInfo {
+  version: string;
+  transport: 'ipc' | 'websocket';
+  wireFormatUrl: string;
+}
+
+export type ViewName = 'overview' | 'chains' | 'events' | 'connections';
+
+export type MenuCommand =
+  | { kind: 'view'; view: ViewName }
+  | { kind: 'theme'; theme: 'light' | 'dark' | 'system' }
+  | { kind: 'export-png' }
+  | { kind: 'about' };

@@ -1,0 +1,49 @@
+// What a file action's result says to the user, built from its fields (never parsed from text).
+
+import type { FileResult } from './api-types';
+
+/** A notice for the result; null for a cancel (a cancelled dialog says nothing). */
+export function fileResultNotice(r: FileResult): { text: string; kind: 'info' | 'error' } | null {
+  switch (r.status) {
+    case 'cancelled':
+      return null;
+    case 'failed':
+      return { text: `could not ${r.action} ${r.name ?? 'the file'}: ${r.error}`, kind: 'error' };
+    case 'done': {
+      const verb = {
+        opened: 'Opened',
+        saved: 'Saved',
+        exported: 'Exported',
+        downloading: 'Downloading',
+      }[r.action];
+      const problems =
+        r.problems > 0
+          ? ` with ${r.problems} problem${r.problems === 1 ? '' : 's'}: see below`
+          : '';
+      return { text: `${verb} ${r.name}${problems}`, kind: 'info' };
+    }
+  }
+}
+
+/** A done result. */
+export function done(
+  action: Extract<FileResult, { status: 'done' }>['action'],
+  name: string,
+  problems = 0,
+): FileResult {
+  return { status: 'done', action, name, problems };
+}
+
+/** A failed result with the error's message. */
+export function failed(
+  action: Extract<FileResult, { status: 'failed' }>['action'],
+  err: unknown,
+  name?: string,
+): FileResult {
+  const error = err instanceof Error ? err.message : String(err);
+  return name === undefined
+    ? { status: 'failed', action, error }
+    : { status: 'failed', action, name, error };
+}
+
+export const CANCELLED: FileResult = { status: 'cancelled' };
