@@ -29,6 +29,13 @@ export const profileInputSchema = z.strictObject({
   dpRanks: z.number().int().min(1).max(64),
 });
 
+/**
+ * Bounds of a series query, for the schema and for the model's own clamp: the range in seconds
+ * back from the latest event (the bin table holds 48 h, so more is the whole session) and the
+ * points per series.
+ */
+export const SERIES_BOUNDS = { maxRangeSec: 1e9, minPoints: 2, maxPoints: 5000 } as const;
+
 const kvEventType = z.enum(['BlockStored', 'BlockRemoved', 'AllBlocksCleared']);
 const searchText = z.string().max(200);
 const id = z.string().min(1).max(200);
@@ -45,8 +52,13 @@ export const ARG_SCHEMAS = {
   'demo:set': z.tuple([z.boolean()]),
   'model:series': z.tuple([
     z.strictObject({
-      rangeSec: z.number().positive().max(1e9).nullable(),
-      maxPoints: z.number().int().min(2).max(5000).optional(),
+      rangeSec: z.number().positive().max(SERIES_BOUNDS.maxRangeSec).nullable(),
+      maxPoints: z
+        .number()
+        .int()
+        .min(SERIES_BOUNDS.minPoints)
+        .max(SERIES_BOUNDS.maxPoints)
+        .optional(),
     }),
   ]),
   'model:chains': z.tuple([

@@ -2,7 +2,7 @@
 import { Subscriber } from 'zeromq';
 import type { SourceCounters, SourceState, SourceStatus } from '../../shared/api-types';
 import type { EventRecord } from '../../shared/events';
-import { decodeBatch, type DecodeResult } from '../wire/decode-batch';
+import { batchTime, decodeBatch, type DecodeResult } from '../wire/decode-batch';
 import { FingerprintBuilder } from '../wire/fingerprint';
 import { parseMessage } from '../wire/message';
 import type { IngestSink } from '../../shared/records';
@@ -226,18 +226,21 @@ export class KvSource {
       return;
     }
     this.fingerprint.observe(d.shape);
+    // A batch time that is not usable comes as null, its events as event errors: none to apply.
+    const ts = d.ts ?? 0;
     const evs = d.events;
     const records: EventRecord[] = new Array<EventRecord>(evs.length);
     for (let i = 0; i < evs.length; i++) {
       const e = evs[i] as (typeof evs)[number];
-      records[i] = { source, seq: n, ts: d.ts, dp_rank: d.dpRank, idx: e.idx, event: e.event };
+      records[i] = { source, seq: n, ts, dp_rank: d.dpRank, idx: e.idx, event: e.event };
     }
     c.events += records.length;
-    this.sink.record({
-      k: 'batch',
-      meta: { source, seq: n, ts: d.ts, dpRank: d.dpRank },
-      events: records,
-    });
+    if (d.ts !== null)
+      this.sink.record({
+        k: 'batch',
+        meta: { source, seq: n, ts, dpRank: d.dpRank },
+        events: records,
+      });
     for (const err of d.errors) {
       c.eventErrors++;
       this.sink.record({
@@ -252,7 +255,7 @@ export class KvSource {
     c.gaps++;
     c.recovered += g.recovered;
     c.lost += g.lost;
-    const at = g.revealedBy.d.ok ? g.revealedBy.d.ts : Date.now() / 1000;
+    const at = batchTime(g.revealedBy.d) ?? Date.now() / 1000;
     this.sink.record({
       k: 'gap',
       rec: {
@@ -269,7 +272,7 @@ export class KvSource {
 
   private onReset(previousSeq: bigint, item: DecodeResult): void {
     this.counters.resets++;
-    const at = item.ok ? item.ts : Date.now() / 1000;
+    const at = batchTime(item) ?? Date.now() / 1000;
     this.sink.record({
       k: 'reset',
       rec: { source: this.cfg.id, previousSeq: Number(previousSeq), at },

@@ -1,6 +1,10 @@
 // Per-second bins over event time for many series that share one time axis. Each series is a
 // growable Float64Array; the window is capped (MAX_BINS) so memory stays bounded however long
-// a session runs: past the cap the oldest hour is dropped.
+// a session runs: past the cap the oldest hour is dropped. Times that are not event times
+// (shared/event-bounds.ts) are refused and counted, and a read returns at most maxBins values,
+// whatever range it is asked for: no time can make it allocate or loop without a bound.
+
+import { isEventTime } from '../../shared/event-bounds';
 
 /** At most this many 1-second bins are kept (48 hours). */
 export const MAX_BINS = 48 * 3600;
@@ -21,6 +25,8 @@ export class BinTable {
   private used = 0;
   private capacity = 0;
   private readonly rows: Row[] = [];
+  /** Writes refused because their second was not an event time (not finite, or absurd). */
+  rejected = 0;
 
   constructor(private readonly maxBins = MAX_BINS) {}
 
@@ -42,6 +48,10 @@ export class BinTable {
   add(row: number, sec: number, v: number): void {
     const r = this.rows[row];
     if (!r) return;
+    if (!isEventTime(sec)) {
+      this.rejected += 1;
+      return;
+    }
     const i = this.indexOf(sec);
     r.data[i] = (r.data[i] ?? 0) + v;
   }
@@ -50,12 +60,23 @@ export class BinTable {
   set(row: number, sec: number, v: number): void {
     const r = this.rows[row];
     if (!r) return;
+    if (!isEventTime(sec)) {
+      this.rejected += 1;
+      return;
+    }
     r.data[this.indexOf(sec)] = v;
   }
 
-  /** Values of a series for absolute seconds [from, to], levels filled forward, gaps as 0. */
-  read(row: number, from: number, to: number): Float64Array {
-    const out = new Float64Array(Math.max(0, to - from + 1));
+  /**
+   * Values of a series for absolute seconds [from, to], levels filled forward, gaps as 0. A range
+   * wider than maxBins is cut to its newest maxBins seconds (read the span() for aligned reads);
+   * a bound that is not an event time reads nothing.
+   */
+  read(row: number, fromIn: number, toIn: number): Float64Array {
+    if (!isEventTime(fromIn) || !isEventTime(toIn) || toIn < fromIn) return new Float64Array(0);
+    const to = Math.floor(toIn);
+    const from = Math.max(Math.floor(fromIn), to - this.maxBins + 1);
+    const out = new Float64Array(to - from + 1);
     const r = this.rows[row];
     if (!r || this.start === null) return out;
     let carry = 0;
@@ -82,10 +103,11 @@ export class BinTable {
   /** Sum of a counter series over absolute seconds [from, to]. */
   sum(row: number, from: number, to: number): number {
     const r = this.rows[row];
-    if (!r || this.start === null) return 0;
+    if (!r || this.start === null || Number.isNaN(from) || Number.isNaN(to)) return 0;
     let total = 0;
-    const lo = Math.max(0, from - this.start);
-    const hi = Math.min(this.used - 1, to - this.start);
+    // Clamped to the held bins, so an infinite or absurd bound costs nothing.
+    const lo = Math.max(0, Math.floor(from) - this.start);
+    const hi = Math.min(this.used - 1, Math.floor(to) - this.start);
     for (let i = lo; i <= hi; i += 1) total += r.data[i] ?? 0;
     return total;
   }

@@ -8,6 +8,7 @@ import {
   downsampleLast,
   downsampleMean,
 } from '../../shared/downsample';
+import { SERIES_BOUNDS } from '../../shared/schemas';
 import type { BinTable } from './bin-table';
 
 /** What a series is read from: the model's bins and the rows in them, nothing else. */
@@ -23,18 +24,33 @@ export interface SeriesView {
 /** Points per series when the query does not say. */
 export const DEFAULT_MAX_POINTS = 600;
 
-/** The series a query asks for. */
-export function buildSeries(model: SeriesView, q: SeriesQuery): Series {
+/**
+ * The query's range and points, clamped as the schema bounds them: a caller that skipped the
+ * schema still gets at most SERIES_BOUNDS.maxPoints points over at most the held span.
+ */
+function clampQuery(q: SeriesQuery): { rangeSec: number | null; maxPoints: number } {
+  const r = q.rangeSec;
+  const rangeSec =
+    r === null || !Number.isFinite(r) || r > SERIES_BOUNDS.maxRangeSec ? null : Math.max(1, r);
+  const p = q.maxPoints;
+  const maxPoints =
+    p === undefined || !Number.isFinite(p)
+      ? DEFAULT_MAX_POINTS
+      : Math.min(SERIES_BOUNDS.maxPoints, Math.max(SERIES_BOUNDS.minPoints, Math.floor(p)));
+  return { rangeSec, maxPoints };
+}
+
+/** The series a query asks for; its work is bounded by the bin table's span, never the range. */
+export function buildSeries(model: SeriesView, query: SeriesQuery): Series {
   const sources = [...model.sources];
   const media = [...model.media];
   const span = model.bins.span();
   if (!span) return { binSec: 1, sources, media, points: [], markers: [] };
+  const q = clampQuery(query);
   const to = span.last;
   const from =
-    q.rangeSec === null
-      ? span.first
-      : Math.max(span.first, to - Math.max(1, Math.floor(q.rangeSec)) + 1);
-  const k = chooseFactor(from, to, q.maxPoints ?? DEFAULT_MAX_POINTS);
+    q.rangeSec === null ? span.first : Math.max(span.first, to - Math.floor(q.rangeSec) + 1);
+  const k = chooseFactor(from, to, q.maxPoints);
   const n = to - from + 1;
   const starts = bucketStarts(from, n, k);
   const storedBy = sources.map((s) =>

@@ -1,6 +1,7 @@
 // An EventBatch payload → redacted events. One bad event costs that event only; a payload that
 // is not a batch becomes one error with its size and the error class, never its bytes.
 
+import { MAX_DP_RANK, eventTimeProblem } from '../../shared/event-bounds';
 import type { KvEvent } from '../../shared/events';
 import { ENC_ARRAY, ENC_MAP, ShapeCollector, ranged, readEvent } from './decode-event';
 import { fieldNamesOf } from './event-fields';
@@ -49,7 +50,11 @@ export interface EventError {
 export type DecodeResult =
   | {
       ok: true;
-      ts: number;
+      /**
+       * The batch time, or null when it was not usable (not finite, or absurd: see
+       * shared/event-bounds.ts); then events is empty and every event is in errors.
+       */
+      ts: number | null;
       dpRank: number | null;
       events: DecodedEvent[];
       errors: EventError[];
@@ -89,8 +94,6 @@ function readEvents(
     }
   }
 }
-
-const MAX_DP_RANK = 1 << 16;
 
 function readRank(r: MsgpackReader, key: RankField): number | null {
   return r.nil() ? null : ranged(r.int(`batch ${key}`), `batch ${key}`, 0, MAX_DP_RANK);
@@ -152,6 +155,16 @@ function readMapBatch(
   return head;
 }
 
+/**
+ * A batch whose time is unusable keeps its events as event errors (counted, never applied): no
+ * rate bin, lifetime or marker can be placed at a time that is not finite or absurd.
+ */
+function timeErrors(problem: string, events: DecodedEvent[], errors: EventError[]): EventError[] {
+  const error = `EventTimeError: ${problem}`;
+  const out: EventError[] = [...errors, ...events.map((e) => ({ idx: e.idx, error }))];
+  return out.sort((a, b) => a.idx - b.idx);
+}
+
 /** Decodes one EventBatch payload into redacted events; never throws, never echoes the bytes. */
 export function decodeBatch(payload: Uint8Array, limits?: DecodeLimits): DecodeResult {
   const bytes = payload.byteLength;
@@ -186,12 +199,14 @@ export function decodeBatch(payload: Uint8Array, limits?: DecodeLimits): DecodeR
         `${r.end - r.pos} trailing bytes after the batch (${r.end} bytes in all)`,
       );
     }
+    const ts = head.ts as number;
+    const tsProblem = eventTimeProblem(ts);
     return {
       ok: true,
-      ts: head.ts as number,
+      ts: tsProblem === null ? ts : null,
       dpRank: head.dpRank,
-      events,
-      errors,
+      events: tsProblem === null ? events : [],
+      errors: tsProblem === null ? errors : timeErrors(tsProblem, events, errors),
       shape: {
         batch,
         eventEncodings: shape.encodings,
@@ -204,6 +219,11 @@ export function decodeBatch(payload: Uint8Array, limits?: DecodeLimits): DecodeR
   } catch (e) {
     return { ok: false, bytes, oversized: false, error: describe(e) };
   }
+}
+
+/** The usable time of a decoded batch, or null (undecoded, or its ts was not usable). */
+export function batchTime(d: DecodeResult): number | null {
+  return d.ok ? d.ts : null;
 }
 
 /** The shape in words: encodings, hash kinds and the sorted wire names of the fields seen. */

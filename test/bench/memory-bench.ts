@@ -35,7 +35,7 @@ export async function runMemoryBench(): Promise<BenchResult> {
     const records: EventRecord[] = decoded.events.map(({ idx, event }) => ({
       source: 'engine',
       seq: i,
-      ts: decoded.ts,
+      ts,
       dp_rank: decoded.dpRank,
       idx,
       event,

@@ -156,7 +156,7 @@ function checkOutcome(payload: Uint8Array): void {
     expect(r.bytes).toBe(payload.byteLength);
     expect(r.error).toMatch(/^(MsgpackError|SchemaError): \S/);
   } else {
-    for (const e of r.errors) expect(e.error).toMatch(/^SchemaError: \S/);
+    for (const e of r.errors) expect(e.error).toMatch(/^(SchemaError|EventTimeError): \S/);
     const indexes = [...r.events.map((e) => e.idx), ...r.errors.map((e) => e.idx)].sort(
       (a, b) => a - b,
     );
