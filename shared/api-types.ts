@@ -40,8 +40,8 @@ export interface SourceCounters {
   oversized: number;
 }
 
-/** Health of one subscribed endpoint (one per data-parallel rank). */
-export interface SourceStatus {
+/** Health of one subscribed endpoint (one per data-parallel rank), as the source itself knows it. */
+export interface SourceHealth {
   /** Stable id: the profile id, with `#r` for data-parallel rank r > 0. */
   id: string;
   profileId: string | null;
@@ -54,9 +54,17 @@ export interface SourceStatus {
   hint: string | null;
   fingerprint: SchemaFingerprint | null;
   lastMessageAt: number | null;
+}
+
+/** A source as the screens show it: its health and what the model holds of it. */
+export interface SourceStatus extends SourceHealth {
   storedPerSec: number;
   removedPerSec: number;
   residentBlocks: number;
+  /** Disconnected, stalled or failed: its numbers are its last known state. */
+  stale: boolean;
+  /** Seconds since its last message (null before the first). */
+  ageSec: number | null;
 }
 
 // ---------- what the screens show ----------

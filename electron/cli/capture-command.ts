@@ -1,7 +1,7 @@
 // `kvscope capture`: subscribe to one engine and print its redacted events (the seed script's
 // output, plus seq and dp_rank, with exact integer hashes). Gaps, resets and health go to stderr.
 import type { Command } from 'commander';
-import type { SourceStatus } from '../../shared/api-types';
+import type { SourceHealth } from '../../shared/api-types';
 import { missingCase, type IngestRecord, type IngestSink } from '../../shared/records';
 import { KvSource } from '../ingest/kv-source';
 import { validateEndpoint, type SourceConfig } from '../ingest/source-config';
@@ -118,7 +118,7 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
   const source = new KvSource(cfg, sink);
   let lastState = '';
   let lastHint: string | null = null;
-  source.onStatus((s: SourceStatus) => {
+  source.onStatus((s: SourceHealth) => {
     if (s.state !== lastState) {
       lastState = s.state;
       if (s.state !== 'closed')

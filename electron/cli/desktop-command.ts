@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { defaultDataDir } from '../service/data-dir';
-import { LAUNCH_ENV, encodeLaunchOptions } from '../service/launch-options';
+import { LAUNCH_ENV, encodeLaunchOptions } from './launch-options';
 import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
 import { runServe } from './serve-command';
 

@@ -1,6 +1,6 @@
 // One subscribed endpoint: SUB socket → parse → decode (redacted) → sequencer → sink, with health.
 import { Subscriber } from 'zeromq';
-import type { SourceCounters, SourceState, SourceStatus } from '../../shared/api-types';
+import type { SourceCounters, SourceHealth, SourceState } from '../../shared/api-types';
 import type { EventRecord } from '../../shared/events';
 import { batchTime, decodeBatch, type DecodeResult } from '../wire/decode-batch';
 import { FingerprintBuilder } from '../wire/fingerprint';
@@ -18,7 +18,7 @@ export interface KvSourceOptions {
   maxHeldBytes?: number;
 }
 
-type StatusListener = (s: SourceStatus) => void;
+type StatusListener = (s: SourceHealth) => void;
 
 /** A batch as sequenced: its decoded form, and its bytes to tell a duplicate from a restart. */
 interface Arrival {
@@ -132,7 +132,7 @@ export class KvSource {
   }
 
   /** A snapshot of this source's health and counters. */
-  status(): SourceStatus {
+  status(): SourceHealth {
     const cfg = this.cfg;
     return {
       id: cfg.id,
@@ -145,9 +145,6 @@ export class KvSource {
       hint: this.hint,
       fingerprint: this.fingerprint.snapshot(),
       lastMessageAt: this.lastMessageAt,
-      storedPerSec: 0,
-      removedPerSec: 0,
-      residentBlocks: 0,
     };
   }
 

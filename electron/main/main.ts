@@ -6,7 +6,7 @@ import { app, dialog, type BrowserWindow } from 'electron';
 import type { UpdateFrame } from '../../shared/api-types';
 import { BRIDGE_EVENTS } from '../../shared/contract';
 import { createInvokeHandlers } from '../service/invoke-handlers';
-import { readLaunchOptions } from '../service/launch-options';
+import { readLaunchOptions } from '../cli/launch-options';
 import { KvScopeService } from '../service/service';
 import { dialogFileActions } from './dialogs';
 import { registerIpc } from './ipc';

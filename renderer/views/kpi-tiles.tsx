@@ -9,6 +9,8 @@ interface Tile {
   pretty: string;
   tone?: 'warn' | 'bad';
   title: string;
+  /** A qualifier under the value, e.g. how much of it is stale (a last known state). */
+  note?: { id: string; value: number; text: string };
 }
 
 function tiles(k: Kpis): Tile[] {
@@ -21,7 +23,17 @@ function tiles(k: Kpis): Tile[] {
     tone,
   });
   return [
-    int('resident-blocks', 'Resident', k.residentBlocks, 'Blocks in the cache now'),
+    {
+      ...int('resident-blocks', 'Resident', k.residentBlocks, 'Blocks in the cache now'),
+      note:
+        k.staleResidentBlocks > 0
+          ? {
+              id: 'resident-stale',
+              value: k.staleResidentBlocks,
+              text: `${formatInt(k.staleResidentBlocks)} stale`,
+            }
+          : undefined,
+    },
     {
       id: 'stored-per-sec',
       label: 'Stored / s',
@@ -76,6 +88,16 @@ export function KpiTiles({ kpis }: Props) {
           <div className="kpi-value" data-testid={`kpi-${t.id}`}>
             {t.value}
           </div>
+          {t.note && (
+            <div
+              className="kpi-note"
+              data-testid={`kpi-${t.note.id}`}
+              data-value={t.note.value}
+              title="Held by sources that are disconnected or stalled: their last known state"
+            >
+              {t.note.text}
+            </div>
+          )}
         </div>
       ))}
     </div>

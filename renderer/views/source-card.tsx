@@ -1,5 +1,5 @@
 import type { SourceStatus } from '../../shared/api-types';
-import { formatAgo, formatBytes, formatInt, formatRate } from '../lib/format';
+import { formatAgo, formatBytes, formatDuration, formatInt, formatRate } from '../lib/format';
 
 const LAMP: Record<SourceStatus['state'], string> = {
   connecting: 'lamp-wait',
@@ -34,8 +34,17 @@ export function SourceCard({ s, wallNow }: Props) {
           {s.name}
         </strong>
         <span className={`state state-${s.state}`} data-testid={`source-state-${s.id}`}>
-          {s.state}
+          {s.state === 'closed' ? 'disconnected' : s.state}
         </span>
+        {s.stale && s.residentBlocks > 0 && (
+          <span
+            className="state state-stale"
+            data-testid={`source-stale-${s.id}`}
+            title="Not receiving: its numbers are its last known state"
+          >
+            stale{s.ageSec === null ? '' : ` ${formatDuration(s.ageSec)}`}
+          </span>
+        )}
         <span className="mono muted ellipsis" title={s.endpoint}>
           {s.endpoint}
         </span>

@@ -8,7 +8,7 @@ import { encodeRecord, makeHeader } from '../../electron/session/format';
 import { loadIntoModel } from '../../electron/session/load';
 import { NotASessionError, readSession } from '../../electron/session/read-session';
 import { Recording } from '../../electron/session/recording';
-import { ratesCsv } from '../../electron/session/rates-csv';
+import { ratesCsv } from '../../electron/export/rates-csv';
 import { batch, cleared, removed, stored } from '../model/helpers';
 import { eventually } from '../support/wait-for';
 

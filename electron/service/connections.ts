@@ -1,0 +1,183 @@
+// The connections: saved and transient profiles, the sources they expand into, the built-in demo,
+// and the last known health of sources that went away (shown as stale, not dropped).
+
+import type { Profile, ProfileInput } from '../../shared/api-types';
+import type { IngestSink } from '../../shared/records';
+import type { SourceHealth } from '../../shared/api-types';
+import { KvSource } from '../ingest/kv-source';
+import { expandProfile } from '../ingest/source-config';
+import type { SessionSource } from '../session/format';
+import { SimPublisher } from '../sim/publisher';
+import type { ProfileStore } from './profile-store';
+
+export const DEMO_PROFILE_ID = 'demo';
+
+/** What the connections need from the rest of the service. */
+export interface ConnectionsDeps {
+  store: ProfileStore;
+  /** Where every source delivers (the live session). */
+  sink: IngestSink;
+  /** A source is about to deliver: name it in the recording. */
+  announce(source: SessionSource): void;
+  /** A removed connection's sources leave every total. */
+  forget(sourceId: string): void;
+  /** Something a frame shows changed. */
+  changed(): void;
+}
+
+/** The sources KV Scope subscribes to, by profile. */
+export class Connections {
+  private readonly sources = new Map<string, KvSource[]>();
+  private readonly transient = new Map<string, Profile>();
+  /** Last health of sources disconnected but not removed: their data stays, shown as stale. */
+  private readonly retired = new Map<string, SourceHealth>();
+  private demo: SimPublisher | null = null;
+  private demoChange: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: ConnectionsDeps) {}
+
+  /** A connection given on the command line: connected now, never saved. */
+  async addTransient(profile: Profile): Promise<void> {
+    this.transient.set(profile.id, profile);
+    await this.connect(profile.id);
+  }
+
+  /** Transient profiles first, then the saved ones. */
+  list(): Profile[] {
+    return [...this.transient.values(), ...this.deps.store.list()];
+  }
+
+  /** How many profiles are connected now. */
+  connectedCount(): number {
+    return this.sources.size;
+  }
+
+  /** Adds or edits a connection; a connected one reconnects with its new settings. */
+  async save(input: ProfileInput & { id?: string }): Promise<Profile> {
+    let saved: Profile;
+    if (input.id && this.transient.has(input.id)) {
+      saved = { ...input, id: input.id };
+      this.transient.set(saved.id, saved);
+    } else {
+      saved = await this.deps.store.save(input);
+    }
+    if (this.sources.has(saved.id)) {
+      await this.close(saved.id);
+      await this.connect(saved.id);
+    }
+    this.deps.changed();
+    return saved;
+  }
+
+  /** Removes a connection: its sources close and leave every total. */
+  async remove(id: string): Promise<void> {
+    if (id === DEMO_PROFILE_ID) return this.setDemo(false);
+    await this.close(id, { forget: true });
+    this.transient.delete(id);
+    await this.deps.store.remove(id);
+    this.deps.changed();
+  }
+
+  async connect(profileId: string): Promise<void> {
+    const profile = this.profile(profileId);
+    if (this.sources.has(profileId)) return;
+    const sources = expandProfile(profile).map((config) => new KvSource(config, this.deps.sink));
+    this.sources.set(profileId, sources);
+    for (const source of sources) {
+      const { id, name, endpoint } = source.status();
+      this.retired.delete(id);
+      this.deps.announce({ id, name, endpoint });
+      source.onStatus(() => this.deps.changed());
+    }
+    // A source that cannot start (port in use, bad endpoint) shows its error in its status.
+    await Promise.all(sources.map((s) => s.start().catch(() => undefined)));
+    // Only saved profiles are remembered as connected (the demo and CLI endpoints are transient).
+    if (!this.transient.has(profileId)) await this.deps.store.setConnected(profileId, true);
+    this.deps.changed();
+  }
+
+  /** Disconnects a profile; what its sources showed stays, as stale. */
+  async disconnect(profileId: string): Promise<void> {
+    await this.close(profileId);
+    if (this.deps.store.get(profileId)) await this.deps.store.setConnected(profileId, false);
+    this.deps.changed();
+  }
+
+  /** Health of every source: connected ones, then disconnected ones with their last state. */
+  health(): SourceHealth[] {
+    return [...[...this.sources.values()].flat().map((s) => s.status()), ...this.retired.values()];
+  }
+
+  /** True while the built-in simulator runs. */
+  demoRunning(): boolean {
+    return this.demo !== null;
+  }
+
+  /** The built-in simulator on loopback, connected like any engine. */
+  setDemo(on: boolean): Promise<void> {
+    // One change at a time: two quick "on" calls would otherwise start two simulators.
+    const change = this.demoChange.then(() => this.applyDemo(on));
+    this.demoChange = change.catch(() => undefined);
+    return change;
+  }
+
+  /** Closes every source and the demo. */
+  async closeAll(): Promise<void> {
+    for (const id of [...this.sources.keys()]) await this.close(id);
+    await this.demoChange;
+    await this.demo?.close();
+    this.demo = null;
+  }
+
+  private async applyDemo(on: boolean): Promise<void> {
+    if (on && !this.demo) {
+      this.demo = await SimPublisher.start({
+        format: 'map',
+        hash: 'int',
+        rate: 25,
+        seed: Date.now() % 100_000,
+        replay: true,
+      });
+      const rank = this.demo.ranks[0];
+      if (!rank) throw new Error('the demo publisher did not start');
+      this.transient.set(DEMO_PROFILE_ID, {
+        id: DEMO_PROFILE_ID,
+        name: 'Demo (built-in simulator)',
+        endpoint: rank.pubEndpoint,
+        mode: 'connect',
+        topic: '',
+        replayEndpoint: rank.replayEndpoint,
+        dpRanks: 1,
+      });
+      await this.connect(DEMO_PROFILE_ID);
+    } else if (!on && this.demo) {
+      await this.close(DEMO_PROFILE_ID, { forget: true });
+      this.transient.delete(DEMO_PROFILE_ID);
+      await this.demo.close();
+      this.demo = null;
+    }
+    this.deps.changed();
+  }
+
+  private profile(id: string): Profile {
+    const profile = this.transient.get(id) ?? this.deps.store.get(id);
+    if (!profile) throw new Error(`no connection with id ${id}`);
+    return profile;
+  }
+
+  /** Closes a profile's sources; `forget` (a removed connection) also takes them out of every total. */
+  private async close(profileId: string, opts: { forget?: boolean } = {}): Promise<void> {
+    const sources = this.sources.get(profileId) ?? [];
+    this.sources.delete(profileId);
+    await Promise.all(sources.map((s) => s.close()));
+    for (const s of sources) {
+      const last = s.status();
+      if (opts.forget) {
+        this.retired.delete(last.id);
+        this.deps.forget(last.id);
+      } else {
+        this.retired.set(last.id, last);
+      }
+    }
+  }
+}

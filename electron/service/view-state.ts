@@ -1,0 +1,91 @@
+// What the views show: the live model, or a file opened read-only in its place, with the progress
+// of an opening and the problems of what is shown.
+
+import type { FileResult, ViewInfo } from '../../shared/api-types';
+import { done, failed } from '../../shared/file-result';
+import type { CacheModel } from '../model/cache-model';
+import type { LiveSession } from './live-session';
+
+interface OpenedFile {
+  model: CacheModel;
+  title: string;
+  problems: string[];
+}
+
+/** Live or opened, and how the header should name it. */
+export class ViewState {
+  private opened: OpenedFile | null = null;
+  private progress: number | null = null;
+  /** Bumped when the view switches, so renderers refetch everything. */
+  epoch = 1;
+
+  constructor(
+    private readonly live: LiveSession,
+    /** What the live view should say it could not do (a corrupt profiles file, say). */
+    private readonly liveProblems: readonly string[],
+    private readonly changed: () => void,
+  ) {}
+
+  /** The model behind every query. */
+  get model(): CacheModel {
+    return this.opened?.model ?? this.live.model;
+  }
+
+  get isLive(): boolean {
+    return this.opened === null;
+  }
+
+  /** Loads a file into a new model and shows it; on failure the view stays as it was. */
+  async open(
+    name: string,
+    load: (
+      onProgress: (fraction: number) => void,
+    ) => Promise<{ model: CacheModel; problems: string[] }>,
+  ): Promise<FileResult> {
+    this.progress = 0;
+    this.changed();
+    try {
+      const { model, problems } = await load((fraction) => {
+        this.progress = fraction;
+        this.changed();
+      });
+      this.opened = { model, title: name, problems };
+      this.epoch++;
+      return done('opened', name, problems.length);
+    } catch (err) {
+      return failed('open', err, name);
+    } finally {
+      this.progress = null;
+      this.changed();
+    }
+  }
+
+  backToLive(): void {
+    if (!this.opened) return;
+    this.opened = null;
+    this.epoch++;
+    this.changed();
+  }
+
+  /** The header's view of things. */
+  info(demo: boolean): ViewInfo {
+    return {
+      kind: this.opened ? 'session' : 'live',
+      title: this.opened?.title ?? (demo ? 'Live: demo stream' : 'Live'),
+      unsaved: !this.opened && this.live.unsaved,
+      demo: !this.opened && demo,
+      progress: this.progress,
+      problems: this.problems(),
+    };
+  }
+
+  private problems(): string[] {
+    if (this.opened) return this.opened.problems;
+    const failedWrite = this.live.recordingError;
+    if (!failedWrite) return [...this.liveProblems];
+    return [
+      ...this.liveProblems,
+      `the recording file cannot be written (${failedWrite}): events from now on are shown but not recorded`,
+    ];
+  }
+}

@@ -1,0 +1,118 @@
+// Truth when sources go away or start again: a removed source leaves every total, a disconnected
+// one stays as stale, a restarted engine's resident count is the new stream's alone.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { UpdateFrame } from '../../shared/api-types';
+import { KvScopeService } from '../../electron/service/service';
+import { SimPublisher } from '../../electron/sim/publisher';
+import { waitFor } from '../support/wait-for';
+
+let dir: string;
+let sim: SimPublisher;
+let service: KvScopeService;
+let last: UpdateFrame | null;
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-away-'));
+  sim = await SimPublisher.start({
+    format: 'array',
+    hash: 'int',
+    rate: 0,
+    seed: 11,
+    clearEvery: 0,
+  });
+  service = await KvScopeService.start({
+    dataDir: dir,
+    demo: false,
+    persistProfiles: false,
+    transport: 'ipc',
+    frameIntervalMs: 20,
+  });
+  last = null;
+  const sub = service.subscribe({
+    send: (frame) => {
+      last = frame;
+      sub.ack(frame.n);
+    },
+  });
+});
+
+afterEach(async () => {
+  await service.close();
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Connects a profile to the simulator and publishes until its first batch has arrived. */
+async function connectSim(): Promise<string> {
+  const rank = sim.ranks[0];
+  if (!rank) throw new Error('no sim rank');
+  const p = await service.saveProfile({
+    name: 'engine-a',
+    endpoint: rank.pubEndpoint,
+    mode: 'connect',
+    topic: '',
+    replayEndpoint: null,
+    dpRanks: 1,
+  });
+  await service.connect(p.id);
+  const until = Date.now() + 10_000;
+  while ((last?.sources[0]?.counters.messages ?? 0) === 0) {
+    if (Date.now() > until) throw new Error('no message arrived');
+    await sim.publish(1);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return p.id;
+}
+
+/** Publishes n batches and waits until the service has taken them all. */
+async function publishAndSettle(n: number): Promise<void> {
+  const before = last?.sources[0]?.counters.messages ?? 0;
+  await sim.publish(n);
+  await waitFor(() => (last?.sources[0]?.counters.messages ?? 0) >= before + n, `${n} batches`);
+}
+
+const simResident = (): number =>
+  Object.values(sim.stats().ranks[0]?.resident ?? {}).reduce((a, b) => a + b, 0);
+
+describe('sources that go away', () => {
+  it('keeps a disconnected source as stale, with its resident blocks named as stale', async () => {
+    const id = await connectSim();
+    await publishAndSettle(200);
+    const resident = service.kpis().residentBlocks;
+    expect(resident).toBeGreaterThan(0);
+    await service.disconnect(id);
+    await waitFor(() => last?.sources[0]?.state === 'closed', 'the closed state');
+    const k = service.kpis();
+    expect(k.residentBlocks).toBe(resident);
+    expect(k.staleResidentBlocks).toBe(resident);
+    expect(last?.sources[0]).toMatchObject({ stale: true, residentBlocks: resident });
+    expect(last?.sources[0]?.ageSec).toBeGreaterThanOrEqual(0);
+  });
+
+  it('takes a removed source out of every total', async () => {
+    const id = await connectSim();
+    await publishAndSettle(200);
+    expect(service.kpis().residentBlocks).toBeGreaterThan(0);
+    await service.deleteProfile(id);
+    const k = service.kpis();
+    expect([k.residentBlocks, k.storedBlocks, k.events, k.staleResidentBlocks]).toEqual([
+      0, 0, 0, 0,
+    ]);
+    await waitFor(() => last !== null && last.sources.length === 0, 'no source in the frame');
+    expect(service.series({ rangeSec: null }).sources).toEqual([]);
+  });
+
+  it('counts a restarted engine from empty: resident equals the new stream alone', async () => {
+    await connectSim();
+    await publishAndSettle(300);
+    expect(service.kpis().residentBlocks).toBe(simResident());
+    sim.restart();
+    await publishAndSettle(40);
+    await waitFor(() => (last?.sources[0]?.counters.resets ?? 0) === 1, 'the reset');
+    expect(service.kpis().residentBlocks).toBe(simResident());
+    expect(service.series({ rangeSec: null }).markers.some((m) => m.kind === 'reset')).toBe(true);
+  });
+});
