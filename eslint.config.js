@@ -3,8 +3,23 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const restrict = (patterns, message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+/** One no-restricted-imports rule from [patterns, message] pairs (a later config replaces it). */
+const restrict = (...groups) => ({
+  'no-restricted-imports': [
+    'error',
+    { patterns: groups.map(([group, message]) => ({ group, message })) },
+  ],
+});
+
+const NO_ELECTRON = [
+  ['electron', '**/main/**', '**/preload/**'],
+  'Only electron/main and electron/preload may import electron: the rest runs under plain Node.',
+];
+
+/** A layer of electron/ and the layers it must not reach into. */
+const layer = (dir, forbidden, why) => ({
+  files: [`electron/${dir}/**`],
+  rules: restrict(NO_ELECTRON, [forbidden.map((d) => `**/${d}/**`), why]),
 });
 
 export default tseslint.config(
@@ -19,11 +34,29 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules: the two type-check projects give every TypeScript file its types.
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: {
+      parserOptions: {
+        project: ['./tsconfig.json', './tsconfig.web.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
+    },
+  },
+  {
     files: ['shared/**'],
-    rules: restrict(
+    rules: restrict([
       ['node:*', 'electron', 'react', 'react-dom', '**/electron/**', '**/renderer/**'],
       'shared/ runs everywhere: no Node, Electron, DOM or React imports.',
-    ),
+    ]),
   },
   {
     files: ['renderer/**'],
@@ -31,18 +64,37 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...restrict(
+      ...restrict([
         ['node:*', 'electron', '**/electron/**'],
         'The renderer talks only to window.kvscope.',
-      ),
+      ]),
     },
   },
   {
     files: ['electron/**'],
     ignores: ['electron/main/**', 'electron/preload/**'],
-    rules: restrict(
-      ['electron', '**/main/**', '**/preload/**'],
-      'Only electron/main and electron/preload may import electron: the rest runs under plain Node.',
-    ),
+    rules: restrict(NO_ELECTRON),
   },
+  // Layers: each imports only from below it (wire < model/analysis < ingest < session < service).
+  layer(
+    'wire',
+    ['ingest', 'session', 'model', 'analysis', 'service'],
+    'wire decodes bytes: it knows no later stage.',
+  ),
+  layer(
+    'model',
+    ['wire', 'ingest', 'session', 'service'],
+    'The model is fed records: it knows no source or file.',
+  ),
+  layer(
+    'analysis',
+    ['wire', 'ingest', 'session', 'model', 'service'],
+    'The analysis is fed records: it knows no source, file or model.',
+  ),
+  layer(
+    'ingest',
+    ['session', 'model', 'analysis', 'service'],
+    'Sources deliver records to a sink: they know no recording or model.',
+  ),
+  layer('service', ['main', 'serve'], 'The service knows no transport: main/ and serve/ wrap it.'),
 );

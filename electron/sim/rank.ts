@@ -49,7 +49,8 @@ export class RankSockets {
     try {
       await r.setup();
     } catch (err) {
-      r.close();
+      // Release what did open; the setup error is the one worth reporting.
+      await r.close().catch(() => undefined);
       throw err;
     }
     return r;

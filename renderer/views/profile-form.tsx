@@ -61,7 +61,12 @@ export function ProfileForm({ editing, onSave, onCancel }: Props) {
   );
 
   return (
-    <form className="panel profile-form" data-testid="profile-form" onSubmit={submit} noValidate>
+    <form
+      className="panel profile-form"
+      data-testid="profile-form"
+      onSubmit={(e) => void submit(e)}
+      noValidate
+    >
       <h2>{editing ? `Edit ${editing.name}` : 'New connection'}</h2>
       <div className="form-grid">
         {field(
