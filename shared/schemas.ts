@@ -3,31 +3,12 @@
 
 import { z } from 'zod';
 import type { InvokeChannel, InvokeContract } from './contract';
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_TEXT } from './limits';
+import { profileInputSchema } from './profile-rules';
 
-const ENDPOINT = /^(tcp:\/\/(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.*-]+):\d{1,5}|ipc:\/\/.+|inproc:\/\/.+)$/;
-const endpoint = z
-  .string()
-  .trim()
-  .regex(ENDPOINT, 'an endpoint looks like tcp://127.0.0.1:5557 (or ipc://..., inproc://...)')
-  .refine((url) => {
-    const port = /^tcp:\/\/.*:(\d+)$/.exec(url)?.[1];
-    return port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
-  }, 'the port must be from 1 to 65535');
-
-const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 const bytes = z
   .instanceof(Uint8Array)
-  .refine((b) => b.byteLength <= MAX_UPLOAD_BYTES, 'file larger than 2 GiB');
-
-export const profileInputSchema = z.strictObject({
-  id: z.string().min(1).max(64).optional(),
-  name: z.string().trim().min(1, 'give the connection a name').max(80),
-  endpoint,
-  mode: z.enum(['connect', 'bind']),
-  topic: z.string().max(256),
-  replayEndpoint: endpoint.nullable(),
-  dpRanks: z.number().int().min(1).max(64),
-});
+  .refine((b) => b.byteLength <= MAX_UPLOAD_BYTES, `file larger than ${MAX_UPLOAD_BYTES_TEXT}`);
 
 /**
  * Bounds of a series query, for the schema and for the model's own clamp: the range in seconds

@@ -2,7 +2,7 @@
 
 import type { Command } from 'commander';
 import type { ProfileInput } from '../../shared/api-types';
-import { profileInputSchema } from '../../shared/schemas';
+import { profileInputSchema } from '../../shared/profile-rules';
 
 export interface EndpointFlags {
   endpoint: string[];

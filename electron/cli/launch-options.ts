@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import type { ProfileInput } from '../../shared/api-types';
-import { profileInputSchema } from '../../shared/schemas';
+import { profileInputSchema } from '../../shared/profile-rules';
 
 export const LAUNCH_ENV = 'KVSCOPE_LAUNCH';
 
@@ -13,7 +13,7 @@ export interface LaunchOptions {
 }
 
 const launchSchema = z.object({
-  endpoints: z.array(profileInputSchema.omit({ id: true })),
+  endpoints: z.array(profileInputSchema),
   demo: z.boolean(),
 });
 

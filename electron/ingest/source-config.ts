@@ -1,5 +1,6 @@
 // What one subscribed endpoint needs, and how a (data-parallel) profile expands into them.
 import type { Profile } from '../../shared/api-types';
+import { endpointProblem, PROFILE_LIMITS } from '../../shared/profile-rules';
 
 /** One ZeroMQ subscription: one engine, or one data-parallel rank of one. */
 export interface SourceConfig {
@@ -23,29 +24,13 @@ export const DEFAULT_STALL_AFTER_SEC = 10;
 const TCP_RE = /^tcp:\/\/(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):(\d+|\*)$/;
 
 /** Checks a ZeroMQ endpoint (tcp://host:port, ipc://path, inproc://name); throws a clear Error if bad. */
-export function validateEndpoint(endpoint: string, what = 'endpoint'): void {
-  if (typeof endpoint !== 'string' || endpoint.trim() === '') {
-    throw new Error(`${what} is empty: give one like tcp://127.0.0.1:5557`);
-  }
-  if (endpoint.startsWith('ipc://') || endpoint.startsWith('inproc://')) {
-    const rest = endpoint.slice(endpoint.indexOf('://') + 3);
-    if (rest === '') throw new Error(`${what} "${endpoint}" has no path or name after the scheme`);
-    return;
-  }
-  if (!endpoint.startsWith('tcp://')) {
-    throw new Error(
-      `${what} "${endpoint}" is not a ZeroMQ endpoint: use tcp://host:port, ipc://path or inproc://name`,
-    );
-  }
-  const m = TCP_RE.exec(endpoint);
-  if (!m) throw new Error(`${what} "${endpoint}" must look like tcp://host:port`);
-  const port = m[2] ?? '';
-  if (port !== '*') {
-    const n = Number(port);
-    if (!Number.isInteger(n) || n < 1 || n > 65535) {
-      throw new Error(`${what} "${endpoint}" has port ${port}: ports run from 1 to 65535`);
-    }
-  }
+export function validateEndpoint(
+  endpoint: string,
+  what = 'endpoint',
+  mode?: 'connect' | 'bind',
+): void {
+  const problem = endpointProblem(endpoint, mode);
+  if (problem !== null) throw new Error(`${what} "${endpoint}": ${problem}`);
 }
 
 /** The endpoint of data-parallel rank `rank`: tcp port + rank; ipc/inproc get a `-rank` suffix. */
@@ -67,13 +52,14 @@ export function rankEndpoint(endpoint: string, rank: number): string {
 
 /** Expands a profile into one SourceConfig per data-parallel rank (ids `id`, `id#1`, ...). */
 export function expandProfile(p: Profile): SourceConfig[] {
-  validateEndpoint(p.endpoint, `endpoint of "${p.name}"`);
+  validateEndpoint(p.endpoint, `endpoint of "${p.name}"`, p.mode);
   if (p.replayEndpoint !== null)
-    validateEndpoint(p.replayEndpoint, `replay endpoint of "${p.name}"`);
+    validateEndpoint(p.replayEndpoint, `replay endpoint of "${p.name}"`, 'connect');
   const ranks = p.dpRanks;
-  if (!Number.isInteger(ranks) || ranks < 1 || ranks > 1024) {
+  const max = PROFILE_LIMITS.dpRanksMax;
+  if (!Number.isInteger(ranks) || ranks < 1 || ranks > max) {
     throw new Error(
-      `data-parallel ranks of "${p.name}" must be a whole number from 1 to 1024, got ${ranks}`,
+      `data-parallel ranks of "${p.name}" must be a whole number from 1 to ${max}, got ${ranks}`,
     );
   }
   const out: SourceConfig[] = [];

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BRIDGE_EVENTS, type InvokeChannel } from '../../shared/contract';
 import { failed } from '../../shared/file-result';
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_TEXT } from '../../shared/limits';
 import { ARG_SCHEMAS, parseArgs } from '../../shared/schemas';
 import { HTTP_ROUTES, WS_PATH, type WsPush, type WsResponse } from '../../shared/ws-protocol';
 import { createInvokeHandlers, type FileActions } from '../service/invoke-handlers';
@@ -41,7 +42,6 @@ const CONTENT_TYPES: Record<string, string> = {
 /** A WebSocket whose client reads slower than this many bytes is skipped for frames, not queued for. */
 const WS_BACKPRESSURE_BYTES = 1 << 20;
 const WS_MAX_MESSAGE_BYTES = 1 << 20;
-const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 
 /** In a browser the file actions run over HTTP routes; over the socket they are refused plainly. */
 const browserFileActions: FileActions = {
@@ -222,7 +222,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_UPLOAD_BYTES) throw new Error('file larger than 2 GiB');
+    if (size > MAX_UPLOAD_BYTES) throw new Error(`file larger than ${MAX_UPLOAD_BYTES_TEXT}`);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

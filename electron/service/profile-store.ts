@@ -5,7 +5,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Profile, ProfileInput } from '../../shared/api-types';
-import { profileInputSchema } from '../../shared/schemas';
+import { profileInputSchema } from '../../shared/profile-rules';
 
 const storedSchema = z.object({
   profiles: z.array(profileInputSchema.required({ id: true })),

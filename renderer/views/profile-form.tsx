@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import type { Profile, ProfileInput } from '../../shared/api-types';
 import { errorText } from '../bridge/bridge';
-import { normalizeProfile, validateProfile } from '../lib/profile-validation';
+import { normalizeProfile, PROFILE_LIMITS, profileErrors } from '../../shared/profile-rules';
 
 export const EMPTY_PROFILE: ProfileInput = {
   name: '',
@@ -28,7 +28,7 @@ export function ProfileForm({ editing, onSave, onCancel }: Props) {
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
   const current = { ...p, dpRanks: Number(dpText) };
-  const errors = validateProfile(current);
+  const errors = profileErrors(current);
   const show = (k: keyof ProfileInput) => (touched ? errors[k] : undefined);
 
   const submit = async (e: FormEvent) => {
@@ -138,7 +138,7 @@ export function ProfileForm({ editing, onSave, onCancel }: Props) {
             data-testid="profile-dp"
             type="number"
             min={1}
-            max={256}
+            max={PROFILE_LIMITS.dpRanksMax}
             value={dpText}
             aria-invalid={!!show('dpRanks')}
             onChange={(e) => setDpText(e.target.value)}

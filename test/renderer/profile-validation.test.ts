@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ProfileInput } from '../../shared/api-types';
 import {
-  endpointError,
+  endpointProblem as endpointError,
   normalizeProfile,
-  validateProfile,
-} from '../../renderer/lib/profile-validation';
+  profileErrors as validateProfile,
+} from '../../shared/profile-rules';
 
 const good: ProfileInput = {
   name: 'gpu-1',

@@ -129,7 +129,7 @@ describe('connection profiles', () => {
         persistProfiles: false,
         transport: 'ipc',
       }),
-    ).rejects.toThrow(/ports run from 1 to 65535/);
+    ).rejects.toThrow(/port must be from 1 to 65535/);
     expect(closes).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,0 +1,5 @@
+// Limits said once, for every layer that enforces or explains them.
+
+/** The largest file a renderer may hand over (an upload, an opened session's bytes). */
+export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
+export const MAX_UPLOAD_BYTES_TEXT = '2 GiB';
