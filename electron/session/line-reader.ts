@@ -1,15 +1,29 @@
 // Streaming line reader for session and capture files: a path, a Buffer or a stream, gzip or
 // plain text (sniffed from the magic bytes). A truncated or corrupt gzip stream still yields every
-// line before the damage, and says so, so a crashed recording opens.
+// line before the damage, and says so, so a crashed recording opens. Linear in the input: each
+// byte is scanned for a newline once and copied at most once (a line that spans chunks), however
+// long the line. A line over the limit is skipped, not held; a stream that inflates far beyond
+// its size (a gzip bomb) is stopped.
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
-import { createGunzip } from 'node:zlib';
+import { GzipMembers } from './gzip-members';
 
 /** What a reader can open. */
 export type SessionInput = string | Buffer | Uint8Array | Readable;
+
+/** A line longer than this (in bytes) is skipped with a problem line; reading goes on. */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+/**
+ * Reading stops once the decompressed bytes pass MIN_BOMB_BYTES and this many times the compressed
+ * bytes read. JSON lines of events inflate 5 to 20 times (hashes and times differ on every line);
+ * zeros or newlines 1,000 times. Any size is read at an ordinary ratio.
+ */
+export const MAX_INFLATE_RATIO = 200;
+export const MIN_BOMB_BYTES = 16 * 1024 * 1024;
+/** Plain input is cut into slices of this size, so no line split ever makes a huge string. */
+const SLICE = 1024 * 1024;
 
 /** How reading ended. */
 export interface LineReadEnd {
@@ -18,10 +32,28 @@ export interface LineReadEnd {
   damaged: string | null;
   /** The last line had no newline (a file cut off mid-line). */
   unterminatedLast: boolean;
+  /** Bytes after the last complete gzip member that are not gzip (ignored, reported). */
+  trailingBytes: number;
+  /** Lines skipped for being longer than maxLineBytes. */
+  longLines: number;
+  /** Set when reading stopped at the inflate limit: the decompressed bytes read by then. */
+  bombStoppedAt: number | null;
+  /** Work done, for tests of linearity: bytes scanned for newlines, bytes copied to join lines. */
+  work: { scanned: number; copied: number };
 }
 
 /** Called per non-empty line; last is true for a final line that had no newline. */
 export type LineVisitor = (line: string, lineNo: number, last: boolean) => void;
+
+/** Options of readLines. */
+export interface LineReadOptions {
+  onProgress?: (fraction: number) => void;
+  /** The input's size when it is a stream, for progress. */
+  totalBytes?: number;
+  maxLineBytes?: number;
+  /** Called for each line skipped for its length (bytes: its length, or more when cut short). */
+  onLongLine?: (lineNo: number, bytes: number) => void;
+}
 
 async function open(input: SessionInput): Promise<{ stream: Readable; total: number | null }> {
   if (typeof input === 'string')
@@ -33,81 +65,147 @@ async function open(input: SessionInput): Promise<{ stream: Readable; total: num
   };
 }
 
+/** Splits bytes into lines; holds only the unfinished line, as a list of chunks. */
+class LineSplitter {
+  lineNo = 0;
+  longLines = 0;
+  readonly work = { scanned: 0, copied: 0 };
+  private parts: Buffer[] = [];
+  private partLen = 0;
+
+  constructor(
+    private readonly visit: LineVisitor,
+    private readonly maxLine: number,
+    private readonly onLongLine: (lineNo: number, bytes: number) => void,
+  ) {}
+
+  feed(chunk: Buffer): void {
+    this.work.scanned += chunk.length;
+    const first = chunk.indexOf(0x0a);
+    if (first < 0) {
+      this.hold(chunk);
+      return;
+    }
+    this.finishLine(chunk.subarray(0, first), false);
+    const last = chunk.lastIndexOf(0x0a);
+    if (last > first) {
+      // Whole lines inside one chunk: one decode and a split (a newline byte never sits inside a
+      // UTF-8 sequence, so each line decodes on its own). A slice is at most SLICE bytes.
+      const text = chunk.toString('utf8', first + 1, last);
+      for (const line of text.split('\n')) this.emit(line, false);
+    }
+    if (last + 1 < chunk.length) this.hold(chunk.subarray(last + 1));
+  }
+
+  /** The input ended: the unfinished line, if any, is the last one. */
+  end(): boolean {
+    if (this.partLen === 0) return false;
+    this.finishLine(Buffer.alloc(0), true);
+    return true;
+  }
+
+  private hold(b: Buffer): void {
+    // Past the limit the line's bytes are counted, not kept.
+    if (this.partLen + b.length <= this.maxLine) this.parts.push(b);
+    else this.parts = [];
+    this.partLen += b.length;
+  }
+
+  private finishLine(tail: Buffer, last: boolean): void {
+    const len = this.partLen + tail.length;
+    const parts = this.parts;
+    this.parts = [];
+    this.partLen = 0;
+    if (len > this.maxLine) {
+      this.lineNo += 1;
+      this.longLines += 1;
+      this.onLongLine(this.lineNo, len);
+      return;
+    }
+    if (parts.length === 0) {
+      this.emit(tail.toString('utf8'), last);
+      return;
+    }
+    parts.push(tail);
+    const joined = Buffer.concat(parts, len);
+    this.work.copied += len;
+    this.emit(joined.toString('utf8'), last);
+  }
+
+  private emit(raw: string, last: boolean): void {
+    this.lineNo += 1;
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() !== '') this.visit(line, this.lineNo, last);
+  }
+}
+
 /** Read every line of input, gzip or not, calling visit per line and onProgress with the fraction read. */
 export async function readLines(
   input: SessionInput,
   visit: LineVisitor,
-  onProgress?: (fraction: number) => void,
-  totalBytes?: number,
+  opts: LineReadOptions = {},
 ): Promise<LineReadEnd> {
   const { stream, total: knownTotal } = await open(input);
-  const total = totalBytes ?? knownTotal;
-  const decoder = new StringDecoder('utf8');
-  let carry = '';
-  let lineNo = 0;
-  let unterminatedLast = false;
-  const feed = (chunk: Buffer): void => {
-    const text = carry + decoder.write(chunk);
-    const parts = text.split('\n');
-    carry = parts.pop() ?? '';
-    for (const p of parts) {
-      lineNo += 1;
-      const line = p.endsWith('\r') ? p.slice(0, -1) : p;
-      if (line.trim() !== '') visit(line, lineNo, false);
+  const total = opts.totalBytes ?? knownTotal;
+  const onProgress = opts.onProgress;
+  let visitError: unknown = null;
+  const splitter = new LineSplitter(
+    visit,
+    opts.maxLineBytes ?? MAX_LINE_BYTES,
+    opts.onLongLine ?? (() => undefined),
+  );
+  const feed = (b: Buffer): void => {
+    if (visitError !== null) return;
+    try {
+      splitter.feed(b);
+    } catch (e) {
+      visitError = e;
     }
   };
-  let gunzip: ReturnType<typeof createGunzip> | null = null;
-  let damaged: string | null = null;
-  let visitError: unknown = null;
-  let gzDone: Promise<void> = Promise.resolve();
+  let gz: GzipMembers | null = null;
+  let inflated = 0;
+  let bombStoppedAt: number | null = null;
   let read = 0;
   let lastReport = 0;
   for await (const raw of stream) {
     const chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw as Uint8Array);
     if (read === 0 && chunk.length >= 2 && chunk[0] === 0x1f && chunk[1] === 0x8b) {
-      const gz = createGunzip();
-      gunzip = gz;
-      gz.on('data', (c: Buffer) => {
-        try {
-          if (visitError === null) feed(c);
-        } catch (e) {
-          visitError = e;
+      const g = new GzipMembers((out) => {
+        inflated += out.length;
+        if (
+          inflated > MIN_BOMB_BYTES &&
+          inflated > MAX_INFLATE_RATIO * Math.max(1, g.compressedIn)
+        ) {
+          bombStoppedAt = inflated;
+          g.abort();
+          return;
         }
+        for (let off = 0; off < out.length; off += SLICE) feed(out.subarray(off, off + SLICE));
       });
-      gzDone = new Promise<void>((resolve) => {
-        gz.once('end', resolve);
-        gz.once('error', (e: Error) => {
-          damaged = e.message;
-          resolve();
-        });
-      });
+      gz = g;
     }
     read += chunk.length;
-    if (gunzip) {
-      if (damaged !== null) break;
-      if (!gunzip.write(chunk))
-        await Promise.race([new Promise((r) => gunzip?.once('drain', r)), gzDone]);
-    } else feed(chunk);
-    if (visitError !== null) break;
+    if (gz) await gz.write(chunk);
+    else for (let off = 0; off < chunk.length; off += SLICE) feed(chunk.subarray(off, off + SLICE));
+    if (visitError !== null || bombStoppedAt !== null || gz?.failed) break;
     if (onProgress && total && read - lastReport > total / 200) {
       lastReport = read;
       onProgress(Math.min(1, read / total));
     }
   }
-  if (gunzip) {
-    if (damaged === null) gunzip.end();
-    await gzDone;
-  }
-  if (visitError !== null) {
-    stream.destroy();
-    throw visitError;
-  }
-  const rest = carry + decoder.end();
-  if (rest.trim() !== '') {
-    lineNo += 1;
-    unterminatedLast = true;
-    visit(rest.endsWith('\r') ? rest.slice(0, -1) : rest, lineNo, true);
-  }
+  const end = gz ? await gz.finish() : null;
+  if (visitError !== null || bombStoppedAt !== null || gz?.failed) stream.destroy();
+  if (visitError !== null) throw visitError;
+  // A bomb's unfinished line is not a line of the file: drop it rather than call it cut off.
+  const hadRest = bombStoppedAt === null ? splitter.end() : false;
   onProgress?.(1);
-  return { lines: lineNo, damaged, unterminatedLast };
+  return {
+    lines: splitter.lineNo,
+    damaged: end?.damaged ?? null,
+    unterminatedLast: hadRest,
+    trailingBytes: end?.trailingBytes ?? 0,
+    longLines: splitter.longLines,
+    bombStoppedAt,
+    work: splitter.work,
+  };
 }

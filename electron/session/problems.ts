@@ -1,5 +1,7 @@
 // A bounded list of what could not be read, said plainly.
 
+import { MAX_INFLATE_RATIO, type LineReadEnd } from './line-reader';
+
 const MAX_LISTED = 20;
 const MAX_QUOTED = 40;
 
@@ -41,6 +43,31 @@ export class Problems {
       ? [...this.list, `… and ${this.extra} more lines skipped`]
       : [...this.list];
   }
+}
+
+const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+/** The problem line of a line skipped for its length. */
+export function longLineProblem(lineNo: number, bytes: number, limit: number): string {
+  return `line ${lineNo}: ${mib(bytes)} long, over the ${mib(limit)} line limit (skipped)`;
+}
+
+/** File-level problem lines from how reading ended (damage, a tail after the gzip data, a bomb). */
+export function endProblems(end: LineReadEnd, events: number): string[] {
+  const out: string[] = [];
+  const damage = damageProblem(end.damaged, events);
+  if (damage) out.push(damage);
+  if (end.trailingBytes > 0) {
+    out.push(
+      `${end.trailingBytes} bytes after the end of the gzip data are not gzip (ignored): every event before them was read`,
+    );
+  }
+  if (end.bombStoppedAt !== null) {
+    out.push(
+      `stopped reading after ${mib(end.bombStoppedAt)} decompressed: the file inflates to more than ${MAX_INFLATE_RATIO} times its size (a gzip bomb?); read ${events} events up to there`,
+    );
+  }
+  return out;
 }
 
 /** The problem line for how the compressed stream ended, if it ended badly. */

@@ -2,8 +2,8 @@
 // in memory. Bad lines are skipped and listed; a truncated file yields everything before the cut.
 
 import { isHeader, parseRecord, type SessionHeader, type SessionRecord } from './format';
-import { readLines, type SessionInput } from './line-reader';
-import { damageProblem, Problems } from './problems';
+import { MAX_LINE_BYTES, readLines, type SessionInput } from './line-reader';
+import { endProblems, longLineProblem, Problems } from './problems';
 
 /** The first line is not a session header: the file is something else. */
 export class NotASessionError extends Error {
@@ -85,13 +85,18 @@ export async function readSession(
       else counts.eventErrors += 1;
       onRecord(r);
     },
-    onProgress,
+    {
+      onProgress,
+      onLongLine: (lineNo, bytes) => {
+        counts.skippedLines += 1;
+        problems.add(longLineProblem(lineNo, bytes, MAX_LINE_BYTES));
+      },
+    },
   );
   if (header === null)
     throw new NotASessionError(
       end.lines === 0 ? 'the file is empty' : 'first line is not a header',
     );
-  const damage = damageProblem(end.damaged, counts.events);
-  if (damage) problems.addAlways(damage);
+  for (const p of endProblems(end, counts.events)) problems.addAlways(p);
   return { header, problems: problems.result(), counts };
 }

@@ -5,9 +5,9 @@
 
 import type { EventRecord, HashKey, KvEvent } from '../../shared/events';
 import type { SessionRecord } from './format';
-import { readLines, type SessionInput } from './line-reader';
+import { MAX_LINE_BYTES, readLines, type SessionInput } from './line-reader';
 import { parseLossless } from './lossless-json';
-import { damageProblem, Problems, quoteValue } from './problems';
+import { endProblems, longLineProblem, Problems, quoteValue } from './problems';
 
 export interface CaptureReadResult {
   problems: string[];
@@ -192,10 +192,12 @@ export async function importSeedCapture(
       res.events += 1;
       onRecord({ k: 'event', rec });
     },
-    opts.onProgress,
+    {
+      onProgress: opts.onProgress,
+      onLongLine: (lineNo, bytes) => skip(longLineProblem(lineNo, bytes, MAX_LINE_BYTES)),
+    },
   );
-  const damage = damageProblem(end.damaged, res.events);
-  if (damage) problems.addAlways(damage);
+  for (const p of endProblems(end, res.events)) problems.addAlways(p);
   if (res.tokenIdsDropped > 0) {
     problems.addAlways(
       `${res.tokenIdsDropped} events carried token_ids: only their count was kept`,

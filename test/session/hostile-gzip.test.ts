@@ -1,0 +1,128 @@
+// Hostile compressed files: garbage after the gzip data, gzip bombs. Every file is made here.
+import { deflateRawSync, constants, gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { encodeRecord, makeHeader } from '../../electron/session/format';
+import { MIN_BOMB_BYTES, readLines } from '../../electron/session/line-reader';
+import { readSession } from '../../electron/session/read-session';
+import { importSeedCapture } from '../../electron/session/seed-capture';
+import { stored } from '../model/helpers';
+
+/** A session's text: a header and n one-block store events. */
+function sessionText(n: number, first = 0): string {
+  const lines = first === 0 ? [JSON.stringify(makeHeader('t', new Date(0), []))] : [];
+  for (let i = first; i < first + n; i += 1)
+    lines.push(encodeRecord({ k: 'event', rec: stored('a', 100 + i / 10, [`${i + 1}`]) }));
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * A gzip member that inflates to `mib` MiB of `byte` from ~1 KB per MiB: one MiB of it deflated
+ * with a sync flush, repeated (its back-references only reach the same bytes), then a final empty
+ * block. 4,096 repeats make ~4 MB that inflate to 4 GiB, built in milliseconds.
+ */
+function bomb(mib: number, byte: number): Buffer {
+  const block = deflateRawSync(Buffer.alloc(1024 * 1024, byte), {
+    finishFlush: constants.Z_SYNC_FLUSH,
+  });
+  const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+  const parts = [header];
+  for (let i = 0; i < mib; i += 1) parts.push(block);
+  parts.push(Buffer.from([0x03, 0x00]), Buffer.alloc(8));
+  return Buffer.concat(parts);
+}
+
+async function read(input: Buffer) {
+  let events = 0;
+  const r = await readSession(input, (rec) => {
+    if (rec.k === 'event') events += 1;
+  });
+  return { ...r, events };
+}
+
+describe('garbage after the gzip data', () => {
+  it.each([10, 11, 1024])(
+    'keeps all 883 events when %d bytes of garbage follow the member, and reports the tail',
+    async (n) => {
+      const garbage = Buffer.alloc(n, 0x41);
+      const r = await read(Buffer.concat([gzipSync(sessionText(883)), garbage]));
+      expect(r.events).toBe(883);
+      expect(r.counts.events).toBe(883);
+      expect(r.problems).toEqual([
+        `${n} bytes after the end of the gzip data are not gzip (ignored): every event before them was read`,
+      ]);
+    },
+  );
+
+  it('keeps 20,000 events over several members (a recording appended to) before the garbage', async () => {
+    const file = Buffer.concat([
+      gzipSync(sessionText(12_000)),
+      gzipSync(sessionText(8_000, 12_000)),
+      Buffer.from('trailing junk!'),
+    ]);
+    const r = await read(file);
+    expect(r.events).toBe(20_000);
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]).toMatch(/^14 bytes after the end of the gzip data/);
+  });
+
+  it('takes zero padding after the member as padding, not a problem', async () => {
+    const r = await read(Buffer.concat([gzipSync(sessionText(50)), Buffer.alloc(4096)]));
+    expect(r.events).toBe(50);
+    expect(r.problems).toEqual([]);
+  });
+
+  it('keeps every event of a capture followed by garbage', async () => {
+    const lines = Array.from(
+      { length: 500 },
+      (_, i) =>
+        `{"ts":${100 + i},"type":"BlockStored","block_hashes":[${18446744073709551000n + BigInt(i)}],"parent_block_hash":null,"token_ids":[1,2],"block_size":2}`,
+    );
+    let events = 0;
+    const r = await importSeedCapture(
+      Buffer.concat([gzipSync(lines.join('\n') + '\n'), Buffer.from('0123456789abcdef')]),
+      (rec) => {
+        if (rec.k === 'event') events += 1;
+      },
+    );
+    expect(events).toBe(500);
+    expect(r.problems).toContain(
+      '16 bytes after the end of the gzip data are not gzip (ignored): every event before them was read',
+    );
+  });
+});
+
+describe('gzip bombs', () => {
+  it.each([
+    ['newlines', 0x0a],
+    ['one line of zeros', 0x30],
+  ])(
+    'stops a 4 MB member inflating to 4 GiB of %s at the limit, keeping the events before it',
+    async (_, byte) => {
+      const b = bomb(4096, byte);
+      expect(b.length).toBeLessThan(5 * 1024 * 1024);
+      const file = Buffer.concat([gzipSync(sessionText(3)), b]);
+      const r = await read(file);
+      expect(r.events).toBe(3);
+      expect(r.problems.at(-1)).toMatch(
+        /^stopped reading after \d+ MiB decompressed: the file inflates to more than 200 times its size \(a gzip bomb\?\); read 3 events up to there$/,
+      );
+      // Promptly, as work done: it stopped within a few MiB of the limit, not after 4 GiB.
+      const end = await readLines(file, () => undefined);
+      expect(end.bombStoppedAt).not.toBeNull();
+      expect(end.bombStoppedAt!).toBeLessThan(2 * MIN_BOMB_BYTES);
+      expect(end.work.scanned).toBeLessThan(2 * MIN_BOMB_BYTES);
+    },
+  );
+
+  it('reads a large, ordinarily compressible session whole (the limit is a ratio, not a size)', async () => {
+    const text = sessionText(250_000);
+    expect(text.length).toBeGreaterThan(MIN_BOMB_BYTES);
+    const z = gzipSync(text);
+    expect(text.length / z.length).toBeLessThan(50);
+    let lines = 0;
+    const end = await readLines(z, () => (lines += 1));
+    expect(lines).toBe(250_001);
+    expect(end.bombStoppedAt).toBeNull();
+    expect(end.damaged).toBeNull();
+  });
+});
