@@ -10,6 +10,7 @@ import { readLaunchOptions } from '../cli/launch-options';
 import { KvScopeService } from '../service/service';
 import { dialogFileActions } from './dialogs';
 import { registerIpc } from './ipc';
+import { CLOSE_CHOICES, closeGuard } from './close-guard';
 import { installMenu } from './menu';
 import { reportFileResult } from './file-report';
 import { createMainWindow } from './window';
@@ -59,33 +60,28 @@ function wireWindow(window: BrowserWindow, svc: KvScopeService): void {
     logsFolder: app.getPath('logs'),
   });
 
+  const mayClose = closeGuard({
+    hasUnsaved: () => !quitting && svc.hasUnsavedLiveData(),
+    ask: () =>
+      dialog.showMessageBoxSync(window, {
+        type: 'question',
+        buttons: [...CLOSE_CHOICES],
+        defaultId: 0,
+        cancelId: 2,
+        message: 'The live session has not been saved.',
+        detail:
+          'Its recording stays in the app data folder, but will not be opened again by itself.',
+      }),
+    saveAs: () => files.saveSessionAs(),
+    close: () => {
+      quitting = true;
+      window.close();
+    },
+    showError: (text) => dialog.showErrorBox('KV Scope', text),
+    log,
+  });
   window.on('close', (event) => {
-    if (quitting || !svc.hasUnsavedLiveData()) return;
-    const choice = dialog.showMessageBoxSync(window, {
-      type: 'question',
-      buttons: ['Save Session As...', 'Quit Without Saving', 'Cancel'],
-      defaultId: 0,
-      cancelId: 2,
-      message: 'The live session has not been saved.',
-      detail: 'Its recording stays in the app data folder, but will not be opened again by itself.',
-    });
-    if (choice === 1) return;
-    event.preventDefault();
-    if (choice === 0) {
-      // A failed save keeps the window open and says why (no unhandled rejection).
-      void files.saveSessionAs().then(
-        (result) => {
-          if (result.status === 'done') {
-            quitting = true;
-            window.close();
-          }
-        },
-        (err: unknown) => {
-          log(`save on close failed: ${String(err)}`);
-          dialog.showErrorBox('KV Scope', err instanceof Error ? err.message : String(err));
-        },
-      );
-    }
+    if (!mayClose()) event.preventDefault();
   });
   window.on('closed', () => {
     frames.close();
