@@ -7,6 +7,9 @@
  */
 export type HashKey = string;
 
+/** The medium name used when an event carries none. */
+export const UNSPECIFIED_MEDIUM = 'unspecified';
+
 /** How a publisher encodes block hashes. */
 export type HashKind = 'int' | 'bytes';
 

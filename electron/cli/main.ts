@@ -1,5 +1,6 @@
 // `kvscope`: the command-line entry. Each subcommand lives in its own file.
 import { Command } from 'commander';
+import { registerAnalyze } from './analyze-command';
 import { registerCapture } from './capture-command';
 import { registerSim } from './sim-command';
 import { registerServe } from './serve-command';
@@ -11,6 +12,7 @@ const program = new Command('kvscope')
   .version(APP_VERSION);
 
 registerCapture(program);
+registerAnalyze(program);
 registerSim(program);
 registerServe(program);
 registerDesktop(program);

@@ -3,8 +3,8 @@
 
 import type { HashKey } from '../../shared/events';
 
-/** The medium name used when an event carries none. */
-export const UNSPECIFIED_MEDIUM = 'unspecified';
+// One name for an event without a medium, shared with the analysis.
+export { UNSPECIFIED_MEDIUM } from '../../shared/events';
 
 /** Distinct resident hashes per (source, medium), with running totals. */
 export class Residency {

@@ -1,0 +1,82 @@
+// The state the analysis keeps per source and per (source, medium): R with store times, G, the
+// peak of |R|, ghost distances and the counters the report is made of.
+
+import type { HashKey } from '../../shared/events';
+import { DistanceHistogram } from './distance-histogram';
+import { GhostList } from './ghost-list';
+
+/** Counters kept per (source, medium) and per source. */
+export interface Counters {
+  storedBlocks: number;
+  removedBlocks: number;
+  newStores: number;
+  announcedHits: number;
+  /** Weighted: a sampled re-store stands for 1/rate of them. */
+  restores: number;
+  thrashRestores: number;
+}
+
+/** R and G of one (source, medium). */
+export interface MediumState {
+  medium: string;
+  /** Resident hash -> ts of the new store that made it resident. */
+  resident: Map<HashKey, number>;
+  ghosts: GhostList;
+  peak: number;
+  distances: DistanceHistogram;
+  c: Counters;
+}
+
+/** One source: its media and its own figures. */
+export interface SourceState {
+  idx: number;
+  name: string;
+  dpRank: number | null;
+  media: Map<string, MediumState>;
+  c: Counters;
+  duplicateStores: number;
+  regretBlocks: number;
+  regretTokens: number;
+  clears: number;
+  resets: number;
+}
+
+/** Zeroed counters. */
+export function newCounters(): Counters {
+  return {
+    storedBlocks: 0,
+    removedBlocks: 0,
+    newStores: 0,
+    announcedHits: 0,
+    restores: 0,
+    thrashRestores: 0,
+  };
+}
+
+/** An empty (source, medium). */
+export function newMedium(medium: string, exactCap?: number, tailCap?: number): MediumState {
+  return {
+    medium,
+    resident: new Map(),
+    ghosts: new GhostList(exactCap, tailCap),
+    peak: 0,
+    distances: new DistanceHistogram(),
+    c: newCounters(),
+  };
+}
+
+/** A source seen for the first time. */
+export function newSource(idx: number, name: string): SourceState {
+  return {
+    idx,
+    name,
+    dpRank: null,
+    media: new Map(),
+    c: newCounters(),
+    duplicateStores: 0,
+    regretBlocks: 0,
+    regretTokens: 0,
+    clears: 0,
+    resets: 0,
+  };
+}

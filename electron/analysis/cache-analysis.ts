@@ -1,0 +1,281 @@
+// The cache analysis of DESIGN.md ("Analysis"): fed the same records as the model, in the order
+// they were received, it keeps R and G per (source, medium) and the cross-source holdings, and
+// reports new stores, announced hits, re-stores with their ghost distances, thrash, what-if
+// capacity, lifetimes, the router's view and hot prefixes. Pure: no Electron, no I/O.
+
+import type { AnalysisReport, InputCounts } from '../../shared/analysis-report';
+import { DEFAULT_THRASH_WINDOW_S } from '../../shared/analysis-report';
+import {
+  UNSPECIFIED_MEDIUM,
+  type BlockRemovedEvent,
+  type BlockStoredEvent,
+  type EventRecord,
+  type HashKey,
+} from '../../shared/events';
+import { missingCase, type IngestRecord } from '../../shared/records';
+import {
+  newMedium,
+  newSource,
+  type Counters,
+  type MediumState,
+  type SourceState,
+} from './analysis-state';
+import { buildReport } from './build-report';
+import { Holdings } from './holdings';
+import { HotPrefixes } from './hot-prefixes';
+import { LifetimeStats } from './lifetime-stats';
+import { RestoreBins } from './restore-series';
+
+/** The engine's real capacity of one (source, medium), e.g. num_gpu_blocks from its metrics. */
+export interface CapacityOverride {
+  source: string;
+  medium: string;
+  blocks: number;
+}
+
+/** Tuning knobs; the defaults follow DESIGN.md. */
+export interface CacheAnalysisOptions {
+  /** Re-stores within this many seconds of their removal are thrash (default 60). */
+  thrashWindowS?: number;
+  capacities?: readonly CapacityOverride[];
+  /** Ghost list bounds per (source, medium): for tests of the sampled path. */
+  ghostExactCap?: number;
+  ghostTailCap?: number;
+}
+
+/** Incremental cache analysis over ingest records. */
+export class CacheAnalysis {
+  readonly thrashWindowS: number;
+  /** Sources in order of first appearance. */
+  readonly sources: SourceState[] = [];
+  readonly lifetimes = new Map<string, LifetimeStats>();
+  readonly hot = new HotPrefixes();
+  readonly series = new RestoreBins();
+  readonly capacities = new Map<string, number>();
+  readonly input: InputCounts = {
+    batches: 0,
+    events: 0,
+    badTsEvents: 0,
+    gaps: 0,
+    lostBatches: 0,
+    resets: 0,
+    clears: 0,
+    undecoded: 0,
+    eventErrors: 0,
+  };
+  /** Depth (blocks from the root) of held hashes whose chain was seen from its root. */
+  private readonly depth = new Map<HashKey, number>();
+  readonly holdings = new Holdings((h) => this.depth.delete(h));
+  private readonly bySource = new Map<string, SourceState>();
+
+  constructor(private readonly opts: CacheAnalysisOptions = {}) {
+    const t = opts.thrashWindowS ?? DEFAULT_THRASH_WINDOW_S;
+    if (!Number.isFinite(t) || t < 0)
+      throw new Error(`the thrash window must be a number of seconds >= 0, got ${t}`);
+    this.thrashWindowS = t;
+    for (const c of opts.capacities ?? []) this.setCapacity(c.source, c.medium, c.blocks);
+  }
+
+  /** The engine's real capacity of (source, medium) in blocks; null goes back to peak resident. */
+  setCapacity(source: string, medium: string, blocks: number | null): void {
+    const key = capacityKey(source, medium);
+    if (blocks === null) {
+      this.capacities.delete(key);
+      return;
+    }
+    if (!Number.isInteger(blocks) || blocks <= 0)
+      throw new Error(`a capacity must be a whole number of blocks > 0, got ${blocks}`);
+    this.capacities.set(key, blocks);
+  }
+
+  /** Applies one record, in the order received. */
+  apply(r: IngestRecord): void {
+    switch (r.k) {
+      case 'batch': {
+        this.input.batches += 1;
+        const src = this.sourceOf(r.meta.source);
+        if (src.dpRank === null && r.meta.dpRank !== null) src.dpRank = r.meta.dpRank;
+        for (const e of r.events) this.applyEvent(src, e);
+        return;
+      }
+      case 'gap':
+        this.sourceOf(r.rec.source);
+        this.input.gaps += 1;
+        this.input.lostBatches += r.rec.lost;
+        return;
+      case 'reset': {
+        // A new engine process: its cache starts empty, like AllBlocksCleared.
+        const src = this.sourceOf(r.rec.source);
+        this.input.resets += 1;
+        src.resets += 1;
+        this.clearSource(src);
+        return;
+      }
+      case 'undecoded':
+        this.sourceOf(r.rec.source);
+        this.input.undecoded += 1;
+        return;
+      case 'event-error':
+        this.input.eventErrors += 1;
+        return;
+      default:
+        missingCase(r);
+    }
+  }
+
+  /** Everything the Insights show, as plain bounded data. */
+  report(): AnalysisReport {
+    return buildReport(this);
+  }
+
+  /** The capacity override of (source, medium), if any. */
+  capacityOf(source: string, medium: string): number | undefined {
+    return this.capacities.get(capacityKey(source, medium));
+  }
+
+  private applyEvent(src: SourceState, e: EventRecord): void {
+    this.input.events += 1;
+    // A time that is not a number cannot be placed: the event is skipped and counted.
+    if (!Number.isFinite(e.ts)) {
+      this.input.badTsEvents += 1;
+      return;
+    }
+    const ev = e.event;
+    switch (ev.type) {
+      case 'BlockStored':
+        this.stored(src, e.ts, ev);
+        return;
+      case 'BlockRemoved':
+        this.removed(src, e.ts, ev);
+        return;
+      case 'AllBlocksCleared':
+        this.input.clears += 1;
+        src.clears += 1;
+        this.clearSource(src);
+        return;
+      default:
+        missingCase(ev);
+    }
+  }
+
+  private stored(src: SourceState, ts: number, ev: BlockStoredEvent): void {
+    const m = this.mediumOf(src, ev.medium);
+    const n = ev.block_hashes.length;
+    m.c.storedBlocks += n;
+    src.c.storedBlocks += n;
+    const parent = ev.parent_block_hash;
+    let depth: number | null = parent === null ? 0 : (this.depth.get(parent) ?? null);
+    if (parent !== null) this.hot.add(parent, ev.block_hashes[0], depth, ev.block_size);
+    // Routing regret: the leading run of new stores that one other source holds.
+    let candidates: number[] | null = null;
+    let run = 0;
+    let running = true;
+    for (const h of ev.block_hashes) {
+      if (depth !== null) depth += 1;
+      if (m.resident.has(h)) {
+        m.c.announcedHits += 1;
+        src.c.announcedHits += 1;
+        if (depth !== null && !this.depth.has(h)) this.depth.set(h, depth);
+        continue;
+      }
+      m.c.newStores += 1;
+      src.c.newStores += 1;
+      m.resident.set(h, ts);
+      if (m.resident.size > m.peak) m.peak = m.resident.size;
+      const ghost = m.ghosts.restore(h);
+      if (ghost) {
+        const thrash = ts - ghost.removedAt <= this.thrashWindowS;
+        m.distances.add(ghost.distance, ghost.weight);
+        this.count(m.c, src.c, ghost.weight, thrash);
+        this.series.add(ts, ghost.weight, thrash);
+      }
+      if (this.holdings.heldByOther(h, src.idx)) src.duplicateStores += 1;
+      if (running) {
+        const holders = this.holdings.holders(h);
+        candidates =
+          candidates === null
+            ? holders.filter((t) => t !== src.idx)
+            : candidates.filter((t) => holders.includes(t));
+        if (candidates.length > 0) run += 1;
+        else running = false;
+      }
+      if (!this.heldElsewhere(src, m, h)) this.holdings.add(h, src.idx);
+      if (depth !== null && !this.depth.has(h)) this.depth.set(h, depth);
+    }
+    src.regretBlocks += run;
+    src.regretTokens += run * ev.block_size;
+  }
+
+  private removed(src: SourceState, ts: number, ev: BlockRemovedEvent): void {
+    const m = this.mediumOf(src, ev.medium);
+    const n = ev.block_hashes.length;
+    m.c.removedBlocks += n;
+    src.c.removedBlocks += n;
+    for (const h of ev.block_hashes) {
+      const storedAt = m.resident.get(h);
+      if (storedAt === undefined) continue;
+      m.resident.delete(h);
+      this.lifetimeOf(m.medium).add(ts - storedAt);
+      m.ghosts.add(h, ts);
+      if (!this.heldElsewhere(src, m, h)) this.holdings.remove(h, src.idx);
+    }
+  }
+
+  /** Empties R and G of every medium of a source: no lifetimes, no ghosts. */
+  private clearSource(src: SourceState): void {
+    for (const m of src.media.values()) {
+      for (const h of m.resident.keys()) this.holdings.remove(h, src.idx);
+      m.resident.clear();
+      m.ghosts.clear();
+    }
+  }
+
+  private count(m: Counters, s: Counters, weight: number, thrash: boolean): void {
+    m.restores += weight;
+    s.restores += weight;
+    if (thrash) {
+      m.thrashRestores += weight;
+      s.thrashRestores += weight;
+    }
+  }
+
+  /** Whether src holds h in a medium other than m. */
+  private heldElsewhere(src: SourceState, m: MediumState, h: HashKey): boolean {
+    if (src.media.size === 1) return false;
+    for (const other of src.media.values()) if (other !== m && other.resident.has(h)) return true;
+    return false;
+  }
+
+  private sourceOf(name: string): SourceState {
+    let s = this.bySource.get(name);
+    if (!s) {
+      s = newSource(this.sources.length, name);
+      this.bySource.set(name, s);
+      this.sources.push(s);
+    }
+    return s;
+  }
+
+  private mediumOf(src: SourceState, medium: string | null): MediumState {
+    const name = medium ?? UNSPECIFIED_MEDIUM;
+    let m = src.media.get(name);
+    if (!m) {
+      m = newMedium(name, this.opts.ghostExactCap, this.opts.ghostTailCap);
+      src.media.set(name, m);
+    }
+    return m;
+  }
+
+  private lifetimeOf(medium: string): LifetimeStats {
+    let l = this.lifetimes.get(medium);
+    if (!l) {
+      l = new LifetimeStats();
+      this.lifetimes.set(medium, l);
+    }
+    return l;
+  }
+}
+
+function capacityKey(source: string, medium: string): string {
+  return `${source}\u0000${medium}`;
+}

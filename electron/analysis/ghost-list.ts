@@ -1,0 +1,107 @@
+// G of one (source, medium): hashes removed from R and not stored since, oldest first. The newest
+// `exactCap` entries are held exactly (their ghost distances are exact); what falls off the old
+// end is kept only when its hash is sampled (SHARDS: hash < threshold), in a bounded tail whose
+// rate halves when it fills. A re-store found in the tail counts 1/rate re-stores, at an
+// estimated distance, and marks the list as an estimate.
+
+import type { HashKey } from '../../shared/events';
+import { GhostOrder } from './ghost-order';
+
+/** G is exact up to this many entries per (source, medium). */
+export const GHOST_EXACT_CAP = 1_048_576;
+/** Sampled entries kept past the exact bound. */
+export const GHOST_TAIL_CAP = 65_536;
+
+const FULL_RATE = 2 ** 32;
+
+/** A re-store found in G. */
+export interface GhostHit {
+  /** G entries newer than it (estimated for a tail hit). */
+  distance: number;
+  removedAt: number;
+  /** How many re-stores it stands for: 1, or 1/rate for a sampled tail hit. */
+  weight: number;
+}
+
+/** A 32-bit spatial hash of a hash key (FNV-1a, then murmur3's finalizer to spread short keys). */
+export function sampleHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** The ghost list of one (source, medium). */
+export class GhostList {
+  private readonly window: GhostOrder;
+  private tail: GhostOrder | null = null;
+  /** Sampled when sampleHash(key) < threshold; the rate is threshold / 2^32. */
+  private threshold = FULL_RATE / 64;
+  private spilled = false;
+
+  constructor(
+    private readonly exactCap = GHOST_EXACT_CAP,
+    private readonly tailCap = GHOST_TAIL_CAP,
+  ) {
+    this.window = new GhostOrder(exactCap);
+  }
+
+  /** True once entries fell past the exact bound (distances and re-stores are then estimates). */
+  get estimate(): boolean {
+    return this.spilled;
+  }
+
+  /** Entries now (the tail scaled by its rate). */
+  get size(): number {
+    return this.window.size + Math.round((this.tail?.size ?? 0) / this.rate());
+  }
+
+  /** A removal from R: hash goes to the newest end. */
+  add(hash: HashKey, removedAt: number): void {
+    if (this.window.size >= this.exactCap) this.spill();
+    this.window.push(hash, removedAt);
+  }
+
+  /** A new store: when hash is in G it leaves it, and its distance is returned. */
+  restore(hash: HashKey): GhostHit | null {
+    const exact = this.window.take(hash);
+    if (exact) return { distance: exact.newer, removedAt: exact.removedAt, weight: 1 };
+    if (this.tail === null || sampleHash(hash) >= this.threshold) return null;
+    const t = this.tail.take(hash);
+    if (!t) return null;
+    const rate = this.rate();
+    return {
+      distance: this.window.size + Math.round(t.newer / rate),
+      removedAt: t.removedAt,
+      weight: 1 / rate,
+    };
+  }
+
+  /** AllBlocksCleared or a publisher restart: G starts again (the estimate flag stays). */
+  clear(): void {
+    this.window.clear();
+    this.tail = null;
+  }
+
+  private rate(): number {
+    return this.threshold / FULL_RATE;
+  }
+
+  /** Moves the oldest exact entry to the sampled tail (or drops it when its hash is not sampled). */
+  private spill(): void {
+    const old = this.window.popOldest();
+    if (!old) return;
+    this.spilled = true;
+    if (sampleHash(old.hash) >= this.threshold) return;
+    const tail = (this.tail ??= new GhostOrder(this.tailCap));
+    tail.push(old.hash, old.removedAt);
+    if (tail.size <= this.tailCap) return;
+    // Full: halve the rate and keep only what is still sampled (fixed-size SHARDS).
+    this.threshold /= 2;
+    for (const k of [...tail.entries()]) if (sampleHash(k) >= this.threshold) tail.delete(k);
+  }
+}

@@ -1,0 +1,150 @@
+// Hashes in removal order, oldest first, with "how many entries are newer than this one" in
+// O(log n): a Fenwick tree of 0/1 over removal slots. Slots are handed out in order; when they
+// run out, the live entries are packed to the front (and the slots doubled when more than half
+// are live), so a push costs O(1) amortized and memory stays within four times the entries held.
+
+import type { HashKey } from '../../shared/events';
+
+const FIRST_SLOTS = 1024;
+
+/** An entry taken out of the order. */
+export interface TakenGhost {
+  /** Entries that were newer than it. */
+  newer: number;
+  removedAt: number;
+}
+
+/** A removal-ordered set of hashes with rank queries. */
+export class GhostOrder {
+  private slots: number;
+  private tree: Int32Array;
+  private keys: (HashKey | undefined)[];
+  private at: Float64Array;
+  private readonly slotOf = new Map<HashKey, number>();
+  private next = 0;
+  private oldest = 0;
+
+  /** capacity: the most entries it will be asked to hold (the caller pops the oldest past it). */
+  constructor(private readonly capacity: number) {
+    this.slots = Math.min(FIRST_SLOTS, Math.max(2, 2 * capacity));
+    this.tree = new Int32Array(this.slots + 1);
+    this.keys = new Array<HashKey | undefined>(this.slots).fill(undefined);
+    this.at = new Float64Array(this.slots);
+  }
+
+  /** Entries held. */
+  get size(): number {
+    return this.slotOf.size;
+  }
+
+  /** Whether hash is held. */
+  has(hash: HashKey): boolean {
+    return this.slotOf.has(hash);
+  }
+
+  /** Appends hash as the newest entry; the caller makes sure it is not held already. */
+  push(hash: HashKey, removedAt: number): void {
+    if (this.next === this.slots) this.pack();
+    const slot = this.next++;
+    this.keys[slot] = hash;
+    this.at[slot] = removedAt;
+    this.slotOf.set(hash, slot);
+    this.add(slot, 1);
+  }
+
+  /** Removes hash and says how many entries were newer, or null when it is not held. */
+  take(hash: HashKey): TakenGhost | null {
+    const slot = this.slotOf.get(hash);
+    if (slot === undefined) return null;
+    const newer = this.slotOf.size - this.prefix(slot);
+    const removedAt = this.at[slot] as number;
+    this.drop(hash, slot);
+    return { newer, removedAt };
+  }
+
+  /** Removes hash without a rank query; false when it is not held. */
+  delete(hash: HashKey): boolean {
+    const slot = this.slotOf.get(hash);
+    if (slot === undefined) return false;
+    this.drop(hash, slot);
+    return true;
+  }
+
+  /** Removes and returns the oldest entry. */
+  popOldest(): { hash: HashKey; removedAt: number } | undefined {
+    if (this.slotOf.size === 0) return undefined;
+    while (this.keys[this.oldest] === undefined) this.oldest += 1;
+    const slot = this.oldest;
+    const hash = this.keys[slot] as HashKey;
+    const removedAt = this.at[slot] as number;
+    this.drop(hash, slot);
+    return { hash, removedAt };
+  }
+
+  /** Every entry, oldest first. */
+  *entries(): IterableIterator<HashKey> {
+    for (let s = this.oldest; s < this.next; s += 1) {
+      const k = this.keys[s];
+      if (k !== undefined) yield k;
+    }
+  }
+
+  /** Forgets every entry (memory shrinks back to the first allocation). */
+  clear(): void {
+    this.slotOf.clear();
+    this.slots = Math.min(FIRST_SLOTS, Math.max(2, 2 * this.capacity));
+    this.tree = new Int32Array(this.slots + 1);
+    this.keys = new Array<HashKey | undefined>(this.slots).fill(undefined);
+    this.at = new Float64Array(this.slots);
+    this.next = 0;
+    this.oldest = 0;
+  }
+
+  private drop(hash: HashKey, slot: number): void {
+    this.slotOf.delete(hash);
+    this.keys[slot] = undefined;
+    this.add(slot, -1);
+  }
+
+  /** Packs live entries to slots 0..n-1 in order, growing the slots when over half are live. */
+  private pack(): void {
+    const n = this.slotOf.size;
+    const slots = n * 2 > this.slots ? Math.max(this.slots * 2, 2) : this.slots;
+    const keys = new Array<HashKey | undefined>(slots).fill(undefined);
+    const at = new Float64Array(slots);
+    let j = 0;
+    for (let s = this.oldest; s < this.next; s += 1) {
+      const k = this.keys[s];
+      if (k === undefined) continue;
+      keys[j] = k;
+      at[j] = this.at[s] as number;
+      this.slotOf.set(k, j);
+      j += 1;
+    }
+    // A tree of n ones, built in linear time: each node passes its sum to its parent.
+    const tree = new Int32Array(slots + 1);
+    for (let i = 1; i <= slots; i += 1) {
+      if (i <= n) tree[i] = (tree[i] as number) + 1;
+      const parent = i + (i & -i);
+      if (parent <= slots) tree[parent] = (tree[parent] as number) + (tree[i] as number);
+    }
+    this.slots = slots;
+    this.keys = keys;
+    this.at = at;
+    this.tree = tree;
+    this.next = n;
+    this.oldest = 0;
+  }
+
+  private add(slot: number, delta: number): void {
+    for (let i = slot + 1; i <= this.slots; i += i & -i)
+      this.tree[i] = (this.tree[i] as number) + delta;
+  }
+
+  /** Live entries in slots 0..slot inclusive. */
+  private prefix(slot: number): number {
+    let sum = 0;
+    for (let i = slot + 1; i > 0; i -= i & -i) sum += this.tree[i] as number;
+    return sum;
+  }
+}

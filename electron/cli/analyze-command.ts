@@ -1,0 +1,101 @@
+// `kvscope analyze FILE`: replays a session or a capture through the cache analysis and prints
+// the report (tables, or the JSON of DESIGN.md with --json). Problems go to stderr; the exit code
+// is 0 when something could be read, 1 when nothing could.
+import { stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { CacheAnalysis, type CapacityOverride } from '../analysis/cache-analysis';
+import { toAnalyzeJson } from '../analysis/analyze-json';
+import { replayFile } from '../session/load';
+import { analyzeText } from './analyze-text';
+
+interface AnalyzeFlags {
+  json?: boolean;
+  thrashWindow: number;
+  capacity: CapacityOverride[];
+}
+
+/** Files past this size report their progress on stderr. */
+const PROGRESS_BYTES = 8 * 2 ** 20;
+
+function seconds(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new Error(`--thrash-window must be a number of seconds >= 0, got "${v}"`);
+  return n;
+}
+
+/** Parses one --capacity SOURCE:MEDIUM=BLOCKS into the list so far. */
+export function parseCapacity(v: string, list: CapacityOverride[] = []): CapacityOverride[] {
+  const m = /^(.+):([^:=]+)=(\d+)$/.exec(v.trim());
+  const blocks = m ? Number(m[3]) : NaN;
+  if (!m || !Number.isSafeInteger(blocks) || blocks <= 0)
+    throw new Error(
+      `--capacity must look like SOURCE:MEDIUM=BLOCKS (e.g. capture:GPU=32768, the engine's num_gpu_blocks), got "${v}"`,
+    );
+  return [...list, { source: m[1] as string, medium: m[2] as string, blocks }];
+}
+
+/** Registers `kvscope analyze`. */
+export function registerAnalyze(program: Command): void {
+  program
+    .command('analyze')
+    .description(
+      'Cache insights of a session or capture: hits, re-stores, thrash, what-if capacity, lifetimes, duplicates across sources, hot prefixes',
+    )
+    .argument('<file>', 'a KV Scope session (.kvscope.jsonl.gz) or a JSONL capture, gzip or not')
+    .option('--json', 'print the JSON report (snake_case keys, hashes as text)')
+    .option(
+      '--thrash-window <sec>',
+      're-stores within this many seconds of their removal are thrash',
+      seconds,
+      60,
+    )
+    .option(
+      '--capacity <source:medium=blocks>',
+      "the engine's real capacity of a (source, medium), e.g. its num_gpu_blocks (repeatable)",
+      parseCapacity,
+      [],
+    )
+    .action((file: string, flags: AnalyzeFlags) => runAnalyze(file, flags));
+}
+
+async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
+  const err = (line: string): void => void process.stderr.write(`# ${line}\n`);
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new Error(
+      code === 'ENOENT'
+        ? `${file}: no such file (give the path of a session or a capture)`
+        : `${file}: cannot be read (${(e as Error).message})`,
+    );
+  }
+  const analysis = new CacheAnalysis({
+    thrashWindowS: flags.thrashWindow,
+    capacities: flags.capacity,
+  });
+  let shown = 0;
+  const onProgress =
+    size >= PROGRESS_BYTES
+      ? (f: number): void => {
+          const pct = Math.floor(f * 10) * 10;
+          if (pct > shown) {
+            shown = pct;
+            err(`read ${pct}% of ${file}`);
+          }
+        }
+      : undefined;
+  const r = await replayFile(file, (rec) => analysis.apply(rec), { onProgress });
+  for (const p of r.problems) err(p);
+  const report = analysis.report();
+  const out = flags.json
+    ? `${JSON.stringify(toAnalyzeJson(report), null, 2)}\n`
+    : analyzeText(report, { file, kind: r.kind });
+  await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
+  if (r.events === 0 && r.problems.length > 0) {
+    err('no events could be read: see the problems above');
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,176 @@
+// The readable form of `kvscope analyze`: a few plain-text tables, numbers right-aligned.
+
+import type { AnalysisReport, WhatIfReport } from '../../shared/analysis-report';
+
+const int = (n: number): string => Math.round(n).toLocaleString('en-US');
+const pct = (part: number, whole: number): string =>
+  whole > 0 ? `${((100 * part) / whole).toFixed(1)}%` : '-';
+const secs = (s: number | null): string =>
+  s === null ? '-' : s < 10 ? `${s.toFixed(3)} s` : `${s.toFixed(1)} s`;
+
+/** Columns padded to their widest cell; columns before rightFrom left-aligned, the rest right-aligned. */
+export function table(head: string[], rows: string[][], rightFrom = 1): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (i < rightFrom ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [line(head), rule, ...rows.map(line)].map((l) => `  ${l}`).join('\n');
+}
+
+function whatIfRow(w: WhatIfReport): string[] {
+  return [
+    `${w.source} ${w.medium}`,
+    `${int(w.capacityBlocks)} (${w.capacityBasis === 'engine' ? 'engine' : 'peak'})`,
+    int(w.restores),
+    ...w.points.map((p) => `${int(p.extraHits)} (${pct(p.extraHits, w.newStores)})`),
+    w.estimate ? 'estimate' : 'exact',
+  ];
+}
+
+/** The whole report as text, for a terminal. */
+export function analyzeText(
+  r: AnalysisReport,
+  what: { file: string; kind: 'session' | 'capture' },
+): string {
+  const t = r.totals;
+  const out: string[] = [];
+  const n = r.input;
+  out.push(
+    `KV cache analysis of ${what.file} (${what.kind}): ${int(n.events)} events in ${int(n.batches)} batches, ${r.sources.length} source${r.sources.length === 1 ? '' : 's'}`,
+  );
+  if (r.estimate) out.push('Some figures are sampled estimates (marked below).');
+  out.push('', 'Totals');
+  out.push(
+    table(
+      ['figure', 'value'],
+      [
+        ['stored blocks', int(t.storedBlocks)],
+        ['removed blocks', int(t.removedBlocks)],
+        ['resident blocks now', int(t.residentBlocks)],
+        ['new stores', int(t.newStores)],
+        [
+          'announced hits',
+          t.hitRatio === null
+            ? `${int(t.announcedHits)} (none: the engine re-announces hits with kv_cache_report_mode="full")`
+            : `${int(t.announcedHits)} (hit ratio ${pct(t.announcedHits, t.announcedHits + t.newStores)})`,
+        ],
+        ['re-stores', `${int(t.restores)} (${pct(t.restores, t.newStores)} of new stores)`],
+        [
+          `thrash (re-stored within ${r.thrashWindowS} s)`,
+          `${int(t.thrashRestores)} (${pct(t.thrashRestores, t.restores)} of re-stores)`,
+        ],
+      ],
+      2,
+    ),
+  );
+  out.push('', 'Per source');
+  out.push(
+    table(
+      [
+        'source',
+        'dp',
+        'stored',
+        'new',
+        'hits',
+        're-stores',
+        'thrash',
+        'dup stores',
+        'regret',
+        'resident',
+      ],
+      r.sources.map((s) => [
+        s.source,
+        s.dpRank === null ? '-' : String(s.dpRank),
+        int(s.storedBlocks),
+        int(s.newStores),
+        int(s.announcedHits),
+        int(s.restores),
+        int(s.thrashRestores),
+        int(s.duplicateStores),
+        int(s.routingRegretBlocks),
+        int(s.residentBlocks),
+      ]),
+    ),
+  );
+  out.push(
+    '',
+    'What-if capacity: extra hits with more blocks (an LRU ghost-list estimate; % of new stores)',
+  );
+  out.push(
+    table(
+      ['source medium', 'capacity', 're-stores', '+10%', '+25%', '+50%', '+100%', '+200%', ''],
+      r.whatIf.map(whatIfRow),
+    ),
+  );
+  out.push('', 'Lifetimes (removal - the store that made the block resident)');
+  out.push(
+    table(
+      ['medium', 'count', 'p50', 'p90', 'p99', ''],
+      r.lifetimes.map((l) => [
+        l.medium,
+        int(l.count),
+        secs(l.p50S),
+        secs(l.p90S),
+        secs(l.p99S),
+        l.estimate ? 'sketch' : 'exact',
+      ]),
+    ),
+  );
+  for (const l of r.lifetimes) {
+    const cells = l.histogram.map(
+      (b) => `${b.upperS === null ? '>=3600' : `<${b.upperS}`}: ${int(b.count)}`,
+    );
+    out.push(`  ${l.medium} histogram (s): ${cells.join(', ')}`);
+  }
+  const x = r.crossSource;
+  out.push('', "The router's view (any medium)");
+  out.push(
+    table(
+      ['figure', 'value'],
+      [
+        [
+          'duplicate stores',
+          `${int(x.duplicateStores)} (${pct(x.duplicateStores, t.newStores)} of new stores)`,
+        ],
+        [
+          'routing regret',
+          `${int(x.routingRegretBlocks)} blocks, ${int(x.routingRegretTokens)} tokens`,
+        ],
+        ['shared blocks now', int(x.sharedBlocksNow)],
+        ['duplicate blocks now', int(x.duplicateBlocksNow)],
+      ],
+      2,
+    ),
+  );
+  if (x.overlap.length > 0) {
+    out.push(
+      table(
+        ['pair', 'blocks held by both'],
+        x.overlap.map((c) => [`${c.sourceA} / ${c.sourceB}`, int(c.blocks)]),
+      ),
+    );
+  }
+  out.push('', `Hot prefixes${r.hotPrefixesExact ? '' : ' (pruned table: counts may be low)'}`);
+  out.push(
+    table(
+      ['parent hash', 'fan-out', 'events', 'depth', 'tokens'],
+      r.hotPrefixes.map((h) => [
+        h.hash,
+        int(h.fanOut),
+        int(h.storeEvents),
+        h.depthBlocks === null ? '-' : int(h.depthBlocks),
+        h.depthTokens === null ? '-' : int(h.depthTokens),
+      ]),
+    ),
+  );
+  if (n.badTsEvents + n.gaps + n.undecoded + n.eventErrors > 0) {
+    out.push(
+      '',
+      `Input: ${int(n.gaps)} gaps (${int(n.lostBatches)} batches lost), ${int(n.undecoded)} undecoded, ${int(n.eventErrors)} event errors, ${int(n.badTsEvents)} events with a bad ts (skipped)`,
+    );
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,178 @@
+// What the cache analysis reports (DESIGN.md, "Analysis"): plain JSON-safe data, bounded in size,
+// so the same object can go to the renderer in a frame or be printed by `kvscope analyze`.
+
+import type { HashKey } from './events';
+
+/** Upper bounds (seconds) of the lifetime histogram; a last, open bucket follows. */
+export const LIFETIME_BOUNDS_S: readonly number[] = [
+  1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600,
+];
+
+/** The extra-capacity fractions of the what-if table. */
+export const WHAT_IF_FRACTIONS: readonly number[] = [0.1, 0.25, 0.5, 1, 2];
+
+/** Points of a what-if curve at most. */
+export const WHAT_IF_CURVE_POINTS = 41;
+
+/** Hot prefixes reported. */
+export const HOT_PREFIXES_TOP = 10;
+
+/** Sources (and so pairs) the overlap matrix covers, in order of first appearance. */
+export const MAX_OVERLAP_SOURCES = 16;
+
+/** Sources and what-if rows a report lists at most (a frame stays bounded). */
+export const MAX_REPORT_SOURCES = 256;
+
+/** Re-stores within this many seconds of their removal are thrash, unless configured. */
+export const DEFAULT_THRASH_WINDOW_S = 60;
+
+/** Store and hit counters, per source, per (source, medium) and in total. */
+export interface StoreFigures {
+  /** Sum of len(block_hashes) over BlockStored / BlockRemoved events. */
+  storedBlocks: number;
+  removedBlocks: number;
+  /** |R| now. */
+  residentBlocks: number;
+  newStores: number;
+  announcedHits: number;
+  /** hits / (hits + new stores), null when no announced hit was seen. */
+  hitRatio: number | null;
+  /** Re-stores and thrash re-stores (rounded where a part is a sampled estimate). */
+  restores: number;
+  thrashRestores: number;
+}
+
+/** Cross-source figures of one source (as the storing side). */
+export interface SourceCrossFigures {
+  duplicateStores: number;
+  routingRegretBlocks: number;
+  routingRegretTokens: number;
+}
+
+/** One source: a publisher stream (a data-parallel rank of a capture is its own source). */
+export interface SourceReport extends StoreFigures, SourceCrossFigures {
+  source: string;
+  dpRank: number | null;
+  clears: number;
+  resets: number;
+  media: string[];
+}
+
+/** One point of the what-if table or curve. */
+export interface WhatIfPoint {
+  /** The fraction of the capacity added (null for curve points). */
+  extraFraction: number | null;
+  extraBlocks: number;
+  extraHits: number;
+}
+
+/** Where the capacity of a what-if comes from. */
+export type CapacityBasis = 'peak-resident' | 'engine';
+
+/** What-if capacity of one (source, medium): an LRU ghost-list estimate. */
+export interface WhatIfReport {
+  source: string;
+  dpRank: number | null;
+  medium: string;
+  peakResident: number;
+  /** The capacity the fractions apply to: peak resident, or the engine's real one when given. */
+  capacityBlocks: number;
+  capacityBasis: CapacityBasis;
+  newStores: number;
+  restores: number;
+  thrashRestores: number;
+  /** Ghost entries now (an estimate when sampled). */
+  ghosts: number;
+  /** True once the ghost list passed its exact bound and a hash-sampled tail took over. */
+  estimate: boolean;
+  /** k = ceil(f x capacity) for each f of WHAT_IF_FRACTIONS. */
+  points: WhatIfPoint[];
+  /** extra_hits over k, at most WHAT_IF_CURVE_POINTS points, k ascending. */
+  curve: WhatIfPoint[];
+}
+
+/** One histogram bucket: samples below upperS (null: the open last bucket). */
+export interface HistogramBucket {
+  upperS: number | null;
+  count: number;
+}
+
+/** Lifetimes of one medium, over every source. */
+export interface LifetimeReport {
+  medium: string;
+  count: number;
+  /** Nearest-rank percentiles, seconds; null without samples. */
+  p50S: number | null;
+  p90S: number | null;
+  p99S: number | null;
+  histogram: HistogramBucket[];
+  /** True when the percentiles come from the sketch (within 1% relative error). */
+  estimate: boolean;
+}
+
+/** Hashes held by both sources of a pair, now. */
+export interface OverlapCell {
+  sourceA: string;
+  sourceB: string;
+  blocks: number;
+}
+
+/** The router's view, any medium. */
+export interface CrossSourceReport {
+  duplicateStores: number;
+  routingRegretBlocks: number;
+  routingRegretTokens: number;
+  sharedBlocksNow: number;
+  duplicateBlocksNow: number;
+  /** Every pair of the first MAX_OVERLAP_SOURCES sources, in order of first appearance. */
+  overlap: OverlapCell[];
+}
+
+/** A parent hash and how many prefixes branch off it. */
+export interface HotPrefix {
+  hash: HashKey;
+  fanOut: number;
+  storeEvents: number;
+  /** Blocks from the chain's root to this hash, inclusive, where the chain was seen from its root. */
+  depthBlocks: number | null;
+  depthTokens: number | null;
+}
+
+/** Re-stores over event time, for a chart: bins of binS seconds from startS. */
+export interface RestoreSeries {
+  startS: number | null;
+  binS: number;
+  restores: number[];
+  thrashRestores: number[];
+}
+
+/** What was read, and what was skipped. */
+export interface InputCounts {
+  batches: number;
+  events: number;
+  /** Events whose ts was not a finite number: skipped, not applied. */
+  badTsEvents: number;
+  gaps: number;
+  lostBatches: number;
+  resets: number;
+  clears: number;
+  undecoded: number;
+  eventErrors: number;
+}
+
+/** Everything the Insights and `kvscope analyze` show. */
+export interface AnalysisReport {
+  thrashWindowS: number;
+  /** True when any figure is a sampled estimate (a ghost list past its bound, lifetimes sketched, hot prefixes pruned). */
+  estimate: boolean;
+  totals: StoreFigures;
+  sources: SourceReport[];
+  whatIf: WhatIfReport[];
+  lifetimes: LifetimeReport[];
+  crossSource: CrossSourceReport;
+  hotPrefixes: HotPrefix[];
+  /** False once the hot-prefix table was pruned to stay bounded (its counts may be low). */
+  hotPrefixesExact: boolean;
+  restoreSeries: RestoreSeries;
+  input: InputCounts;
+}

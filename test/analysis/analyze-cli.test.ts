@@ -1,0 +1,303 @@
+// `kvscope analyze` (the built CLI) on the vLLM fixtures, a session file and a generated capture
+// of two data-parallel ranks: its JSON equals what the brute-force oracle computes from the
+// same events, independently of electron/analysis.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeRecord, makeHeader } from '../../electron/session/format';
+import type { KvEvent } from '../../shared/events';
+import { CLI, ensureBuilt, ROOT } from '../support/built-app';
+import { HYBRID_INT, LEGACY_INT, readTruth, type TruthEvent } from '../support/fixture-frames';
+import { extraHits, nearestRank, oracle, type OracleInput, type OracleResult } from './oracle';
+import { twoRankCapture } from './two-rank-capture';
+
+beforeAll(() => ensureBuilt(), 180_000);
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-analyze-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function analyze(args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'analyze', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const medium = (m: string | null | undefined): string => m ?? 'unspecified';
+
+/** The fixture's rows as the oracle's events, source named as the importer names ranks. */
+function fromTruth(rows: TruthEvent[], source = 'capture'): OracleInput[] {
+  return rows.map((t): OracleInput => {
+    const s = t.dp_rank !== null && t.dp_rank > 0 ? `${source}#${t.dp_rank}` : source;
+    if (t.type === 'AllBlocksCleared') return { kind: 'cleared', source: s };
+    if (t.type === 'BlockRemoved')
+      return {
+        kind: 'removed',
+        source: s,
+        ts: t.ts,
+        hashes: t.block_hashes ?? [],
+        medium: medium(t.medium),
+      };
+    return {
+      kind: 'stored',
+      source: s,
+      ts: t.ts,
+      hashes: t.block_hashes ?? [],
+      parent: t.parent_block_hash ?? null,
+      medium: medium(t.medium),
+      blockSize: t.block_size ?? 0,
+    };
+  });
+}
+
+const BOUNDS = [1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
+
+/** Checks the analyze JSON against the oracle's figures, key by key. */
+function expectMatches(json: Record<string, unknown>, o: OracleResult, T: number): void {
+  const j = json as {
+    [k: string]: unknown;
+    lifetime: Record<string, Record<string, unknown>>;
+    what_if: Record<string, unknown>[];
+    cross_source: Record<string, unknown> & { overlap: Record<string, unknown>[] };
+    hot_prefixes: Record<string, unknown>[];
+    per_source: Record<string, Record<string, unknown>>;
+  };
+  const sum = (f: (c: OracleResult['cells'][number]) => number): number =>
+    o.cells.reduce((n, c) => n + f(c), 0);
+  expect({
+    stored_blocks: j.stored_blocks,
+    removed_blocks: j.removed_blocks,
+    resident_blocks: j.resident_blocks,
+    new_stores: j.new_stores,
+    announced_hits: j.announced_hits,
+    restores: j.restores,
+    thrash_restores: j.thrash_restores,
+    thrash_window_s: j.thrash_window_s,
+  }).toEqual({
+    stored_blocks: o.storedBlocks,
+    removed_blocks: o.removedBlocks,
+    resident_blocks: sum((c) => c.resident),
+    new_stores: sum((c) => c.newStores),
+    announced_hits: sum((c) => c.hits),
+    restores: sum((c) => c.distances.length),
+    thrash_restores: sum((c) => c.thrash),
+    thrash_window_s: T,
+  });
+  expect(Object.keys(j.lifetime).sort()).toEqual([...o.lifetimes.keys()].sort());
+  for (const [m, samples] of o.lifetimes) {
+    const counts = new Array<number>(BOUNDS.length + 1).fill(0);
+    for (const s of samples) {
+      const b = BOUNDS.findIndex((ub) => s < ub);
+      counts[b < 0 ? BOUNDS.length : b]! += 1;
+    }
+    expect(j.lifetime[m]).toMatchObject({
+      count: samples.length,
+      p50_s: nearestRank(samples, 0.5),
+      p90_s: nearestRank(samples, 0.9),
+      p99_s: nearestRank(samples, 0.99),
+      histogram: counts.map((count, i) => ({ upper_s: BOUNDS[i] ?? null, count })),
+    });
+  }
+  expect(j.what_if).toHaveLength(o.cells.length);
+  for (const c of o.cells) {
+    const w = j.what_if.find((x) => x.source === c.source && x.medium === c.medium);
+    expect(w, `what_if row for ${c.source} ${c.medium}`).toBeDefined();
+    expect(w).toMatchObject({
+      peak_resident: c.peak,
+      restores: c.distances.length,
+      points: [0.1, 0.25, 0.5, 1, 2].map((f) => ({
+        extra_fraction: f,
+        extra_blocks: Math.ceil(f * c.peak),
+        extra_hits: extraHits(c.distances, Math.ceil(f * c.peak)),
+      })),
+    });
+  }
+  const pairs = [...o.overlap].map(([k, blocks]) => {
+    const [a, b] = k.split('\u0000');
+    return { source_a: a, source_b: b, blocks };
+  });
+  expect(j.cross_source).toMatchObject({
+    duplicate_stores: o.duplicateStores,
+    routing_regret_blocks: o.regretBlocks,
+    shared_blocks_now: o.sharedNow,
+    duplicate_blocks_now: o.duplicateNow,
+    overlap: pairs,
+  });
+  expect(j.hot_prefixes.map((h) => [h.hash, h.fan_out, h.store_events])).toEqual(
+    o.hot.slice(0, 10).map((h) => [h.hash, h.fanOut, h.storeEvents]),
+  );
+  expect(Object.keys(j.per_source)).toEqual(o.sources);
+  for (const s of o.sources) {
+    const cells = o.cells.filter((c) => c.source === s);
+    expect(j.per_source[s]).toMatchObject({
+      new_stores: cells.reduce((n, c) => n + c.newStores, 0),
+      restores: cells.reduce((n, c) => n + c.distances.length, 0),
+    });
+  }
+}
+
+describe('kvscope analyze --json (built CLI)', () => {
+  it('equals the oracle on the legacy vLLM fixture read as a capture', async () => {
+    const r = await analyze([LEGACY_INT.truth, '--json']);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout) as Record<string, unknown>;
+    const o = oracle(fromTruth(readTruth(LEGACY_INT.truth)));
+    expect(o.cells.reduce((n, c) => n + c.distances.length, 0)).toBeGreaterThan(0);
+    expectMatches(json, o, 60);
+  });
+
+  it('equals the oracle on the hybrid fixture, gzipped, with another thrash window', async () => {
+    const file = path.join(dir, 'hybrid.jsonl.gz');
+    writeFileSync(file, gzipSync(Buffer.from(readFileSync(HYBRID_INT.truth, 'utf8'))));
+    const r = await analyze([file, '--json', '--thrash-window', '0.2']);
+    expect(r.code).toBe(0);
+    const o = oracle(fromTruth(readTruth(HYBRID_INT.truth)), 0.2);
+    const thrash = o.cells.reduce((n, c) => n + c.thrash, 0);
+    expect(thrash).toBeLessThan(o.cells.reduce((n, c) => n + c.distances.length, 0));
+    expectMatches(JSON.parse(r.stdout) as Record<string, unknown>, o, 0.2);
+  });
+
+  it('equals the oracle on a session file with a publisher restart in it', async () => {
+    const rows = readTruth(HYBRID_INT.truth);
+    const cut = Math.floor(rows.length / 2);
+    const lines = [JSON.stringify(makeHeader('test', new Date(0), []))];
+    const inputs: OracleInput[] = [];
+    rows.forEach((t, i) => {
+      if (i === cut) {
+        lines.push(
+          encodeRecord({ k: 'reset', rec: { source: 'engine', previousSeq: t.seq, at: t.ts } }),
+        );
+        inputs.push({ kind: 'reset', source: 'engine' });
+      }
+      const event: KvEvent =
+        t.type === 'BlockRemoved'
+          ? {
+              type: 'BlockRemoved',
+              block_hashes: t.block_hashes ?? [],
+              medium: t.medium ?? null,
+              group_idx: null,
+            }
+          : {
+              type: 'BlockStored',
+              block_hashes: t.block_hashes ?? [],
+              parent_block_hash: t.parent_block_hash ?? null,
+              token_count: t.token_count ?? 0,
+              block_size: t.block_size ?? 0,
+              lora_id: null,
+              medium: t.medium ?? null,
+              lora_name: null,
+              extra_keys_count: 0,
+              group_idx: null,
+              kv_cache_spec_kind: null,
+              kv_cache_spec_sliding_window: null,
+              metadata_count: 0,
+              session_id_count: 0,
+            };
+      lines.push(
+        encodeRecord({
+          k: 'event',
+          rec: { source: 'engine', seq: t.seq, ts: t.ts, dp_rank: 0, idx: t.idx, event },
+        }),
+      );
+      inputs.push(...fromTruth([t], 'engine'));
+    });
+    const file = path.join(dir, 'fixture.kvscope.jsonl.gz');
+    writeFileSync(file, gzipSync(Buffer.from(`${lines.join('\n')}\n`)));
+    const r = await analyze([file, '--json']);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout) as { input: { resets: number } };
+    expect(json.input.resets).toBe(1);
+    expectMatches(json as unknown as Record<string, unknown>, oracle(inputs), 60);
+  });
+
+  it('equals the oracle on a generated capture of two data-parallel ranks', async () => {
+    const gen = twoRankCapture();
+    const file = path.join(dir, 'two-ranks.jsonl');
+    writeFileSync(file, gen.text);
+    const r = await analyze([file, '--json']);
+    expect(r.code).toBe(0);
+    const o = oracle(gen.inputs);
+    expect(o.sources).toEqual(['capture', 'capture#1']);
+    // The capture was made to show everything: hits, re-stores, duplicates across ranks.
+    expect(o.cells.reduce((n, c) => n + c.hits, 0)).toBeGreaterThan(0);
+    expect(o.duplicateStores).toBeGreaterThan(0);
+    expect(o.regretBlocks).toBeGreaterThan(0);
+    expect(o.sharedNow).toBeGreaterThan(0);
+    const json = JSON.parse(r.stdout) as Record<string, unknown>;
+    expectMatches(json, o, 60);
+    expect((json.per_source as Record<string, { dp_rank: number }>)['capture#1']?.dp_rank).toBe(1);
+    // 64-bit hashes come out as exact text, and the prompt's token ids nowhere.
+    expect(r.stdout).toMatch(/"hash": "1[0-9]{19}"/);
+    for (const id of gen.tokenIds) expect(r.stdout + r.stderr).not.toContain(String(id));
+  });
+});
+
+describe('kvscope analyze (text and errors)', () => {
+  it('prints readable tables by default', async () => {
+    const r = await analyze([LEGACY_INT.truth]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^KV cache analysis of .*legacy-int\.truth\.jsonl \(capture\): 669 events/,
+    );
+    for (const title of [
+      'Totals',
+      'Per source',
+      'What-if capacity',
+      'Lifetimes',
+      "The router's view",
+      'Hot prefixes',
+    ])
+      expect(r.stdout).toContain(title);
+    expect(r.stdout).toMatch(/capture GPU\s+499 \(peak\)/);
+  });
+
+  it('uses an engine capacity given with --capacity', async () => {
+    const r = await analyze([LEGACY_INT.truth, '--json', '--capacity', 'capture:GPU=512']);
+    expect(r.code).toBe(0);
+    const w = (JSON.parse(r.stdout) as { what_if: Record<string, unknown>[] }).what_if.find(
+      (x) => x.medium === 'GPU',
+    );
+    expect(w).toMatchObject({ capacity_blocks: 512, capacity_basis: 'engine' });
+  });
+
+  it('exits 0 and lists the bad lines on stderr when only part of a file is bad', async () => {
+    const file = path.join(dir, 'partly-bad.jsonl');
+    const good = readFileSync(LEGACY_INT.truth, 'utf8').split('\n').slice(0, 20);
+    writeFileSync(file, [...good.slice(0, 10), '{not json', ...good.slice(10)].join('\n'));
+    const r = await analyze([file, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/line 11: not JSON \(skipped\)/);
+    expect((JSON.parse(r.stdout) as { input: { events: number } }).input.events).toBe(20);
+  });
+
+  it('exits non-zero with a clear message when nothing can be read', async () => {
+    const file = path.join(dir, 'garbage.txt');
+    writeFileSync(file, 'hello\nworld\n');
+    const bad = await analyze([file]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/no events could be read/);
+    const missing = await analyze([path.join(dir, 'nope.jsonl')]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/no such file/);
+    const window = await analyze([LEGACY_INT.truth, '--thrash-window', 'soon']);
+    expect(window.code).not.toBe(0);
+    expect(window.stderr).toMatch(/--thrash-window must be a number of seconds/);
+  });
+});
