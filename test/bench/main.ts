@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, each measured against its baseline in the same run.
+import { runAnalysisBench, runGhostMemoryBench } from './analysis-bench';
 import type { BenchResult } from './bench-result';
 import { runDecodeBench } from './decode-bench';
 import { runFramesBench } from './frames-bench';
@@ -10,6 +11,8 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['ingest', runIngestBench],
   ['memory', runMemoryBench],
   ['frames', runFramesBench],
+  ['analysis', runAnalysisBench],
+  ['ghost-memory', runGhostMemoryBench],
 ];
 
 async function main(): Promise<void> {

@@ -1,0 +1,144 @@
+// The cache analysis's cost: CPU per event against the model applying the same records (both fed
+// the same decoded workload of two data-parallel ranks, rounds alternating), and the heap held by
+// a ghost list of 1,000,000 entries against a plain Map of the same hashes to their removal times.
+import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
+import { GhostList } from '../../electron/analysis/ghost-list';
+import { CacheModel } from '../../electron/model/cache-model';
+import { encodeBatch } from '../../electron/sim/encode';
+import { Workload } from '../../electron/sim/workload';
+import { decodeBatch } from '../../electron/wire/decode-batch';
+import type { IngestRecord } from '../../shared/records';
+import type { BenchResult } from './bench-result';
+
+const BATCHES = 60_000;
+const ROUNDS = 3;
+const GHOSTS = 1_000_000;
+
+function records(): { list: IngestRecord[]; events: number; blocks: number } {
+  const ranks = [0, 1].map((rank) => new Workload({ seed: 7, rank, format: 'map', hash: 'int' }));
+  const list: IngestRecord[] = [];
+  let events = 0;
+  let blocks = 0;
+  for (let i = 0; i < BATCHES; i++) {
+    const rank = i % 2;
+    const source = `engine#${rank}`;
+    const ts = 1_767_225_600 + i / 100;
+    const decoded = decodeBatch(encodeBatch(ts, ranks[rank]!.nextBatch(), rank, 'map'));
+    if (!decoded.ok) throw new Error(decoded.error);
+    const seq = Math.floor(i / 2);
+    list.push({
+      k: 'batch',
+      meta: { source, seq, ts: decoded.ts, dpRank: rank },
+      events: decoded.events.map(({ idx, event }) => ({
+        source,
+        seq,
+        ts: decoded.ts,
+        dp_rank: rank,
+        idx,
+        event,
+      })),
+    });
+    for (const e of decoded.events) {
+      events += 1;
+      if (e.event.type !== 'AllBlocksCleared') blocks += e.event.block_hashes.length;
+    }
+  }
+  return { list, events, blocks };
+}
+
+function cpuMs(run: () => void): number {
+  const t0 = process.cpuUsage();
+  run();
+  const d = process.cpuUsage(t0);
+  return (d.user + d.system) / 1000;
+}
+
+function heapMb(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
+/** CPU per event of the analysis, as a ratio to the model on the same records. */
+export async function runAnalysisBench(): Promise<BenchResult> {
+  const { list, events, blocks } = records();
+  let model = Infinity;
+  let analysis = Infinity;
+  let report = 0;
+  let figures = '';
+  for (let round = 0; round < ROUNDS; round++) {
+    model = Math.min(
+      model,
+      cpuMs(() => {
+        const m = new CacheModel();
+        for (const r of list) m.apply(r);
+      }),
+    );
+    const a = new CacheAnalysis();
+    analysis = Math.min(
+      analysis,
+      cpuMs(() => {
+        for (const r of list) a.apply(r);
+      }),
+    );
+    report = cpuMs(() => {
+      const rep = a.report();
+      figures = `${rep.totals.newStores} new stores, ${rep.totals.announcedHits} hits, ${rep.totals.restores} re-stores (${rep.totals.thrashRestores} thrash), ${rep.crossSource.duplicateStores} duplicate stores`;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const ns = (ms: number): string => `${((ms * 1e6) / events).toFixed(0)} ns/event`;
+  return {
+    title: `Analysis: CPU per event against the model, ${BATCHES} batches of two ranks (best of ${ROUNDS})`,
+    rows: [
+      ['batches / events / blocks', `${BATCHES} / ${events} / ${blocks}`],
+      ['model (baseline)', `${model.toFixed(0)} ms, ${ns(model)}`],
+      ['analysis', `${analysis.toFixed(0)} ms, ${ns(analysis)}`],
+      ['one report()', `${report.toFixed(1)} ms`],
+      ['figures', figures],
+    ],
+    ratio: analysis / model,
+    budget: 1.0,
+  };
+}
+
+/** Heap of a 1,000,000-entry ghost list, as a ratio to a Map of the same hashes to removal times. */
+export async function runGhostMemoryBench(): Promise<BenchResult> {
+  if (!(globalThis as { gc?: unknown }).gc) throw new Error('run with node --expose-gc');
+  // The hash strings exist once, outside both measurements (the events hold them anyway).
+  const keys = Array.from({ length: GHOSTS }, (_, i) =>
+    (BigInt(i) * 0x9e3779b97f4a7c15n + 12345n).toString(),
+  );
+  const before = heapMb();
+  let map: Map<string, number> | null = new Map();
+  for (let i = 0; i < GHOSTS; i++) map.set(keys[i]!, 1_767_225_600 + i / 1000);
+  const mapMb = heapMb() - before;
+  const mapSize = map.size;
+  map = null;
+  const base = heapMb();
+  let ghosts: GhostList | null = new GhostList();
+  let t = 0;
+  const ms = cpuMs(() => {
+    for (let i = 0; i < GHOSTS; i++) ghosts!.add(keys[i]!, 1_767_225_600 + i / 1000);
+  });
+  const ghostMb = heapMb() - base;
+  const probe = cpuMs(() => {
+    for (let i = 0; i < GHOSTS; i += 10) t += ghosts!.restore(keys[i]!)?.distance ?? 0;
+  });
+  const exact = !ghosts.estimate;
+  ghosts = null;
+  return {
+    title: `Ghost list memory: ${GHOSTS.toLocaleString('en-US')} entries (exact) against a plain Map`,
+    rows: [
+      ['Map<hash, removal ts> (baseline)', `${mapMb.toFixed(1)} MB for ${mapSize} entries`],
+      [
+        'GhostList (Fenwick over removal order)',
+        `${ghostMb.toFixed(1)} MB, ${((ghostMb * 2 ** 20) / GHOSTS).toFixed(0)} bytes/entry, exact: ${exact}`,
+      ],
+      ['1,000,000 removals', `${ms.toFixed(0)} ms`],
+      ['100,000 re-stores with their distance', `${probe.toFixed(0)} ms (sum of d ${t})`],
+    ],
+    ratio: ghostMb / mapMb,
+    budget: 1.5,
+  };
+}
