@@ -150,7 +150,7 @@ export interface RestoreSeries {
 export interface InputCounts {
   batches: number;
   events: number;
-  /** Events whose ts was not a finite number: skipped, not applied. */
+  /** Events whose ts was not a usable time (not finite, or past MAX_ABS_TS_SEC): skipped. */
   badTsEvents: number;
   gaps: number;
   lostBatches: number;

@@ -12,6 +12,7 @@ import {
   type EventRecord,
   type HashKey,
 } from '../../shared/events';
+import { isEventTime } from '../../shared/event-bounds';
 import { missingCase, type IngestRecord } from '../../shared/records';
 import {
   newMedium,
@@ -135,8 +136,8 @@ export class CacheAnalysis {
 
   private applyEvent(src: SourceState, e: EventRecord): void {
     this.input.events += 1;
-    // A time that is not a number cannot be placed: the event is skipped and counted.
-    if (!Number.isFinite(e.ts)) {
+    // A time that is not a number (or absurd) cannot be placed: the event is skipped and counted.
+    if (!isEventTime(e.ts)) {
       this.input.badTsEvents += 1;
       return;
     }

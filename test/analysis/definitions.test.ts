@@ -1,6 +1,7 @@
 // Hand-computed cases for every definition of DESIGN.md's "Analysis".
 import { describe, expect, it } from 'vitest';
 import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
+import { MAX_BINS, RestoreBins } from '../../electron/analysis/restore-series';
 import type { IngestRecord } from '../../shared/records';
 import { batch, cleared, removed, reset, stored } from './helpers';
 
@@ -333,7 +334,7 @@ describe('hot prefixes', () => {
 });
 
 describe('bad input', () => {
-  it('skips and counts events whose ts is not finite, and keeps going', () => {
+  it('skips and counts events whose ts is not finite or absurd, and keeps going', () => {
     const r = run([
       batch('e', 0, [stored(['a'])]),
       batch('e', Number.NaN, [removed(['a'])]),
@@ -341,14 +342,24 @@ describe('bad input', () => {
       batch('e', 1e300, [removed(['a'])]),
       batch('e', 2, [stored(['a'])]),
       batch('e', 3, [removed(['a'])]),
-      batch('e', 1e300, [stored(['a'])]),
+      batch('e', -1e300, [stored(['a'])]),
     ]);
-    expect(r.input.badTsEvents).toBe(2);
-    expect(r.totals.newStores).toBe(3);
-    expect(r.totals.restores).toBe(2);
-    // An absurd time widens the series' bins instead of growing it.
-    expect(r.restoreSeries.restores.length).toBeLessThanOrEqual(1800);
-    expect(r.restoreSeries.restores.reduce((x, y) => x + y, 0)).toBe(2);
+    expect(r.input.badTsEvents).toBe(4);
+    expect(r.totals.newStores).toBe(1);
+    expect(r.totals.announcedHits).toBe(1);
+    expect(r.lifetimes[0]?.p50S).toBe(3);
+    expect(r.totals.restores).toBe(0);
+  });
+
+  it('widens the bins of the re-store series instead of growing it past its bound', () => {
+    const bins = new RestoreBins();
+    bins.add(1000, 1, true);
+    bins.add(1000 + 1e9, 1, false);
+    const s = bins.snapshot();
+    expect(s.restores.length).toBeLessThanOrEqual(MAX_BINS);
+    expect(s.binS).toBeGreaterThan(1);
+    expect(s.restores.reduce((x, y) => x + y, 0)).toBe(2);
+    expect(s.thrashRestores.reduce((x, y) => x + y, 0)).toBe(1);
   });
 
   it('counts gaps, undecoded messages and event errors without applying them', () => {

@@ -28,11 +28,11 @@ function records(): { list: IngestRecord[]; events: number; blocks: number } {
     const seq = Math.floor(i / 2);
     list.push({
       k: 'batch',
-      meta: { source, seq, ts: decoded.ts, dpRank: rank },
+      meta: { source, seq, ts, dpRank: rank },
       events: decoded.events.map(({ idx, event }) => ({
         source,
         seq,
-        ts: decoded.ts,
+        ts,
         dp_rank: rank,
         idx,
         event,
