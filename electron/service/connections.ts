@@ -172,12 +172,14 @@ export class Connections {
     await Promise.all(sources.map((s) => s.close()));
     for (const s of sources) {
       const last = s.status();
-      if (opts.forget) {
-        this.retired.delete(last.id);
-        this.deps.forget(last.id);
-      } else {
-        this.retired.set(last.id, last);
-      }
+      this.retired.set(last.id, last);
+    }
+    if (!opts.forget) return;
+    // A removed connection takes its disconnected (retired) sources with it too.
+    for (const [id, last] of this.retired) {
+      if (last.profileId !== profileId) continue;
+      this.retired.delete(id);
+      this.deps.forget(id);
     }
   }
 }

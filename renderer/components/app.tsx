@@ -3,6 +3,7 @@ import type { MenuCommand, ViewName } from '../../shared/api-types';
 import { bridge } from '../bridge/bridge';
 import { useFrameState } from '../state/frames';
 import { setThemePref, useTheme } from '../state/theme-store';
+import { useSourceNotices } from '../state/use-source-notices';
 import { ChainsView } from '../views/chains-view';
 import { ConnectionsView } from '../views/connections-view';
 import { EventsView } from '../views/events-view';
@@ -35,6 +36,7 @@ export function App() {
     // A new object each time, so the same text again restarts the 5 s timer.
     setNotice({ text, kind });
   }, []);
+  useSourceNotices(notify);
 
   useEffect(() => {
     if (!notice || notice.kind === 'error') return;

@@ -53,6 +53,13 @@ export function formatDuration(sec: number | null): string {
   return neg ? `-${out}` : out;
 }
 
+/** How long ago, in whole seconds below a minute (a live age should not flicker). */
+export function formatAge(sec: number): string {
+  if (sec < 1) return 'just now';
+  if (sec < 60) return `${Math.floor(sec)} s ago`;
+  return `${formatDuration(sec)} ago`;
+}
+
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
 }

@@ -15,6 +15,7 @@ import { useFrameState } from '../state/frames';
 import { useSourceNames } from '../state/use-source-names';
 import { useTheme } from '../state/theme-store';
 import { useThrottledRefresh } from '../state/use-throttled-refresh';
+import { StatusStrip } from '../components/status-strip';
 import { KpiTiles } from './kpi-tiles';
 import { RangePicker } from './range-picker';
 import { TimeChart } from './time-chart';
@@ -60,6 +61,7 @@ export function OverviewView() {
   return (
     <div className="overview">
       <KpiTiles kpis={frame?.kpis ?? null} />
+      {frame?.view.kind === 'live' && <StatusStrip sources={frame.sources} />}
       <div className="chart-toolbar">
         <RangePicker value={rangeSec} onChange={setRangeSec} />
         <button

@@ -1,14 +1,6 @@
 import type { SourceStatus } from '../../shared/api-types';
-import { formatAgo, formatBytes, formatDuration, formatInt, formatRate } from '../lib/format';
-
-const LAMP: Record<SourceStatus['state'], string> = {
-  connecting: 'lamp-wait',
-  waiting: 'lamp-wait',
-  connected: 'lamp-ok',
-  stalled: 'lamp-warn',
-  error: 'lamp-bad',
-  closed: 'lamp-off',
-};
+import { LAMP, stateLabel } from '../components/status-strip';
+import { formatAge, formatAgo, formatBytes, formatInt, formatRate } from '../lib/format';
 
 interface Props {
   s: SourceStatus;
@@ -33,18 +25,20 @@ export function SourceCard({ s, wallNow }: Props) {
         <strong className="ellipsis" title={s.name}>
           {s.name}
         </strong>
-        <span className={`state state-${s.state}`} data-testid={`source-state-${s.id}`}>
-          {s.state === 'closed' ? 'disconnected' : s.state}
-        </span>
-        {s.stale && s.residentBlocks > 0 && (
-          <span
-            className="state state-stale"
-            data-testid={`source-stale-${s.id}`}
-            title="Not receiving: its numbers are its last known state"
-          >
-            stale{s.ageSec === null ? '' : ` ${formatDuration(s.ageSec)}`}
+        <span className="source-states">
+          <span className={`state state-${s.state}`} data-testid={`source-state-${s.id}`}>
+            {stateLabel(s)}
           </span>
-        )}
+          {s.stale && s.residentBlocks > 0 && (
+            <span
+              className="stale-badge"
+              data-testid={`source-stale-${s.id}`}
+              title="Not receiving: its numbers are its last known state"
+            >
+              stale{s.ageSec === null ? '' : ` · ${formatAge(s.ageSec)}`}
+            </span>
+          )}
+        </span>
         <span className="mono muted ellipsis" title={s.endpoint}>
           {s.endpoint}
         </span>

@@ -92,6 +92,16 @@ describe('sources that go away', () => {
     expect(last?.sources[0]?.ageSec).toBeGreaterThanOrEqual(0);
   });
 
+  it('takes a source removed after a disconnect out of every total too', async () => {
+    const id = await connectSim();
+    await publishAndSettle(100);
+    await service.disconnect(id);
+    expect(service.kpis().staleResidentBlocks).toBeGreaterThan(0);
+    await service.deleteProfile(id);
+    expect([service.kpis().residentBlocks, service.kpis().storedBlocks]).toEqual([0, 0]);
+    await waitFor(() => last !== null && last.sources.length === 0, 'no source in the frame');
+  });
+
   it('takes a removed source out of every total', async () => {
     const id = await connectSim();
     await publishAndSettle(200);
@@ -107,14 +117,20 @@ describe('sources that go away', () => {
 
   it('counts a restarted engine from empty: resident equals the new stream alone', async () => {
     await connectSim();
-    await publishAndSettle(300);
-    expect(service.kpis().residentBlocks).toBe(simResident());
+    // Batches published before the subscription landed never arrived: restart the engine so the
+    // simulator's truth and what the service received start together.
     sim.restart();
-    await publishAndSettle(40);
-    await waitFor(() => (last?.sources[0]?.counters.resets ?? 0) === 1, 'the reset');
+    await publishAndSettle(300);
+    await waitFor(() => (last?.sources[0]?.counters.resets ?? 0) === 1, 'the first reset');
     // The sequencer may still hold the newest batches while it tells a restart from a gap.
     await expect.poll(() => service.kpis().residentBlocks, { timeout: 5000 }).toBe(simResident());
-    expect(last?.sources[0]?.counters.resets).toBe(1);
-    expect(service.series({ rangeSec: null }).markers.some((m) => m.kind === 'reset')).toBe(true);
+    sim.restart();
+    await publishAndSettle(40);
+    await waitFor(() => (last?.sources[0]?.counters.resets ?? 0) === 2, 'the second reset');
+    await expect.poll(() => service.kpis().residentBlocks, { timeout: 5000 }).toBe(simResident());
+    expect(simResident()).toBeGreaterThan(0);
+    expect(
+      service.series({ rangeSec: null }).markers.filter((m) => m.kind === 'reset'),
+    ).toHaveLength(2);
   });
 });

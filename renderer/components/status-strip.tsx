@@ -1,0 +1,47 @@
+import type { SourceStatus } from '../../shared/api-types';
+import { formatAge } from '../lib/format';
+
+export const LAMP: Record<SourceStatus['state'], string> = {
+  connecting: 'lamp-wait',
+  waiting: 'lamp-wait',
+  connected: 'lamp-ok',
+  stalled: 'lamp-warn',
+  error: 'lamp-bad',
+  closed: 'lamp-off',
+};
+
+/** The state as a user reads it ("closed" is a disconnect the user asked for). */
+export function stateLabel(s: Pick<SourceStatus, 'state'>): string {
+  return s.state === 'closed' ? 'disconnected' : s.state;
+}
+
+interface Props {
+  sources: readonly SourceStatus[];
+}
+
+/** One line per source above the charts: lamp, name, state, age of its last message, its hint. */
+export function StatusStrip({ sources }: Props) {
+  if (sources.length === 0) return null;
+  return (
+    <ul className="status-strip" aria-label="Sources" data-testid="status-strip">
+      {sources.map((s) => (
+        <li key={s.id} className="status-item" data-testid={`status-${s.id}`}>
+          <span className={`lamp ${LAMP[s.state]}`} aria-hidden="true" />
+          <strong className="ellipsis" title={s.endpoint}>
+            {s.name}
+          </strong>
+          <span className={`state state-${s.state}`}>{stateLabel(s)}</span>
+          <span className="muted" data-testid={`status-age-${s.id}`}>
+            {s.ageSec === null ? 'nothing received yet' : `last message ${formatAge(s.ageSec)}`}
+          </span>
+          {s.stale && s.residentBlocks > 0 && <span className="stale-badge">stale</span>}
+          {s.hint && s.state !== 'connected' && (
+            <p className="hint status-hint" data-testid={`status-hint-${s.id}`}>
+              {s.hint}
+            </p>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

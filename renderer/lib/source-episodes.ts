@@ -1,0 +1,45 @@
+// What a user should be told about a source between two frames: a stall, a failure, a restart, a
+// loss. Said once per episode: a source that stays stalled is not announced again. Pure.
+
+import type { SourceStatus } from '../../shared/api-types';
+import { plural } from './format';
+
+export interface EpisodeNotice {
+  text: string;
+  kind: 'info' | 'error';
+}
+
+type Seen = Pick<SourceStatus, 'id' | 'name' | 'state' | 'counters' | 'ageSec'>;
+
+/** Notices for what changed from `prev` (the last frame's sources by id) to `next`. */
+export function sourceEpisodeNotices(
+  prev: ReadonlyMap<string, Seen>,
+  next: readonly Seen[],
+): EpisodeNotice[] {
+  const out: EpisodeNotice[] = [];
+  for (const s of next) {
+    const before = prev.get(s.id);
+    if (!before) continue;
+    if (s.state === 'stalled' && before.state !== 'stalled') {
+      const age = s.ageSec === null ? '' : ` for ${Math.round(s.ageSec)} s`;
+      out.push({ text: `${s.name} stalled: no messages${age}.`, kind: 'error' });
+    }
+    if (s.state === 'error' && before.state !== 'error') {
+      out.push({ text: `${s.name} failed: see its card in Connections.`, kind: 'error' });
+    }
+    if (s.counters.resets > before.counters.resets) {
+      out.push({
+        text: `${s.name} restarted (a new engine process): its resident blocks start again from empty.`,
+        kind: 'info',
+      });
+    }
+    const lost = s.counters.lost - before.counters.lost;
+    if (lost > 0) {
+      out.push({
+        text: `${s.name} lost ${plural(lost, 'batch', 'batches')}: the engine no longer held them for replay.`,
+        kind: 'error',
+      });
+    }
+  }
+  return out;
+}

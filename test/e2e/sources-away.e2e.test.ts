@@ -1,0 +1,161 @@
+// Sources that go away, in Chromium against `kvscope serve`: a disconnected source stays with its
+// last state shown as stale, a removed one leaves every total, a restart counts from empty.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimPublisher } from '../../electron/sim/publisher';
+import {
+  SCREENSHOT_DIR,
+  ensureBuilt,
+  kpi,
+  launchChromium,
+  openApp,
+  removeDir,
+  showView,
+  startServe,
+  tempDir,
+  type ServeProcess,
+} from '../support/e2e-harness';
+import { warmUp } from '../support/e2e-sim';
+import { eventually } from '../support/wait-for';
+
+const NAME = 'engine-away';
+
+let dataDir: string;
+let serve: ServeProcess;
+let browser: Browser;
+let page: Page;
+let sim: SimPublisher;
+
+beforeAll(async () => {
+  ensureBuilt();
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  dataDir = await tempDir('away');
+  sim = await SimPublisher.start({
+    format: 'array',
+    hash: 'int',
+    rate: 0,
+    seed: 23,
+    clearEvery: 0,
+  });
+  serve = await startServe(dataDir);
+  browser = await launchChromium();
+  page = await openApp(browser, serve.url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await sim?.close();
+  await serve?.stop();
+  await removeDir(dataDir);
+});
+
+const simResident = (): number =>
+  Object.values(sim.stats().ranks[0]?.resident ?? {}).reduce((a, b) => a + b, 0);
+
+const shot = (name: string) =>
+  page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+
+async function residentSettlesAt(expected: () => number): Promise<void> {
+  await showView(page, 'Overview');
+  await eventually(
+    () => kpi(page, 'resident-blocks'),
+    (v) => v === expected(),
+    `resident to equal ${expected()}`,
+  );
+}
+
+describe('sources that go away, in the browser', () => {
+  it('shows a connected source in the status strip, with its age', async () => {
+    await showView(page, 'Connections');
+    // The built-in demo starts when nothing else is configured: remove it first (it leaves the totals).
+    const demo = page.getByRole('switch', { name: 'Demo engine' });
+    await demo.click();
+    await expect.poll(() => demo.isChecked()).toBe(false);
+    await showView(page, 'Overview');
+    await eventually(
+      () => kpi(page, 'stored-blocks'),
+      (v) => v === 0,
+      'the demo to leave',
+    );
+    await showView(page, 'Connections');
+    await page.getByTestId('profile-add').click();
+    await page.getByRole('textbox', { name: /^Name/ }).fill(NAME);
+    await page.getByRole('textbox', { name: /^Endpoint/ }).fill(sim.ranks[0]?.pubEndpoint ?? '');
+    await page.getByTestId('profile-save').click();
+    const item = page.getByRole('listitem').filter({ hasText: NAME });
+    await item.getByRole('button', { name: 'Connect' }).click();
+    await warmUp(page, sim, NAME);
+    await sim.publish(150);
+    // The source joined mid-stream: what it holds is the truth after its first batch, which the
+    // warm-up made the start (clearEvery 0, and every batch after it arrived).
+    await showView(page, 'Overview');
+    const strip = page.getByTestId('status-strip');
+    await strip.getByText(NAME).waitFor({ timeout: 10_000 });
+    await expect.poll(() => strip.locator('.state').first().textContent()).toBe('connected');
+    expect(await page.locator('[data-testid^="status-age-"]').first().textContent()).toMatch(
+      /last message/,
+    );
+  }, 60_000);
+
+  it('keeps a disconnected source, its resident blocks shown as stale', async () => {
+    await showView(page, 'Overview');
+    const before = await eventually(
+      () => kpi(page, 'resident-blocks'),
+      (v) => v > 0,
+      'resident blocks',
+    );
+    await showView(page, 'Connections');
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: NAME })
+      .getByRole('button', { name: 'Disconnect' })
+      .click();
+    await showView(page, 'Overview');
+    const stale = page.getByTestId('kpi-resident-stale');
+    await stale.waitFor({ timeout: 10_000 });
+    expect(Number(await stale.getAttribute('data-value'))).toBe(before);
+    expect(await kpi(page, 'resident-blocks')).toBe(before);
+    expect(await page.getByTestId('status-strip').textContent()).toMatch(/disconnected.*stale/);
+    await shot('overview-stale-source');
+  }, 60_000);
+
+  it('takes a removed source out of every total and every legend', async () => {
+    await showView(page, 'Connections');
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: `Remove ${NAME}` }).click();
+    await showView(page, 'Overview');
+    await eventually(
+      () => kpi(page, 'resident-blocks'),
+      (v) => v === 0,
+      'resident to fall to 0',
+    );
+    expect(await kpi(page, 'stored-blocks')).toBe(0);
+    expect(await page.getByTestId('status-strip').count()).toBe(0);
+    expect(await page.getByTestId('kpi-resident-stale').count()).toBe(0);
+    await shot('overview-source-removed');
+  }, 60_000);
+
+  it('counts a restarted engine from empty: resident equals the new stream alone', async () => {
+    await showView(page, 'Connections');
+    await page.getByTestId('profile-add').click();
+    await page.getByRole('textbox', { name: /^Name/ }).fill(`${NAME}-2`);
+    await page.getByRole('textbox', { name: /^Endpoint/ }).fill(sim.ranks[0]?.pubEndpoint ?? '');
+    await page.getByTestId('profile-save').click();
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: `${NAME}-2` })
+      .getByRole('button', { name: 'Connect' })
+      .click();
+    // A fresh engine process: the sim starts again at seq 0 with empty caches.
+    sim.restart();
+    await warmUp(page, sim, `${NAME}-2`);
+    await sim.publish(200);
+    sim.restart();
+    await sim.publish(60);
+    await residentSettlesAt(simResident);
+    expect(simResident()).toBeGreaterThan(0);
+    await shot('overview-after-restart');
+  }, 90_000);
+});

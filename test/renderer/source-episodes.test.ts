@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { SourceCounters, SourceStatus } from '../../shared/api-types';
+import { sourceEpisodeNotices } from '../../renderer/lib/source-episodes';
+
+const counters: SourceCounters = {
+  messages: 10,
+  events: 30,
+  bytes: 1000,
+  gaps: 0,
+  recovered: 0,
+  lost: 0,
+  duplicates: 0,
+  resets: 0,
+  undecoded: 0,
+  eventErrors: 0,
+  oversized: 0,
+};
+
+type S = Pick<SourceStatus, 'id' | 'name' | 'state' | 'counters' | 'ageSec'>;
+const src = (over: Partial<S> = {}): S => ({
+  id: 'a',
+  name: 'engine-a',
+  state: 'connected',
+  counters,
+  ageSec: 0.2,
+  ...over,
+});
+const byId = (...s: S[]) => new Map(s.map((x) => [x.id, x]));
+
+describe('source episode notices', () => {
+  it('says a stall once, when it starts, with its age', () => {
+    const stalled = src({ state: 'stalled', ageSec: 12.4 });
+    expect(sourceEpisodeNotices(byId(src()), [stalled])).toEqual([
+      { text: 'engine-a stalled: no messages for 12 s.', kind: 'error' },
+    ]);
+    expect(sourceEpisodeNotices(byId(stalled), [src({ state: 'stalled', ageSec: 20 })])).toEqual(
+      [],
+    );
+  });
+
+  it('says a restart and a loss as they are counted, by the source name', () => {
+    const next = src({ counters: { ...counters, resets: 1, lost: 1200 } });
+    const notices = sourceEpisodeNotices(byId(src()), [next]);
+    expect(notices.map((n) => n.text)).toEqual([
+      'engine-a restarted (a new engine process): its resident blocks start again from empty.',
+      'engine-a lost 1,200 batches: the engine no longer held them for replay.',
+    ]);
+  });
+
+  it('says nothing for a new source, a user disconnect, or an unchanged one', () => {
+    expect(sourceEpisodeNotices(new Map(), [src({ state: 'stalled' })])).toEqual([]);
+    expect(sourceEpisodeNotices(byId(src()), [src({ state: 'closed' })])).toEqual([]);
+    expect(sourceEpisodeNotices(byId(src()), [src()])).toEqual([]);
+  });
+});
