@@ -2,6 +2,14 @@
 // Hashes are strings. Reading rebuilds each event from its known fields only, so nothing else a
 // file might carry (token ids, say) ever reaches the model.
 
+import {
+  INT32_MAX,
+  INT32_MIN,
+  MAX_BLOCK_SIZE,
+  MAX_DP_RANK,
+  MAX_GROUP_IDX,
+  MAX_WINDOW,
+} from '../../shared/event-bounds';
 import type {
   EventErrorRecord,
   EventRecord,
@@ -11,6 +19,7 @@ import type {
   UndecodedRecord,
 } from '../../shared/events';
 import { quoteValue } from './problems';
+import { BadLine, countField, intField, seqField, sessionHash, tsField } from './record-fields';
 
 export const SESSION_FORMAT = 'kvscope-session';
 export const SESSION_VERSION = 1;
@@ -62,118 +71,207 @@ export function encodeRecord(r: SessionRecord): string {
   return JSON.stringify({ k: r.k, ...r.rec });
 }
 
-/** Whether a parsed first line is a session header. */
-export function isHeader(v: unknown): v is SessionHeader {
+/** Whether a parsed first line is a session header (its format says so; the rest is checked). */
+export function isHeader(v: unknown): v is Record<string, unknown> {
   return (
     typeof v === 'object' && v !== null && (v as { format?: unknown }).format === SESSION_FORMAT
   );
 }
 
-type Obj = Record<string, unknown>;
-
-const num = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const numOrNull = (v: unknown): number | null => num(v) ?? null;
-const strOrNull = (v: unknown): string | null => str(v) ?? null;
-
-function hashes(v: unknown): string[] | undefined {
-  if (!Array.isArray(v) || !v.every((h) => typeof h === 'string')) return undefined;
-  return v as string[];
+/**
+ * The header as this version reads it, and a problem line per field that is wrong (the field is
+ * then ignored) or per version it does not know (it reads what it understands).
+ */
+export function readHeader(v: Record<string, unknown>): {
+  header: SessionHeader;
+  problems: string[];
+} {
+  const problems: string[] = [];
+  let version = SESSION_VERSION;
+  if (typeof v.version === 'number' && Number.isSafeInteger(v.version) && v.version >= 1) {
+    version = v.version;
+    if (version > SESSION_VERSION) {
+      problems.push(
+        `made by a newer KV Scope (version ${version}; this one reads version ${SESSION_VERSION}): what this version understands was read; update KV Scope to read all of it`,
+      );
+    }
+  } else {
+    problems.push(
+      `header: version ${quoteValue(v.version)} is not a version number (read as version ${SESSION_VERSION})`,
+    );
+  }
+  const text = (key: 'app' | 'startedAt'): string => {
+    const x = v[key];
+    if (typeof x === 'string' && (key === 'app' || !Number.isNaN(Date.parse(x)))) return x;
+    if (x !== undefined) {
+      problems.push(
+        `header: ${key} ${quoteValue(x)} is not ${key === 'app' ? 'a name' : 'a date'} (ignored)`,
+      );
+    }
+    return '';
+  };
+  const app = text('app');
+  const startedAt = text('startedAt');
+  const sources: SessionSource[] = [];
+  if (Array.isArray(v.sources)) {
+    v.sources.forEach((x: unknown, i) => {
+      const src = typeof x === 'object' && x !== null ? sourceOf(x as Obj) : null;
+      if (src) sources.push(src);
+      else problems.push(`header: sources[${i}] is not a source with an id (ignored)`);
+    });
+  } else if (v.sources !== undefined) {
+    problems.push(`header: sources ${quoteValue(v.sources)} is not a list (ignored)`);
+  }
+  return { header: { format: SESSION_FORMAT, version, app, startedAt, sources }, problems };
 }
 
-/** A redacted event from a parsed object, or the reason it is not one. */
-export function parseEvent(o: Obj): KvEvent | string {
+type Obj = Record<string, unknown>;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const strOrNull = (v: unknown): string | null => str(v) ?? null;
+const finiteOr = (v: unknown, d: number): number =>
+  typeof v === 'number' && Number.isFinite(v) ? v : d;
+
+function sourceOf(o: Obj): SessionSource | null {
+  const id = str(o.id);
+  if (id === undefined || id === '') return null;
+  return { id, name: str(o.name) ?? id, endpoint: str(o.endpoint) ?? '' };
+}
+
+function hashes(v: unknown, type: string): string[] {
+  if (!Array.isArray(v) || !v.every((h) => typeof h === 'string'))
+    throw new BadLine(`${type} without a list of string hashes`);
+  return v.map((h: string) => sessionHash(h, 'block hash'));
+}
+
+function badParent(): never {
+  throw new BadLine('parent_block_hash is not a string');
+}
+
+/** A redacted event from a parsed object; throws BadLine when it is not one. */
+export function parseEvent(o: Obj): KvEvent {
   const type = o.type;
   if (type === 'BlockStored') {
-    const block_hashes = hashes(o.block_hashes);
-    if (!block_hashes) return 'BlockStored without a list of string hashes';
+    const block_hashes = hashes(o.block_hashes, type);
     const parent = o.parent_block_hash;
-    if (parent !== null && parent !== undefined && typeof parent !== 'string')
-      return 'parent_block_hash is not a string';
     return {
       type,
       block_hashes,
-      parent_block_hash: parent ?? null,
-      token_count: num(o.token_count) ?? 0,
-      block_size: num(o.block_size) ?? 0,
-      lora_id: numOrNull(o.lora_id),
+      parent_block_hash:
+        parent === null || parent === undefined
+          ? null
+          : typeof parent === 'string'
+            ? sessionHash(parent, 'parent_block_hash')
+            : badParent(),
+      token_count: countField(o.token_count, 'token_count'),
+      block_size: intField(o.block_size, 'block_size', 0, MAX_BLOCK_SIZE) ?? 0,
+      lora_id: intField(o.lora_id, 'lora_id', INT32_MIN, INT32_MAX),
       medium: strOrNull(o.medium),
       lora_name: strOrNull(o.lora_name),
-      extra_keys_count: num(o.extra_keys_count) ?? 0,
-      group_idx: numOrNull(o.group_idx),
+      extra_keys_count: countField(o.extra_keys_count, 'extra_keys_count'),
+      group_idx: intField(o.group_idx, 'group_idx', 0, MAX_GROUP_IDX),
       kv_cache_spec_kind: strOrNull(o.kv_cache_spec_kind),
-      kv_cache_spec_sliding_window: numOrNull(o.kv_cache_spec_sliding_window),
-      metadata_count: num(o.metadata_count) ?? 0,
-      session_id_count: num(o.session_id_count) ?? 0,
+      kv_cache_spec_sliding_window: intField(
+        o.kv_cache_spec_sliding_window,
+        'kv_cache_spec_sliding_window',
+        0,
+        MAX_WINDOW,
+      ),
+      metadata_count: countField(o.metadata_count, 'metadata_count'),
+      session_id_count: countField(o.session_id_count, 'session_id_count'),
     };
   }
   if (type === 'BlockRemoved') {
-    const block_hashes = hashes(o.block_hashes);
-    if (!block_hashes) return 'BlockRemoved without a list of string hashes';
-    return { type, block_hashes, medium: strOrNull(o.medium), group_idx: numOrNull(o.group_idx) };
+    const block_hashes = hashes(o.block_hashes, type);
+    return {
+      type,
+      block_hashes,
+      medium: strOrNull(o.medium),
+      group_idx: intField(o.group_idx, 'group_idx', 0, MAX_GROUP_IDX),
+    };
   }
   if (type === 'AllBlocksCleared') return { type, medium: strOrNull(o.medium) };
-  return `unknown event type ${quoteValue(type)}`;
+  throw new BadLine(`unknown event type ${quoteValue(type)}`);
 }
 
-/** A record from a parsed line, or the reason it is not one. */
-export function parseRecord(o: Obj): SessionRecord | string {
+/**
+ * A record from a parsed line, or the reason it is not one. An event whose ts is not usable
+ * comes back as an event-error record (counted as live), with the reason in `timeError`.
+ */
+export function parseRecord(o: Obj): { r: SessionRecord; timeError: string | null } | string {
+  try {
+    return parseRecordOrThrow(o);
+  } catch (e) {
+    if (e instanceof BadLine) return e.message;
+    throw e;
+  }
+}
+
+function parseRecordOrThrow(o: Obj): { r: SessionRecord; timeError: string | null } {
   const source = str(o.source);
+  const ok = (r: SessionRecord) => ({ r, timeError: null });
   switch (o.k) {
     case 'event': {
-      const seq = num(o.seq);
-      const ts = num(o.ts);
-      if (source === undefined || seq === undefined || ts === undefined)
-        return 'event without source, seq or ts';
-      if (typeof o.event !== 'object' || o.event === null) return 'event without its event';
+      if (source === undefined || o.seq === undefined || o.ts === undefined)
+        throw new BadLine('event without source, seq or ts');
+      const seq = seqField(o.seq);
+      const idx = countField(o.idx, 'idx');
+      const time = tsField(o.ts);
+      if ('error' in time) {
+        const error = `EventTimeError: ${time.error}`;
+        return { r: { k: 'event-error', rec: { source, seq, idx, error } }, timeError: time.error };
+      }
+      if (typeof o.event !== 'object' || o.event === null)
+        throw new BadLine('event without its event');
       const event = parseEvent(o.event as Obj);
-      if (typeof event === 'string') return event;
-      return {
-        k: 'event',
-        rec: { source, seq, ts, dp_rank: numOrNull(o.dp_rank), idx: num(o.idx) ?? 0, event },
-      };
+      const dp_rank = intField(o.dp_rank, 'dp_rank', 0, MAX_DP_RANK);
+      return ok({ k: 'event', rec: { source, seq, ts: time.ts, dp_rank, idx, event } });
     }
     case 'gap': {
-      const [from, to, at] = [num(o.from), num(o.to), num(o.at)];
-      if (source === undefined || from === undefined || to === undefined || at === undefined)
-        return 'gap without source, from, to or at';
-      return {
-        k: 'gap',
-        rec: { source, from, to, at, recovered: num(o.recovered) ?? 0, lost: num(o.lost) ?? 0 },
-      };
+      if (source === undefined) throw new BadLine('gap without source');
+      const [from, to] = [seqField(o.from, 'from'), seqField(o.to, 'to')];
+      const at = tsField(o.at);
+      if ('error' in at) throw new BadLine(`gap at an unusable time: ${at.error}`);
+      const recovered = countField(o.recovered, 'recovered');
+      const lost = countField(o.lost, 'lost');
+      return ok({ k: 'gap', rec: { source, from, to, at: at.ts, recovered, lost } });
     }
     case 'reset': {
-      const at = num(o.at);
-      if (source === undefined || at === undefined) return 'reset without source or at';
-      return { k: 'reset', rec: { source, at, previousSeq: num(o.previousSeq) ?? 0 } };
+      if (source === undefined) throw new BadLine('reset without source');
+      const at = tsField(o.at);
+      if ('error' in at) throw new BadLine(`reset at an unusable time: ${at.error}`);
+      const previousSeq = o.previousSeq === undefined ? 0 : seqField(o.previousSeq, 'previousSeq');
+      return ok({ k: 'reset', rec: { source, at: at.ts, previousSeq } });
     }
     case 'undecoded': {
-      if (source === undefined) return 'undecoded record without source';
+      if (source === undefined) throw new BadLine('undecoded record without source');
       const rec: UndecodedRecord = {
         source,
-        seq: numOrNull(o.seq),
-        bytes: num(o.bytes) ?? 0,
+        seq: o.seq === null || o.seq === undefined ? null : seqField(o.seq),
+        bytes: countField(o.bytes, 'bytes'),
         error: str(o.error) ?? 'unknown error',
-        at: num(o.at) ?? 0,
+        // Receive time, not an event time: only shown.
+        at: finiteOr(o.at, 0),
       };
-      return { k: 'undecoded', rec };
+      return ok({ k: 'undecoded', rec });
     }
     case 'event-error': {
-      const seq = num(o.seq);
-      if (source === undefined || seq === undefined)
-        return 'event-error record without source or seq';
-      return {
-        k: 'event-error',
-        rec: { source, seq, idx: num(o.idx) ?? 0, error: str(o.error) ?? 'unknown error' },
+      if (source === undefined || o.seq === undefined)
+        throw new BadLine('event-error record without source or seq');
+      const rec: EventErrorRecord = {
+        source,
+        seq: seqField(o.seq),
+        idx: countField(o.idx, 'idx'),
+        error: str(o.error) ?? 'unknown error',
       };
+      return ok({ k: 'event-error', rec });
     }
     case 'source': {
-      const id = str(o.id);
-      if (id === undefined) return 'source record without id';
-      return { k: 'source', rec: { id, name: str(o.name) ?? id, endpoint: str(o.endpoint) ?? '' } };
+      const src = sourceOf(o);
+      if (src === null) throw new BadLine('source record without id');
+      return ok({ k: 'source', rec: src });
     }
     default:
-      return `unknown record kind ${quoteValue(o.k)}`;
+      throw new BadLine(`unknown record kind ${quoteValue(o.k)}`);
   }
 }

@@ -70,6 +70,12 @@ export function endProblems(end: LineReadEnd, events: number): string[] {
   return out;
 }
 
+/** The problem line for the duplicates found, if any. */
+export function duplicateProblem(duplicates: number): string | null {
+  if (duplicates === 0) return null;
+  return `${duplicates} event${duplicates === 1 ? '' : 's'} of batches already read (a seq seen before): counted as duplicates, applied once`;
+}
+
 /** The problem line for how the compressed stream ended, if it ended badly. */
 export function damageProblem(damaged: string | null, events: number): string | null {
   if (damaged === null) return null;

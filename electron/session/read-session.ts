@@ -1,9 +1,18 @@
 // Reading a session file as a stream: each record goes to a visitor, so a 500 MB file never sits
 // in memory. Bad lines are skipped and listed; a truncated file yields everything before the cut.
+// A batch read again (a seq already applied) is a duplicate, counted and skipped, as live.
 
-import { isHeader, parseRecord, type SessionHeader, type SessionRecord } from './format';
+import { missingCase } from '../../shared/records';
+import {
+  isHeader,
+  parseRecord,
+  readHeader,
+  type SessionHeader,
+  type SessionRecord,
+} from './format';
 import { MAX_LINE_BYTES, readLines, type SessionInput } from './line-reader';
-import { endProblems, longLineProblem, Problems } from './problems';
+import { duplicateProblem, endProblems, longLineProblem, Problems } from './problems';
+import { SeqDedup } from './seq-dedup';
 
 /** The first line is not a session header: the file is something else. */
 export class NotASessionError extends Error {
@@ -21,6 +30,8 @@ export interface SessionCounts {
   undecoded: number;
   eventErrors: number;
   skippedLines: number;
+  /** Event lines of a batch already read (same source and seq): counted, not delivered. */
+  duplicates: number;
 }
 
 export interface SessionReadResult {
@@ -43,8 +54,41 @@ export async function readSession(
     undecoded: 0,
     eventErrors: 0,
     skippedLines: 0,
+    duplicates: 0,
   };
+  const dedup = new SeqDedup();
   let header: SessionHeader | null = null;
+  const skip = (p: string): void => {
+    counts.skippedLines += 1;
+    problems.add(p);
+  };
+  const deliver = (r: SessionRecord): void => {
+    switch (r.k) {
+      case 'source': {
+        const h = header as SessionHeader;
+        if (!h.sources.some((s) => s.id === r.rec.id)) h.sources.push(r.rec);
+        break;
+      }
+      case 'event':
+        counts.events += 1;
+        break;
+      case 'gap':
+        counts.gaps += 1;
+        break;
+      case 'reset':
+        counts.resets += 1;
+        break;
+      case 'undecoded':
+        counts.undecoded += 1;
+        break;
+      case 'event-error':
+        counts.eventErrors += 1;
+        break;
+      default:
+        missingCase(r);
+    }
+    onRecord(r);
+  };
   const end = await readLines(
     input,
     (line, lineNo, last) => {
@@ -53,8 +97,7 @@ export async function readSession(
         v = JSON.parse(line);
       } catch {
         if (header === null) throw new NotASessionError('first line is not a header (not JSON)');
-        counts.skippedLines += 1;
-        problems.add(
+        skip(
           last
             ? `line ${lineNo}: cut off at the end of the file (skipped)`
             : `line ${lineNo}: not JSON (skipped)`,
@@ -63,40 +106,50 @@ export async function readSession(
       }
       if (header === null) {
         if (!isHeader(v)) throw new NotASessionError('first line is not a header');
-        header = { ...v, sources: Array.isArray(v.sources) ? [...v.sources] : [] };
+        const h = readHeader(v);
+        header = h.header;
+        for (const p of h.problems) problems.addAlways(p);
         return;
       }
-      const r =
-        typeof v === 'object' && v !== null
+      const parsed =
+        typeof v === 'object' && v !== null && !Array.isArray(v)
           ? parseRecord(v as Record<string, unknown>)
           : 'not an object';
-      if (typeof r === 'string') {
-        counts.skippedLines += 1;
-        problems.add(`line ${lineNo}: ${r} (skipped)`);
+      if (typeof parsed === 'string') {
+        skip(`line ${lineNo}: ${parsed} (skipped)`);
         return;
       }
-      if (r.k === 'source') {
-        const h: SessionHeader = header;
-        if (!h.sources.some((s) => s.id === r.rec.id)) h.sources.push(r.rec);
-      } else if (r.k === 'event') counts.events += 1;
-      else if (r.k === 'gap') counts.gaps += 1;
-      else if (r.k === 'reset') counts.resets += 1;
-      else if (r.k === 'undecoded') counts.undecoded += 1;
-      else counts.eventErrors += 1;
-      onRecord(r);
+      const { r, timeError } = parsed;
+      if (timeError !== null) problems.add(`line ${lineNo}: ${timeError} (kept as an event error)`);
+      if (r.k === 'reset') dedup.reset(r.rec.source);
+      if (r.k === 'event') {
+        const before = dedup.maxSeq(r.rec.source);
+        const verdict = dedup.event(r.rec.source, r.rec.seq, r.rec.idx);
+        if (verdict === 'duplicate') {
+          counts.duplicates += 1;
+          return;
+        }
+        if (verdict === 'restart') {
+          // seq went far back with no reset record before it: the publisher restarted.
+          deliver({
+            k: 'reset',
+            rec: { source: r.rec.source, previousSeq: before ?? 0, at: r.rec.ts },
+          });
+        }
+      }
+      deliver(r);
     },
     {
       onProgress,
-      onLongLine: (lineNo, bytes) => {
-        counts.skippedLines += 1;
-        problems.add(longLineProblem(lineNo, bytes, MAX_LINE_BYTES));
-      },
+      onLongLine: (lineNo, bytes) => skip(longLineProblem(lineNo, bytes, MAX_LINE_BYTES)),
     },
   );
   if (header === null)
     throw new NotASessionError(
       end.lines === 0 ? 'the file is empty' : 'first line is not a header',
     );
+  const dup = duplicateProblem(counts.duplicates);
+  if (dup) problems.addAlways(dup);
   for (const p of endProblems(end, counts.events)) problems.addAlways(p);
   return { header, problems: problems.result(), counts };
 }

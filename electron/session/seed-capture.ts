@@ -3,17 +3,31 @@
 // hashes as hex strings). Long integers are read losslessly; prompt content (token_ids,
 // extra_keys, metadata, session_id values) is reduced to counts and never kept.
 
+import {
+  INT32_MAX,
+  INT32_MIN,
+  MAX_BLOCK_SIZE,
+  MAX_DP_RANK,
+  MAX_GROUP_IDX,
+  MAX_WINDOW,
+} from '../../shared/event-bounds';
 import type { EventRecord, HashKey, KvEvent } from '../../shared/events';
 import type { SessionRecord } from './format';
 import { MAX_LINE_BYTES, readLines, type SessionInput } from './line-reader';
 import { parseLossless } from './lossless-json';
-import { endProblems, longLineProblem, Problems, quoteValue } from './problems';
+import { duplicateProblem, endProblems, longLineProblem, Problems, quoteValue } from './problems';
+import { BadLine, captureHash, countField, intField, seqField, tsField } from './record-fields';
+import { SeqDedup } from './seq-dedup';
 
 export interface CaptureReadResult {
   problems: string[];
   events: number;
   undecoded: number;
   skippedLines: number;
+  /** Events kept as event errors (a ts that is not usable), as live. */
+  eventErrors: number;
+  /** Event lines of a batch already read (a given seq seen before): counted, not delivered. */
+  duplicates: number;
   /** Events whose token_ids were dropped (only their count is kept). */
   tokenIdsDropped: number;
   sources: string[];
@@ -21,31 +35,11 @@ export interface CaptureReadResult {
 
 type Obj = Record<string, unknown>;
 
-function hashKey(v: unknown): HashKey | undefined {
-  if (typeof v === 'number') return Number.isSafeInteger(v) ? String(v) : undefined;
-  if (typeof v === 'string') {
-    if (/^-?\d+$/.test(v)) return v;
-    if (/^(0x)?[0-9a-fA-F]+$/.test(v)) return v.replace(/^0x/, '').toLowerCase();
-  }
-  return undefined;
+function hashList(v: unknown): HashKey[] {
+  if (!Array.isArray(v)) throw new BadLine('block_hashes is not a list');
+  return v.map((h: unknown) => captureHash(h, 'block hash'));
 }
 
-function hashList(v: unknown): HashKey[] | string {
-  if (!Array.isArray(v)) return 'block_hashes is not a list';
-  const out: HashKey[] = [];
-  for (const h of v) {
-    const k = hashKey(h);
-    if (k === undefined) return `block hash ${quoteValue(h)} is not an integer or hex string`;
-    out.push(k);
-  }
-  return out;
-}
-
-const num = (v: unknown): number | null => {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && /^-?\d+$/.test(v)) return Number(v);
-  return null;
-};
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const present = (v: unknown): number => {
   if (v === null || v === undefined) return 0;
@@ -54,16 +48,14 @@ const present = (v: unknown): number => {
   return 1;
 };
 
-/** A redacted event from one capture line, or why not. */
-function captureEvent(o: Obj): KvEvent | string {
+/** A redacted event from one capture line; throws BadLine when it is not one. */
+function captureEvent(o: Obj): KvEvent {
   if (o.type === 'BlockStored') {
     const block_hashes = hashList(o.block_hashes);
-    if (typeof block_hashes === 'string') return block_hashes;
     const parent =
       o.parent_block_hash === null || o.parent_block_hash === undefined
         ? null
-        : hashKey(o.parent_block_hash);
-    if (parent === undefined) return 'parent_block_hash is not an integer or hex string';
+        : captureHash(o.parent_block_hash, 'parent_block_hash');
     const tokenIds = Array.isArray(o.token_ids) ? o.token_ids.length : null;
     // SGLang puts a metadata map where vLLM has lora_name: tell them apart by type.
     const loraIsMap = typeof o.lora_name === 'object' && o.lora_name !== null;
@@ -71,33 +63,48 @@ function captureEvent(o: Obj): KvEvent | string {
       type: 'BlockStored',
       block_hashes,
       parent_block_hash: parent,
-      token_count: num(o.token_count) ?? tokenIds ?? 0,
-      block_size: num(o.block_size) ?? 0,
-      lora_id: num(o.lora_id),
+      token_count:
+        o.token_count === undefined || o.token_count === null
+          ? (tokenIds ?? 0)
+          : countField(o.token_count, 'token_count'),
+      block_size: intField(o.block_size, 'block_size', 0, MAX_BLOCK_SIZE) ?? 0,
+      lora_id: intField(o.lora_id, 'lora_id', INT32_MIN, INT32_MAX),
       medium: str(o.medium),
       lora_name: loraIsMap ? null : str(o.lora_name),
-      extra_keys_count: num(o.extra_keys_count) ?? present(o.extra_keys),
-      group_idx: num(o.group_idx),
+      extra_keys_count:
+        o.extra_keys_count === undefined
+          ? present(o.extra_keys)
+          : countField(o.extra_keys_count, 'extra_keys_count'),
+      group_idx: intField(o.group_idx, 'group_idx', 0, MAX_GROUP_IDX),
       kv_cache_spec_kind: str(o.kv_cache_spec_kind),
-      kv_cache_spec_sliding_window: num(o.kv_cache_spec_sliding_window),
+      kv_cache_spec_sliding_window: intField(
+        o.kv_cache_spec_sliding_window,
+        'kv_cache_spec_sliding_window',
+        0,
+        MAX_WINDOW,
+      ),
       metadata_count:
-        num(o.metadata_count) ??
-        present(o.metadata) + (loraIsMap ? present(o.lora_name) : 0) + present(o.cache_salt),
-      session_id_count: num(o.session_id_count) ?? (present(o.session_id) > 0 ? 1 : 0),
+        o.metadata_count === undefined
+          ? present(o.metadata) + (loraIsMap ? present(o.lora_name) : 0) + present(o.cache_salt)
+          : countField(o.metadata_count, 'metadata_count'),
+      session_id_count:
+        o.session_id_count === undefined
+          ? present(o.session_id) > 0
+            ? 1
+            : 0
+          : countField(o.session_id_count, 'session_id_count'),
     };
   }
   if (o.type === 'BlockRemoved') {
-    const block_hashes = hashList(o.block_hashes);
-    if (typeof block_hashes === 'string') return block_hashes;
     return {
       type: 'BlockRemoved',
-      block_hashes,
+      block_hashes: hashList(o.block_hashes),
       medium: str(o.medium),
-      group_idx: num(o.group_idx),
+      group_idx: intField(o.group_idx, 'group_idx', 0, MAX_GROUP_IDX),
     };
   }
   if (o.type === 'AllBlocksCleared') return { type: 'AllBlocksCleared', medium: str(o.medium) };
-  return `unknown event type ${quoteValue(o.type)}`;
+  throw new BadLine(`unknown event type ${quoteValue(o.type)}`);
 }
 
 /** Stream a JSONL capture's events (and UNDECODED lines) to onRecord as session records. */
@@ -113,10 +120,13 @@ export async function importSeedCapture(
     events: 0,
     undecoded: 0,
     skippedLines: 0,
+    eventErrors: 0,
+    duplicates: 0,
     tokenIdsDropped: 0,
     sources: [],
   };
   const sources = new Set<string>();
+  const dedup = new SeqDedup();
   let synthSeq = -1;
   let lastTs: number | null = null;
   let lastKey = '';
@@ -124,6 +134,65 @@ export async function importSeedCapture(
   const skip = (p: string): void => {
     res.skippedLines += 1;
     problems.add(p);
+  };
+  const readLine = (o: Obj, lineNo: number): void => {
+    const rank = intField(o.dp_rank, 'dp_rank', 0, MAX_DP_RANK);
+    const source = rank !== null && rank > 0 ? `${base}#${rank}` : base;
+    const givenSeq = o.seq === undefined || o.seq === null ? null : seqField(o.seq);
+    if (o.type === 'UNDECODED') {
+      const at = o.ts === undefined || o.ts === null ? null : tsField(o.ts);
+      sources.add(source);
+      res.undecoded += 1;
+      const rec = {
+        source,
+        seq: givenSeq,
+        bytes: countField(o.bytes, 'bytes'),
+        error: str(o.error) ?? 'undecoded',
+        at: at !== null && 'ts' in at ? at.ts : (lastTs ?? 0),
+      };
+      onRecord({ k: 'undecoded', rec });
+      return;
+    }
+    if (o.ts === undefined) throw new BadLine('event without a numeric ts');
+    const time = tsField(o.ts);
+    const event = 'ts' in time ? captureEvent(o) : null;
+    sources.add(source);
+    if (Array.isArray(o.token_ids)) res.tokenIdsDropped += 1;
+    // Events of one batch share a seq (given) or a ts (seed captures carry no seq).
+    const key = `${source}\u0000${givenSeq ?? ''}\u0000${givenSeq === null ? String(o.ts) : ''}`;
+    if (key !== lastKey) {
+      synthSeq += 1;
+      idx = 0;
+      lastKey = key;
+    }
+    const seq = givenSeq ?? synthSeq;
+    const givenIdx = o.idx === undefined || o.idx === null ? null : countField(o.idx, 'idx');
+    const eventIdx = givenIdx ?? idx;
+    idx += 1;
+    if ('error' in time || event === null) {
+      const why = 'error' in time ? time.error : 'batch ts is not usable';
+      problems.add(`line ${lineNo}: ${why} (kept as an event error)`);
+      res.eventErrors += 1;
+      const error = `EventTimeError: ${why}`;
+      onRecord({ k: 'event-error', rec: { source, seq, idx: eventIdx, error } });
+      return;
+    }
+    // Only a seq the capture gave can repeat; a made-up one never does.
+    if (givenSeq !== null) {
+      const before = dedup.maxSeq(source);
+      const verdict = dedup.event(source, givenSeq, givenIdx);
+      if (verdict === 'duplicate') {
+        res.duplicates += 1;
+        return;
+      }
+      if (verdict === 'restart') {
+        onRecord({ k: 'reset', rec: { source, previousSeq: before ?? 0, at: time.ts } });
+      }
+    }
+    lastTs = time.ts;
+    const rec: EventRecord = { source, seq, ts: time.ts, dp_rank: rank, idx: eventIdx, event };
+    res.events += 1;
+    onRecord({ k: 'event', rec });
   };
   const end = await readLines(
     input,
@@ -144,59 +213,20 @@ export async function importSeedCapture(
         skip(`line ${lineNo}: not a JSON object (skipped)`);
         return;
       }
-      const o = v as Obj;
-      const rank = num(o.dp_rank);
-      const source = rank !== null && rank > 0 ? `${base}#${rank}` : base;
-      sources.add(source);
-      const ts = num(o.ts);
-      if (o.type === 'UNDECODED') {
-        res.undecoded += 1;
-        const rec = {
-          source,
-          seq: num(o.seq),
-          bytes: num(o.bytes) ?? 0,
-          error: str(o.error) ?? 'undecoded',
-          at: ts ?? lastTs ?? 0,
-        };
-        onRecord({ k: 'undecoded', rec });
-        return;
+      try {
+        readLine(v as Obj, lineNo);
+      } catch (err) {
+        if (!(err instanceof BadLine)) throw err;
+        skip(`line ${lineNo}: ${err.message} (skipped)`);
       }
-      if (ts === null) {
-        skip(`line ${lineNo}: event without a numeric ts (skipped)`);
-        return;
-      }
-      const event = captureEvent(o);
-      if (typeof event === 'string') {
-        skip(`line ${lineNo}: ${event} (skipped)`);
-        return;
-      }
-      if (Array.isArray(o.token_ids)) res.tokenIdsDropped += 1;
-      // Events of one batch share a seq (given) or a ts (seed captures carry no seq).
-      const givenSeq = num(o.seq);
-      const key = `${source}\u0000${givenSeq ?? ''}\u0000${givenSeq === null ? ts : ''}`;
-      if (key !== lastKey) {
-        synthSeq += 1;
-        idx = 0;
-        lastKey = key;
-      }
-      lastTs = ts;
-      const rec: EventRecord = {
-        source,
-        seq: givenSeq ?? synthSeq,
-        ts,
-        dp_rank: rank,
-        idx: num(o.idx) ?? idx,
-        event,
-      };
-      idx += 1;
-      res.events += 1;
-      onRecord({ k: 'event', rec });
     },
     {
       onProgress: opts.onProgress,
       onLongLine: (lineNo, bytes) => skip(longLineProblem(lineNo, bytes, MAX_LINE_BYTES)),
     },
   );
+  const dup = duplicateProblem(res.duplicates);
+  if (dup) problems.addAlways(dup);
   for (const p of endProblems(end, res.events)) problems.addAlways(p);
   if (res.tokenIdsDropped > 0) {
     problems.addAlways(

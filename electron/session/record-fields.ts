@@ -1,0 +1,116 @@
+// Checks of the values a file's line carries, for the session reader and the capture importer:
+// hashes, seqs, times and counts within the bounds the wire decoder holds live to
+// (shared/event-bounds.ts). A value outside them makes the line bad (a problem line, the rest
+// kept); a time outside them makes its events event errors, as live.
+
+import { MAX_COUNT, MAX_HASH_HEX_CHARS, eventTimeProblem } from '../../shared/event-bounds';
+import type { HashKey } from '../../shared/events';
+import { isIntHashKey, isNegativeIntHashKey } from '../wire/hash-key';
+import { quoteValue } from './problems';
+
+/** Thrown by the checks below: the line is bad, for the reason given. */
+export class BadLine extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'BadLine';
+  }
+}
+
+const DIGITS = /^-?\d+$/;
+
+/** A value as its integer, exactly: a JSON number, or a decimal string (a quoted long literal). */
+function exactInt(v: unknown): bigint | null {
+  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : null;
+  if (typeof v !== 'string' || !DIGITS.test(v)) return null;
+  // Past 40 digits only the sign matters: it is beyond every bound (and BigInt stays cheap).
+  if (v.length > 40) return v.startsWith('-') ? -HUGE : HUGE;
+  return BigInt(v);
+}
+
+const HUGE = 10n ** 40n;
+
+/**
+ * An integer field in [min, max]; undefined and null read as null. A number too large for a double
+ * to hold exactly has already lost digits, so it is out of range whatever the bound.
+ */
+export function intField(v: unknown, what: string, min: number, max: number): number | null {
+  if (v === undefined || v === null) return null;
+  const n = exactInt(v);
+  if (n === null || n < BigInt(min) || n > BigInt(max) || (typeof v === 'number' && !isSafe(v))) {
+    throw new BadLine(
+      `${what} ${describe(v)} is out of range (a whole number from ${min} to ${max})`,
+    );
+  }
+  return Number(n);
+}
+
+/** A count field (token_count, presence counts): a whole number from 0 to MAX_COUNT, 0 if absent. */
+export function countField(v: unknown, what: string): number {
+  return intField(v, what, 0, MAX_COUNT) ?? 0;
+}
+
+const isSafe = (v: number): boolean => Number.isSafeInteger(v);
+
+/**
+ * A seq (DESIGN: u64). Records keep seqs as numbers, exact below 2^53; a seq beyond that is a bad
+ * line that says so, never a rounded seq that would merge or split batches.
+ */
+export function seqField(v: unknown, what = 'seq'): number {
+  const n = exactInt(v);
+  if (n === null || n < 0n) throw new BadLine(`${what} ${describe(v)} is not a whole number >= 0`);
+  if (n > BigInt(Number.MAX_SAFE_INTEGER) || (typeof v === 'number' && !isSafe(v))) {
+    throw new BadLine(
+      `${what} ${describe(v)} is beyond 2^53: this version keeps seqs exact only below 9007199254740992`,
+    );
+  }
+  return Number(n);
+}
+
+/** The batch time of a line: the time, or why it is not usable (its events become event errors). */
+export function tsField(v: unknown): { ts: number } | { error: string } {
+  if (typeof v === 'string' && DIGITS.test(v)) v = Number(v);
+  if (v === null) return { error: 'batch ts is null (it was NaN or Infinity when written)' };
+  if (typeof v !== 'number') throw new BadLine(`ts ${describe(v)} is not a number`);
+  const problem = eventTimeProblem(v);
+  return problem === null ? { ts: v } : { error: problem };
+}
+
+/**
+ * A session file's hash: the text key as recorded (the decoder wrote it canonical), at most
+ * MAX_HASH_HEX_CHARS long: a 5,000-digit "hash" is not one, and would ride in every frame.
+ */
+export function sessionHash(v: unknown, what: string): HashKey {
+  if (typeof v !== 'string') throw new BadLine(`${what} ${describe(v)} is not a string`);
+  if (v.length > MAX_HASH_HEX_CHARS) throw new BadLine(`${what} ${describe(v)} ${TOO_LONG}`);
+  return v;
+}
+
+const TOO_LONG = `is longer than any block hash (at most ${MAX_HASH_HEX_CHARS} characters)`;
+
+/**
+ * A capture's hash: a JSON integer (read losslessly, so a long one arrives as a decimal string)
+ * that fits 64 bits, or a hex string of bytes (optionally 0x-prefixed).
+ */
+export function captureHash(v: unknown, what: string): HashKey {
+  if (typeof v === 'number') {
+    if (Number.isSafeInteger(v)) return String(v);
+    throw new BadLine(`${what} ${describe(v)} is not an integer or hex string`);
+  }
+  if (typeof v !== 'string')
+    throw new BadLine(`${what} ${describe(v)} is not an integer or hex string`);
+  if (v.length > MAX_HASH_HEX_CHARS + 2) throw new BadLine(`${what} ${describe(v)} ${TOO_LONG}`);
+  if (DIGITS.test(v)) {
+    if (isIntHashKey(v) || isNegativeIntHashKey(v)) return v;
+    throw new BadLine(`${what} ${describe(v)} does not fit 64 bits`);
+  }
+  if (/^(0x)?[0-9a-fA-F]+$/.test(v)) return v.replace(/^0x/, '').toLowerCase();
+  throw new BadLine(`${what} ${describe(v)} is not an integer or hex string`);
+}
+
+/** A value as a problem line may show it: short numbers as they are, anything else by its kind. */
+function describe(v: unknown): string {
+  if (typeof v === 'string' && DIGITS.test(v)) {
+    return v.length <= 24 ? v : `of ${v.replace('-', '').length} digits`;
+  }
+  return quoteValue(v);
+}

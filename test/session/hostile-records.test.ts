@@ -1,0 +1,240 @@
+// Hostile lines in sessions and captures: absurd times, newer or wrong headers, duplicate and
+// u64 seqs, absurd hashes and counts. Each is a problem line; the rest of the file is kept.
+import { describe, expect, it } from 'vitest';
+import type { SessionRecord } from '../../electron/session/format';
+import { encodeRecord, makeHeader } from '../../electron/session/format';
+import { loadIntoModel } from '../../electron/session/load';
+import { readSession } from '../../electron/session/read-session';
+import { importSeedCapture } from '../../electron/session/seed-capture';
+import type { EventRecord } from '../../shared/events';
+import { stored } from '../model/helpers';
+
+const T0 = 1_767_225_600;
+const header = JSON.stringify(makeHeader('0.1.0', new Date(0), []));
+
+/** An event line of source a with the given seq, ts and hash. */
+function ev(seq: number, ts: number, h: string, idx = 0): string {
+  const rec: EventRecord = { ...stored('a', ts, [h]), seq, idx };
+  return encodeRecord({ k: 'event', rec });
+}
+/** The same line with the ts replaced by raw JSON text (1e400, null, ...). */
+const withTs = (line: string, ts: string): string => line.replace(/"ts":[^,]+,/, `"ts":${ts},`);
+
+async function session(lines: string[]) {
+  const recs: SessionRecord[] = [];
+  const r = await readSession(Buffer.from(lines.join('\n') + '\n'), (x) => recs.push(x));
+  const events = recs.flatMap((x) => (x.k === 'event' ? [x.rec] : []));
+  return { ...r, recs, events };
+}
+
+async function capture(lines: string[]) {
+  const recs: SessionRecord[] = [];
+  const r = await importSeedCapture(Buffer.from(lines.join('\n') + '\n'), (x) => recs.push(x));
+  const events = recs.flatMap((x) => (x.k === 'event' ? [x.rec] : []));
+  return { ...r, recs, events };
+}
+
+const hashesOf = (events: EventRecord[]) =>
+  events.flatMap((e) => (e.event.type === 'AllBlocksCleared' ? [] : e.event.block_hashes));
+
+const capLine = (fields: Record<string, string | number | null>): string =>
+  `{${Object.entries(fields)
+    .map(
+      ([k, v]) =>
+        `"${k}":${v === null ? 'null' : typeof v === 'string' && !/^[-\d[]/.test(v) ? JSON.stringify(v) : v}`,
+    )
+    .join(',')}}`;
+
+describe('event time in files', () => {
+  it.each([
+    ['1e16', '1e16', /batch ts 10000000000000000 is out of range/],
+    ['Infinity (1e400)', '1e400', /batch ts is \+Infinity/],
+    ['NaN or Infinity written as null', 'null', /batch ts is null/],
+  ])(
+    'a session event at ts %s is an event error, counted; the model stays bounded',
+    async (_, raw, why) => {
+      const lines = [header, ev(1, T0, '1'), withTs(ev(2, T0, '2'), raw), ev(3, T0 + 9, '3')];
+      const r = await session(lines);
+      expect(hashesOf(r.events)).toEqual(['1', '3']);
+      expect(r.counts.eventErrors).toBe(1);
+      const err = r.recs.find((x) => x.k === 'event-error');
+      expect(err?.k === 'event-error' && err.rec.error).toMatch(why);
+      expect(r.problems).toHaveLength(1);
+      expect(r.problems[0]).toMatch(/^line 3: batch ts .* \(kept as an event error\)$/);
+      const loaded = await loadIntoModel(Buffer.from(lines.join('\n')));
+      expect(loaded.model.kpis().storedBlocks).toBe(2);
+      const s = loaded.model.series({ rangeSec: null });
+      expect(s.points.length).toBeLessThanOrEqual(600);
+      expect(s.points.at(-1)?.t).toBeLessThanOrEqual(T0 + 9);
+    },
+  );
+
+  it.each([
+    ['1e16', '1e16'],
+    ['1e400', '1e400'],
+    ['null', 'null'],
+    ['a 17-digit integer', '17672256010000000'],
+  ])('a capture event at ts %s is an event error, counted', async (_, raw) => {
+    const line = (ts: string, h: number) =>
+      `{"ts":${ts},"type":"BlockStored","block_hashes":[${h}],"parent_block_hash":null,"block_size":16}`;
+    const r = await capture([line(String(T0), 1), line(raw, 2), line(String(T0 + 1), 3)]);
+    expect(hashesOf(r.events)).toEqual(['1', '3']);
+    expect(r.eventErrors).toBe(1);
+    expect(r.recs.filter((x) => x.k === 'event-error')).toHaveLength(1);
+    expect(r.problems[0]).toMatch(/^line 2: batch ts .* \(kept as an event error\)$/);
+  });
+
+  it('a gap at an absurd time is a bad line, not a marker at 1e16', async () => {
+    const gap = JSON.stringify({ k: 'gap', source: 'a', from: 2, to: 3, at: 1e16 });
+    const r = await session([header, ev(1, T0, '1'), gap, ev(4, T0, '4')]);
+    expect(r.counts.gaps).toBe(0);
+    expect(r.events).toHaveLength(2);
+    expect(r.problems[0]).toMatch(/^line 3: gap at an unusable time: batch ts 10000000000000000/);
+  });
+});
+
+describe('session headers', () => {
+  it('reads a version 2 session as made by a newer KV Scope, keeping what it understands', async () => {
+    const v2 = JSON.stringify({ ...makeHeader('9.0.0', new Date(0), []), version: 2 });
+    const r = await session([v2, ev(1, T0, '1'), ev(2, T0, '2')]);
+    expect(r.problems[0]).toBe(
+      'made by a newer KV Scope (version 2; this one reads version 1): what this version understands was read; update KV Scope to read all of it',
+    );
+    expect(r.header.version).toBe(2);
+    expect(r.events).toHaveLength(2);
+  });
+
+  it('names each wrong header field in a problem line and ignores it', async () => {
+    const bad = JSON.stringify({
+      format: 'kvscope-session',
+      version: 'one',
+      app: 5,
+      startedAt: 'yesterday',
+      sources: [{ id: 'a', name: 'A' }, { name: 'no id' }],
+    });
+    const r = await session([bad, ev(1, T0, '1')]);
+    expect(r.problems).toEqual([
+      'header: version "one" is not a version number (read as version 1)',
+      'header: app 5 is not a name (ignored)',
+      'header: startedAt "yesterday" is not a date (ignored)',
+      'header: sources[1] is not a source with an id (ignored)',
+    ]);
+    expect(r.header.sources.map((s) => s.id)).toEqual(['a']);
+    expect(r.events).toHaveLength(1);
+    const notList = JSON.stringify({ ...makeHeader('t', new Date(0), []), sources: 'all' });
+    expect((await session([notList])).problems).toEqual([
+      'header: sources "all" is not a list (ignored)',
+    ]);
+  });
+});
+
+describe('duplicate seqs in files', () => {
+  it('applies a session batch read twice once, and counts its events as duplicates', async () => {
+    const lines = [
+      header,
+      ev(5, T0, '50', 0),
+      ev(5, T0, '51', 1),
+      ev(6, T0 + 1, '60'),
+      ev(5, T0, '50', 0), // batch 5 again, after 6
+      ev(5, T0, '51', 1),
+      ev(6, T0 + 1, '60'), // the same line twice in a row
+      ev(7, T0 + 2, '70'),
+    ];
+    const r = await session(lines);
+    expect(hashesOf(r.events)).toEqual(['50', '51', '60', '70']);
+    expect(r.counts.duplicates).toBe(3);
+    expect(r.counts.events).toBe(4);
+    expect(r.problems).toEqual([
+      '3 events of batches already read (a seq seen before): counted as duplicates, applied once',
+    ]);
+    const loaded = await loadIntoModel(Buffer.from(lines.join('\n')));
+    expect(loaded.model.kpis().storedBlocks).toBe(4);
+  });
+
+  it('reads seq 0 after a reset record, or far back, as a restart, not a duplicate', async () => {
+    const reset = JSON.stringify({ k: 'reset', source: 'a', previousSeq: 7, at: T0 + 3 });
+    const r = await session([header, ev(6, T0, '1'), ev(7, T0, '2'), reset, ev(0, T0 + 4, '3')]);
+    expect(r.counts.duplicates).toBe(0);
+    expect(hashesOf(r.events)).toEqual(['1', '2', '3']);
+    // No reset record (two recordings pasted together): the seq going back to 0 says it.
+    const glued = await session([header, ev(500, T0, '1'), ev(0, T0 + 5, '2')]);
+    expect(glued.counts.duplicates).toBe(0);
+    expect(glued.recs.map((x) => x.k)).toEqual(['event', 'reset', 'event']);
+    expect(glued.counts.resets).toBe(1);
+  });
+
+  it('applies a capture batch read twice once (kvscope capture --json with seqs)', async () => {
+    const line = (seq: number, h: number) =>
+      `{"ts":${T0 + seq},"type":"BlockStored","block_hashes":[${h}],"parent_block_hash":null,"block_size":16,"seq":${seq},"dp_rank":0}`;
+    const r = await capture([line(1, 10), line(2, 20), line(3, 30), line(2, 20), line(4, 40)]);
+    expect(hashesOf(r.events)).toEqual(['10', '20', '30', '40']);
+    expect(r.duplicates).toBe(1);
+    expect(r.problems).toContain(
+      '1 event of batches already read (a seq seen before): counted as duplicates, applied once',
+    );
+    // A restarted engine (seq back to 0) is a reset, not a duplicate.
+    const restarted = await capture([line(3, 1), line(4, 2), line(0, 3)]);
+    expect(restarted.duplicates).toBe(0);
+    expect(restarted.recs.map((x) => x.k)).toEqual(['event', 'event', 'reset', 'event']);
+  });
+});
+
+describe('u64 seqs, absurd hashes and counts', () => {
+  it('refuses a seq beyond 2^53 with a clear problem line instead of rounding it (session)', async () => {
+    const big = ev(1, T0, '2').replace('"seq":1,', '"seq":18446744073709551615,');
+    const r = await session([header, ev(1, T0, '1'), big, ev(2, T0, '3')]);
+    expect(hashesOf(r.events)).toEqual(['1', '3']);
+    expect(r.problems[0]).toMatch(/^line 3: seq .* is beyond 2\^53: this version keeps seqs exact/);
+  });
+
+  it('names a capture seq beyond 2^53 by its exact digits, and keeps 2^53 - 1', async () => {
+    const line = (seq: string, h: number) =>
+      `{"ts":${T0},"type":"BlockRemoved","block_hashes":[${h}],"seq":${seq}}`;
+    const r = await capture([
+      line('9007199254740991', 1),
+      line('9007199254740993', 2),
+      line('18446744073709551615', 3),
+    ]);
+    expect(r.events.map((e) => e.seq)).toEqual([9007199254740991]);
+    expect(r.problems).toEqual([
+      'line 2: seq 9007199254740993 is beyond 2^53: this version keeps seqs exact only below 9007199254740992 (skipped)',
+      'line 3: seq 18446744073709551615 is beyond 2^53: this version keeps seqs exact only below 9007199254740992 (skipped)',
+    ]);
+  });
+
+  it('skips a 5,000-digit hash as a bad line and keeps the rest (session and capture)', async () => {
+    const digits = '9'.repeat(5000);
+    const s = await session([header, ev(1, T0, '1'), ev(2, T0, digits), ev(3, T0, '3')]);
+    expect(hashesOf(s.events)).toEqual(['1', '3']);
+    expect(s.problems).toEqual([
+      'line 3: block hash of 5000 digits is longer than any block hash (at most 256 characters) (skipped)',
+    ]);
+    const line = (h: string) => `{"ts":${T0},"type":"BlockRemoved","block_hashes":[${h}]}`;
+    const c = await capture([line('1'), line(digits), line('3')]);
+    expect(hashesOf(c.events)).toEqual(['1', '3']);
+    expect(c.problems[0]).toMatch(
+      /^line 2: block hash of 5000 digits is longer than any block hash/,
+    );
+    const c2 = await capture([line('18446744073709551616')]);
+    expect(c2.problems[0]).toBe(
+      'line 1: block hash 18446744073709551616 does not fit 64 bits (skipped)',
+    );
+  });
+
+  it('skips a token_count of 1e308 as a bad line and keeps the rest (session and capture)', async () => {
+    const huge = ev(2, T0, '2').replace(/"token_count":\d+/, '"token_count":1e308');
+    const s = await session([header, ev(1, T0, '1'), huge, ev(3, T0, '3')]);
+    expect(hashesOf(s.events)).toEqual(['1', '3']);
+    expect(s.problems).toEqual([
+      'line 3: token_count 1e+308 is out of range (a whole number from 0 to 4294967296) (skipped)',
+    ]);
+    const line = (tc: string, h: number) =>
+      capLine({ ts: T0, type: 'BlockStored', block_hashes: `[${h}]`, token_count: tc });
+    const c = await capture([line('16', 1), line('1e308', 2), line('-1', 3)]);
+    expect(hashesOf(c.events)).toEqual(['1']);
+    expect(c.problems).toEqual([
+      'line 2: token_count 1e+308 is out of range (a whole number from 0 to 4294967296) (skipped)',
+      'line 3: token_count -1 is out of range (a whole number from 0 to 4294967296) (skipped)',
+    ]);
+  });
+});
