@@ -26,6 +26,15 @@ export const MAX_REPORT_SOURCES = 256;
 /** Re-stores within this many seconds of their removal are thrash, unless configured. */
 export const DEFAULT_THRASH_WINDOW_S = 60;
 
+/** Thrash windows counted side by side, so a screen can switch between them without a replay. */
+export const THRASH_WINDOWS_S: readonly number[] = [5, 10, 30, 60, 120, 300, 600];
+
+/** Thrash re-stores for one window (a re-store within windowS seconds of its removal). */
+export interface ThrashAtWindow {
+  windowS: number;
+  thrashRestores: number;
+}
+
 /** Store and hit counters, per source, per (source, medium) and in total. */
 export interface StoreFigures {
   /** Sum of len(block_hashes) over BlockStored / BlockRemoved events. */
@@ -173,6 +182,8 @@ export interface AnalysisReport {
   hotPrefixes: HotPrefix[];
   /** False once the hot-prefix table was pruned to stay bounded (its counts may be low). */
   hotPrefixesExact: boolean;
+  /** Thrash re-stores in total for each of THRASH_WINDOWS_S. */
+  thrashByWindow: ThrashAtWindow[];
   restoreSeries: RestoreSeries;
   input: InputCounts;
 }

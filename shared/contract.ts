@@ -19,6 +19,7 @@ import type {
   SeriesQuery,
   UpdateFrame,
 } from './api-types';
+import type { AnalysisReport } from './analysis-report';
 
 // ---------- channels ----------
 
@@ -37,6 +38,7 @@ export interface InvokeContract {
   'model:chain': { args: [id: string]; result: ChainDetail | null };
   'model:search': { args: [text: string]; result: HashMatch[] };
   'model:events': { args: [query: EventQuery]; result: EventPage };
+  'model:insights': { args: []; result: AnalysisReport };
   'session:open': { args: []; result: FileResult };
   'session:open-data': { args: [name: string, data: Uint8Array]; result: FileResult };
   'session:save-as': { args: []; result: FileResult };
@@ -70,6 +72,7 @@ export const BRIDGE_METHODS = {
   getChain: 'model:chain',
   searchHash: 'model:search',
   queryEvents: 'model:events',
+  getInsights: 'model:insights',
   openSession: 'session:open',
   openSessionData: 'session:open-data',
   saveSessionAs: 'session:save-as',

@@ -72,6 +72,7 @@ export const ARG_SCHEMAS = {
       limit: z.number().int().min(1).max(5000),
     }),
   ]),
+  'model:insights': z.tuple([]),
   'session:open': z.tuple([]),
   'session:open-data': z.tuple([z.string().min(1).max(255), bytes]),
   'session:save-as': z.tuple([]),

@@ -5,6 +5,7 @@ import {
   HOT_PREFIXES_TOP,
   MAX_OVERLAP_SOURCES,
   MAX_REPORT_SOURCES,
+  THRASH_WINDOWS_S,
   WHAT_IF_CURVE_POINTS,
   WHAT_IF_FRACTIONS,
   type AnalysisReport,
@@ -73,6 +74,10 @@ export function buildReport(a: CacheAnalysis): AnalysisReport {
     },
     hotPrefixes: a.hot.top(HOT_PREFIXES_TOP),
     hotPrefixesExact: a.hot.exact,
+    thrashByWindow: THRASH_WINDOWS_S.map((windowS, i) => ({
+      windowS,
+      thrashRestores: Math.round(a.thrashAt[i] ?? 0),
+    })),
     restoreSeries: a.series.snapshot(),
     input: { ...a.input },
   };

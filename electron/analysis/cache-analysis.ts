@@ -4,7 +4,7 @@
 // capacity, lifetimes, the router's view and hot prefixes. Pure: no Electron, no I/O.
 
 import type { AnalysisReport, InputCounts } from '../../shared/analysis-report';
-import { DEFAULT_THRASH_WINDOW_S } from '../../shared/analysis-report';
+import { DEFAULT_THRASH_WINDOW_S, THRASH_WINDOWS_S } from '../../shared/analysis-report';
 import {
   UNSPECIFIED_MEDIUM,
   type BlockRemovedEvent,
@@ -53,6 +53,8 @@ export class CacheAnalysis {
   readonly hot = new HotPrefixes();
   readonly series = new RestoreBins();
   readonly capacities = new Map<string, number>();
+  /** Thrash re-stores for each of THRASH_WINDOWS_S (sums of weights). */
+  readonly thrashAt: number[] = THRASH_WINDOWS_S.map(() => 0);
   readonly input: InputCounts = {
     batches: 0,
     events: 0,
@@ -185,7 +187,11 @@ export class CacheAnalysis {
       if (m.resident.size > m.peak) m.peak = m.resident.size;
       const ghost = m.ghosts.restore(h);
       if (ghost) {
-        const thrash = ts - ghost.removedAt <= this.thrashWindowS;
+        const gap = ts - ghost.removedAt;
+        const thrash = gap <= this.thrashWindowS;
+        THRASH_WINDOWS_S.forEach((w, i) => {
+          if (gap <= w) this.thrashAt[i] = (this.thrashAt[i] ?? 0) + ghost.weight;
+        });
         m.distances.add(ghost.distance, ghost.weight);
         this.count(m.c, src.c, ghost.weight, thrash);
         this.series.add(ts, ghost.weight, thrash);

@@ -36,6 +36,7 @@ export function createInvokeHandlers(
     'model:chain': (id) => service.chain(id),
     'model:search': (text) => service.search(text),
     'model:events': (query) => service.events(query),
+    'model:insights': () => service.insights(),
     'session:open': () => files.openSession(),
     'session:open-data': (name, data) =>
       service.openSession(Buffer.from(data.buffer, data.byteOffset, data.byteLength), name),

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { APP_VERSION } from '../app-version';
 import type { IngestSink } from '../../shared/records';
+import { CacheAnalysis } from '../analysis/cache-analysis';
 import { CacheModel } from '../model/cache-model';
 import type { SessionSource } from '../session/format';
 import { Recording } from '../session/recording';
@@ -14,6 +15,8 @@ import { Recording } from '../session/recording';
 /** The always-on recording and the model of the live view. */
 export class LiveSession {
   readonly model = new CacheModel();
+  /** The Insights' figures, fed the same records as the model. */
+  readonly analysis = new CacheAnalysis();
   readonly sink: IngestSink;
   /** True once something arrived that the user has not saved. */
   unsaved = false;
@@ -28,6 +31,7 @@ export class LiveSession {
       record: (r) => {
         recording.record(r);
         this.model.apply(r);
+        this.analysis.apply(r);
         this.changed();
       },
     };

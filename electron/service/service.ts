@@ -22,6 +22,7 @@ import type {
   SeriesQuery,
   UpdateFrame,
 } from '../../shared/api-types';
+import type { AnalysisReport } from '../../shared/analysis-report';
 import { done } from '../../shared/file-result';
 import { APP_VERSION } from '../app-version';
 import { ratesCsv } from '../export/rates-csv';
@@ -165,6 +166,11 @@ export class KvScopeService {
 
   events(query: EventQuery): EventPage {
     return this.view.model.events(query);
+  }
+
+  /** The Insights of the view shown: what-if capacity, thrash, lifetimes, the router's view. */
+  insights(): AnalysisReport {
+    return this.view.analysis.report();
   }
 
   kpis(): Kpis {

@@ -3,11 +3,13 @@
 
 import type { FileResult, ViewInfo } from '../../shared/api-types';
 import { done, failed } from '../../shared/file-result';
+import type { CacheAnalysis } from '../analysis/cache-analysis';
 import type { CacheModel } from '../model/cache-model';
 import type { LiveSession } from './live-session';
 
 interface OpenedFile {
   model: CacheModel;
+  analysis: CacheAnalysis;
   title: string;
   problems: string[];
 }
@@ -31,6 +33,11 @@ export class ViewState {
     return this.opened?.model ?? this.live.model;
   }
 
+  /** The analysis behind the Insights. */
+  get analysis(): CacheAnalysis {
+    return this.opened?.analysis ?? this.live.analysis;
+  }
+
   get isLive(): boolean {
     return this.opened === null;
   }
@@ -40,16 +47,16 @@ export class ViewState {
     name: string,
     load: (
       onProgress: (fraction: number) => void,
-    ) => Promise<{ model: CacheModel; problems: string[] }>,
+    ) => Promise<{ model: CacheModel; analysis: CacheAnalysis; problems: string[] }>,
   ): Promise<FileResult> {
     this.progress = 0;
     this.changed();
     try {
-      const { model, problems } = await load((fraction) => {
+      const { model, analysis, problems } = await load((fraction) => {
         this.progress = fraction;
         this.changed();
       });
-      this.opened = { model, title: name, problems };
+      this.opened = { model, analysis, title: name, problems };
       this.epoch++;
       return done('opened', name, problems.length);
     } catch (err) {

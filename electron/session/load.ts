@@ -3,6 +3,7 @@
 import { Readable } from 'node:stream';
 import type { EventRecord } from '../../shared/events';
 import { missingCase, type IngestRecord } from '../../shared/records';
+import { CacheAnalysis, type CacheAnalysisOptions } from '../analysis/cache-analysis';
 import { CacheModel, type CacheModelOptions } from '../model/cache-model';
 import type { SessionHeader, SessionRecord } from './format';
 import type { SessionInput } from './line-reader';
@@ -11,6 +12,7 @@ import { importSeedCapture } from './seed-capture';
 
 export interface LoadResult {
   model: CacheModel;
+  analysis: CacheAnalysis;
   kind: 'session' | 'capture';
   /** The session's header (null for a capture). */
   header: SessionHeader | null;
@@ -20,6 +22,7 @@ export interface LoadResult {
 
 export interface LoadOptions extends ReplayOptions {
   model?: CacheModel;
+  analysisOptions?: CacheAnalysisOptions;
   modelOptions?: CacheModelOptions;
 }
 
@@ -130,6 +133,14 @@ export async function loadIntoModel(
   opts: LoadOptions = {},
 ): Promise<LoadResult> {
   const model = opts.model ?? new CacheModel(opts.modelOptions);
-  const r = await replayFile(input, (rec) => model.apply(rec), opts);
-  return { model, ...r };
+  const analysis = new CacheAnalysis(opts.analysisOptions);
+  const r = await replayFile(
+    input,
+    (rec) => {
+      model.apply(rec);
+      analysis.apply(rec);
+    },
+    opts,
+  );
+  return { model, analysis, ...r };
 }

@@ -73,6 +73,19 @@ describe('ghost distance, re-stores and thrash', () => {
     expect(r.totals.thrashRestores).toBe(1);
   });
 
+  it('counts thrash for every preset window at once (gaps of 2 s, 3 s and 99 s)', () => {
+    const r = run(stream());
+    expect(r.thrashByWindow).toEqual([
+      { windowS: 5, thrashRestores: 2 },
+      { windowS: 10, thrashRestores: 2 },
+      { windowS: 30, thrashRestores: 2 },
+      { windowS: 60, thrashRestores: 2 },
+      { windowS: 120, thrashRestores: 3 },
+      { windowS: 300, thrashRestores: 3 },
+      { windowS: 600, thrashRestores: 3 },
+    ]);
+  });
+
   it('counts a re-store exactly at the window edge as thrash', () => {
     const r = run(
       [
