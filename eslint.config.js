@@ -96,5 +96,10 @@ export default tseslint.config(
     ['session', 'model', 'analysis', 'service'],
     'Sources deliver records to a sink: they know no recording or model.',
   ),
+  layer(
+    'metrics',
+    ['service', 'serve', 'cli'],
+    'Metrics read records and source health: the service, the hosts and the CLI wrap them.',
+  ),
   layer('service', ['main', 'serve'], 'The service knows no transport: main/ and serve/ wrap it.'),
 );

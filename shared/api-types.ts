@@ -18,6 +18,11 @@ export interface ProfileInput {
   replayEndpoint: string | null;
   /** Data-parallel ranks: rank r publishes on base port + r (replay port likewise). */
   dpRanks: number;
+  /**
+   * The engine's own Prometheus endpoint (vLLM: http://HOST:8000/metrics), read every few seconds
+   * beside the stream; rank r reads the series labelled engine="r". Absent or null: not read.
+   */
+  metricsUrl?: string | null;
 }
 
 export interface Profile extends ProfileInput {

@@ -46,6 +46,16 @@ const endpointSchema = z
     if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
   });
 
+const metricsUrlSchema = z
+  .string()
+  .trim()
+  .pipe(
+    z.url({
+      protocol: /^https?$/,
+      error: 'an engine metrics URL looks like http://127.0.0.1:8000/metrics',
+    }),
+  );
+
 /** A profile as saved: the main side parses every save with this. */
 export const profileInputSchema = z
   .strictObject({
@@ -69,6 +79,7 @@ export const profileInputSchema = z
         PROFILE_LIMITS.dpRanksMax,
         `data-parallel ranks: a whole number from 1 to ${PROFILE_LIMITS.dpRanksMax}`,
       ),
+    metricsUrl: metricsUrlSchema.nullable().optional(),
   })
   .superRefine((p, ctx) => {
     // Mode-dependent: a connecting socket needs a real host and port (the replay socket connects).
@@ -110,5 +121,6 @@ export function normalizeProfile(p: ProfileInput): ProfileInput {
     topic: p.topic,
     replayEndpoint: replay === '' ? null : replay,
     dpRanks: p.dpRanks,
+    ...(p.metricsUrl === undefined ? {} : { metricsUrl: p.metricsUrl?.trim() || null }),
   };
 }

@@ -8,11 +8,13 @@ export interface EndpointFlags {
   endpoint: string[];
   topic: string;
   replayEndpoint?: string;
+  /** The engines' own Prometheus URLs, in the order of the endpoints. */
+  engineMetrics: string[];
   bind: boolean;
   demo: boolean;
 }
 
-/** Adds --endpoint (repeatable), --topic, --replay-endpoint, --bind and --demo to a command. */
+/** Adds --endpoint (repeatable), --topic, --replay-endpoint, --engine-metrics, --bind and --demo. */
 export function addEndpointOptions(command: Command): Command {
   return command
     .option('--endpoint <url>', 'engine endpoint to subscribe to (repeatable)', collect, [])
@@ -20,6 +22,12 @@ export function addEndpointOptions(command: Command): Command {
     .option(
       '--replay-endpoint <url>',
       "the engine's replay (ROUTER) endpoint, for the first --endpoint",
+    )
+    .option(
+      '--engine-metrics <url>',
+      "the engine's own /metrics (vLLM: http://HOST:8000/metrics) for the --endpoint in the same place (repeatable)",
+      collect,
+      [],
     )
     .option(
       '--bind',
@@ -35,6 +43,12 @@ export function addEndpointOptions(command: Command): Command {
 
 /** The profiles the flags describe; throws a message naming the bad flag. */
 export function endpointsFromFlags(flags: EndpointFlags): ProfileInput[] {
+  const engineMetrics = flags.engineMetrics ?? [];
+  if (engineMetrics.length > flags.endpoint.length) {
+    throw new Error(
+      `--engine-metrics: ${engineMetrics.length} given for ${flags.endpoint.length} --endpoint: give one per endpoint, in the same order`,
+    );
+  }
   return flags.endpoint.map((endpoint, i) => {
     const parsed = profileInputSchema.safeParse({
       name: endpoint,
@@ -43,12 +57,14 @@ export function endpointsFromFlags(flags: EndpointFlags): ProfileInput[] {
       topic: flags.topic,
       replayEndpoint: i === 0 ? (flags.replayEndpoint ?? null) : null,
       dpRanks: 1,
+      metricsUrl: engineMetrics[i] ?? null,
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Error(
-        `--${issue?.path[0] === 'replayEndpoint' ? 'replay-endpoint' : 'endpoint'}: ${issue?.message}`,
-      );
+      const flag = { replayEndpoint: 'replay-endpoint', metricsUrl: 'engine-metrics' }[
+        String(issue?.path[0])
+      ];
+      throw new Error(`--${flag ?? 'endpoint'}: ${issue?.message}`);
     }
     return parsed.data;
   });

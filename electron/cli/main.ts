@@ -5,6 +5,7 @@ import { registerCapture } from './capture-command';
 import { registerSim } from './sim-command';
 import { registerServe } from './serve-command';
 import { registerDesktop } from './desktop-command';
+import { registerCollect } from './collect-command';
 import { APP_VERSION } from '../app-version';
 
 const program = new Command('kvscope')
@@ -16,6 +17,7 @@ registerAnalyze(program);
 registerSim(program);
 registerServe(program);
 registerDesktop(program);
+registerCollect(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`kvscope: ${err instanceof Error ? err.message : String(err)}\n`);

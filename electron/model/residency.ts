@@ -64,6 +64,11 @@ export class Residency {
     return this.perSource.get(source) ?? 0;
   }
 
+  /** Resident hashes of one source on one medium. */
+  ofSourceMedium(source: string, medium: string): number {
+    return this.bySource.get(source)?.get(medium)?.size ?? 0;
+  }
+
   ofMedium(medium: string): number {
     return this.perMedium.get(medium) ?? 0;
   }

@@ -11,6 +11,7 @@ import { failed } from '../../shared/file-result';
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_TEXT } from '../../shared/limits';
 import { ARG_SCHEMAS, parseArgs } from '../../shared/schemas';
 import { HTTP_ROUTES, WS_PATH, type WsPush, type WsResponse } from '../../shared/ws-protocol';
+import { METRICS_PATH } from '../metrics/metrics-http';
 import { createInvokeHandlers, type FileActions } from '../service/invoke-handlers';
 import type { KvScopeService } from '../service/service';
 
@@ -86,6 +87,12 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         'Content-Length': bytes.length,
       });
       res.end(bytes);
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === METRICS_PATH) {
+      const text = await service.metrics.render();
+      res.writeHead(200, { 'Content-Type': service.metrics.contentType });
+      res.end(text);
       return;
     }
     if (req.method === 'GET' && url.pathname === HTTP_ROUTES.ratesCsv) {

@@ -5,7 +5,7 @@ import type { Profile, ProfileInput } from '../../shared/api-types';
 import type { IngestSink } from '../../shared/records';
 import type { SourceHealth } from '../../shared/api-types';
 import { KvSource } from '../ingest/kv-source';
-import { expandProfile } from '../ingest/source-config';
+import { expandProfile, type SourceConfig } from '../ingest/source-config';
 import type { SessionSource } from '../session/format';
 import { SimPublisher } from '../sim/publisher';
 import type { ProfileStore } from './profile-store';
@@ -21,6 +21,10 @@ export interface ConnectionsDeps {
   announce(source: SessionSource): void;
   /** A removed connection's sources leave every total. */
   forget(sourceId: string): void;
+  /** A profile's sources start (metrics: their ranks, and the engine's metrics URL). */
+  watch?(profile: Profile, configs: SourceConfig[]): void;
+  /** A profile's sources closed. */
+  unwatch?(profileId: string): void;
   /** Something a frame shows changed. */
   changed(): void;
 }
@@ -81,8 +85,10 @@ export class Connections {
   async connect(profileId: string): Promise<void> {
     const profile = this.profile(profileId);
     if (this.sources.has(profileId)) return;
-    const sources = expandProfile(profile).map((config) => new KvSource(config, this.deps.sink));
+    const configs = expandProfile(profile);
+    const sources = configs.map((config) => new KvSource(config, this.deps.sink));
     this.sources.set(profileId, sources);
+    this.deps.watch?.(profile, configs);
     for (const source of sources) {
       const { id, name, endpoint } = source.status();
       this.retired.delete(id);
@@ -170,6 +176,7 @@ export class Connections {
     const sources = this.sources.get(profileId) ?? [];
     this.sources.delete(profileId);
     await Promise.all(sources.map((s) => s.close()));
+    this.deps.unwatch?.(profileId);
     for (const s of sources) {
       const last = s.status();
       this.retired.set(last.id, last);

@@ -26,6 +26,7 @@ import type { AnalysisReport } from '../../shared/analysis-report';
 import { done } from '../../shared/file-result';
 import { APP_VERSION } from '../app-version';
 import { ratesCsv } from '../export/rates-csv';
+import { MetricsHub } from '../metrics/metrics-hub';
 import { loadIntoModel } from '../session/load';
 import { Connections } from './connections';
 import { FramePump, type FrameSink, type FrameSubscription } from './frame-pump';
@@ -56,6 +57,8 @@ export class KvScopeService {
   private readonly pump: FramePump;
   private readonly connections: Connections;
   private readonly view: ViewState;
+  /** /metrics: the block tally, the engines' own metrics, the analysis hook, the registry. */
+  readonly metrics: MetricsHub;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -68,11 +71,27 @@ export class KvScopeService {
     // Rates decay while a stream is silent: refresh the frame now and then even without events.
     this.rateTicker = setInterval(changed, 1000);
     this.rateTicker.unref();
+    this.metrics = new MetricsHub({
+      statuses: () => this.connections.health(),
+      processMetrics: true,
+      onEngineRead: changed,
+    });
+    const tally = this.metrics.tally;
     this.connections = new Connections({
       store,
-      sink: live.sink,
+      sink: {
+        record: (r) => {
+          live.sink.record(r);
+          tally.record(r);
+        },
+      },
       announce: (source) => live.addSource(source),
-      forget: (id) => live.model.removeSource(id),
+      forget: (id) => {
+        live.model.removeSource(id);
+        this.metrics.forget(id);
+      },
+      watch: (profile, configs) => this.metrics.watch(profile, configs),
+      unwatch: (profileId) => this.metrics.unwatch(profileId),
       changed,
     });
     this.view = new ViewState(live, store.loadProblem ? [store.loadProblem] : [], changed);
@@ -236,6 +255,7 @@ export class KvScopeService {
     clearInterval(this.rateTicker);
     this.pump.close();
     await this.connections.closeAll();
+    this.metrics.close();
     await this.live.close();
   }
 

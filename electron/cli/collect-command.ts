@@ -1,0 +1,91 @@
+// `kvscope collect`: the headless collector for a cluster. Subscribes to the engines given and
+// serves Prometheus metrics; prints problems (a source that fails, an engine metrics URL that does
+// not answer) to stderr; Ctrl-C or SIGTERM closes everything and exits 0.
+
+import path from 'node:path';
+import { type Command, Option } from 'commander';
+import type { Profile } from '../../shared/api-types';
+import { Collector } from '../metrics/collector';
+import { DEFAULT_METRICS_PORT } from '../metrics/metrics-http';
+import { defaultDataDir } from '../service/data-dir';
+import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
+
+interface CollectFlags extends EndpointFlags {
+  metricsPort: number;
+  metricsHost: string;
+  record: boolean;
+  dataDir: string;
+}
+
+/** Registers `kvscope collect`. */
+export function registerCollect(program: Command): void {
+  const command = program
+    .command('collect')
+    .description('Subscribe to engines headless and serve Prometheus metrics (no UI).')
+    .addOption(
+      new Option('--metrics-port <port>', 'port of /metrics (0 = any free)')
+        .default(DEFAULT_METRICS_PORT)
+        .argParser(parsePort),
+    )
+    .option(
+      '--metrics-host <host>',
+      'address of /metrics; 0.0.0.0 lets Prometheus on other hosts scrape it',
+      '127.0.0.1',
+    )
+    .option('--record', 'also record every redacted event (in --data-dir/recordings)', false)
+    .option('--data-dir <dir>', 'where --record writes', defaultDataDir());
+  addEndpointOptions(command).action((flags: CollectFlags) => runCollect(flags));
+}
+
+async function runCollect(flags: CollectFlags): Promise<void> {
+  if (flags.endpoint.length === 0) {
+    throw new Error(
+      "give at least one --endpoint tcp://HOST:PORT (the engine's KV events publisher)",
+    );
+  }
+  if (flags.demo) throw new Error('collect has no demo: run `kvscope sim` and --endpoint it');
+  const profiles: Profile[] = endpointsFromFlags(flags).map((p, i) => ({
+    ...p,
+    id: `cli-${i + 1}`,
+  }));
+  const collector = await Collector.start({
+    profiles,
+    recordDir: flags.record ? path.join(flags.dataDir, 'recordings') : null,
+    metricsHost: flags.metricsHost,
+    metricsPort: flags.metricsPort,
+  });
+  process.stdout.write(`KV Scope collector: metrics on ${collector.server.url}\n`);
+  if (collector.recording) process.stderr.write(`recording to ${collector.recording.path}\n`);
+  reportProblems(collector);
+  const stop = () => {
+    void collector.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** Source errors and engine metrics problems, each said once when it changes. */
+function reportProblems(collector: Collector): void {
+  const said = new Map<string, string | null>();
+  const say = (key: string, text: string | null) => {
+    if (said.get(key) === text) return;
+    said.set(key, text);
+    if (text !== null) process.stderr.write(`${text}\n`);
+  };
+  const check = () => {
+    for (const s of collector.sources) {
+      const st = s.status();
+      say(`source:${st.id}`, st.lastError === null ? null : `${st.name}: ${st.lastError}`);
+    }
+    for (const e of collector.hub.engineReadings()) say(`engine:${e.id}`, e.message);
+  };
+  for (const s of collector.sources) s.onStatus(check);
+  setInterval(check, 1000).unref();
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--metrics-port ${value}: not a port (0 to 65535)`);
+  return port;
+}

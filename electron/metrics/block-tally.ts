@@ -1,0 +1,105 @@
+// Per (source, medium) block counts for /metrics: blocks stored and removed (the sums of
+// len(block_hashes), as the screens count them) and blocks resident, by the model's own rules
+// (a store of a resident hash does not count twice, AllBlocksCleared and a publisher restart empty
+// the source). The model keeps these per source or per medium only; a scrape needs both at once.
+
+import { missingCase, type IngestRecord, type IngestSink } from '../../shared/records';
+import type { EventRecord } from '../../shared/events';
+import { Residency, UNSPECIFIED_MEDIUM } from '../model/residency';
+import type { MediumTally } from './metrics-snapshot';
+
+interface Totals {
+  stored: number;
+  removed: number;
+}
+
+/** Counts what each source delivered, one IngestRecord at a time. */
+export class BlockTally implements IngestSink {
+  private readonly residency = new Residency();
+  private readonly totals = new Map<string, Map<string, Totals>>();
+  /** The dp rank the wire last carried, per source. */
+  private readonly wireRank = new Map<string, number>();
+
+  record(r: IngestRecord): void {
+    switch (r.k) {
+      case 'batch':
+        if (r.meta.dpRank !== null) this.wireRank.set(r.meta.source, r.meta.dpRank);
+        for (const e of r.events) this.apply(e);
+        return;
+      case 'reset':
+        // A new engine process: its cache starts empty.
+        this.residency.clear(r.rec.source);
+        return;
+      case 'gap':
+      case 'undecoded':
+      case 'event-error':
+        // Counted by the source itself (SourceStatus.counters).
+        return;
+      default:
+        missingCase(r);
+    }
+  }
+
+  /** Stored, removed and resident blocks of one source, per medium in order of appearance. */
+  media(source: string): MediumTally[] {
+    const out: MediumTally[] = [];
+    for (const [medium, t] of this.totals.get(source) ?? []) {
+      out.push({
+        medium,
+        stored: t.stored,
+        removed: t.removed,
+        resident: this.residency.ofSourceMedium(source, medium),
+      });
+    }
+    return out;
+  }
+
+  /** The data-parallel rank the source's batches carry, null when they carry none. */
+  dpRank(source: string): number | null {
+    return this.wireRank.get(source) ?? null;
+  }
+
+  /** Drops a source (a removed connection): it leaves every figure. */
+  forget(source: string): void {
+    this.residency.clear(source);
+    this.totals.delete(source);
+    this.wireRank.delete(source);
+  }
+
+  private apply(e: EventRecord): void {
+    const ev = e.event;
+    switch (ev.type) {
+      case 'BlockStored': {
+        const medium = ev.medium ?? UNSPECIFIED_MEDIUM;
+        this.totalsOf(e.source, medium).stored += ev.block_hashes.length;
+        for (const h of ev.block_hashes) this.residency.store(e.source, medium, h);
+        return;
+      }
+      case 'BlockRemoved': {
+        const medium = ev.medium ?? UNSPECIFIED_MEDIUM;
+        this.totalsOf(e.source, medium).removed += ev.block_hashes.length;
+        for (const h of ev.block_hashes) this.residency.remove(e.source, medium, h);
+        return;
+      }
+      case 'AllBlocksCleared':
+        this.residency.clear(e.source);
+        return;
+      default:
+        missingCase(ev);
+    }
+  }
+
+  private totalsOf(source: string, medium: string): Totals {
+    let media = this.totals.get(source);
+    if (!media) {
+      media = new Map();
+      this.totals.set(source, media);
+    }
+    let t = media.get(medium);
+    if (!t) {
+      t = { stored: 0, removed: 0 };
+      media.set(medium, t);
+    }
+    return t;
+  }
+}

@@ -1,0 +1,81 @@
+// `kvscope collect`: sources in, /metrics out, nothing else. No model, no frames, no renderer;
+// a recording only when asked. One collector per group of engines; Prometheus aggregates the fleet.
+
+import type { Profile } from '../../shared/api-types';
+import type { IngestSink } from '../../shared/records';
+import { APP_VERSION } from '../app-version';
+import { KvSource } from '../ingest/kv-source';
+import { expandProfile } from '../ingest/source-config';
+import { Recording } from '../session/recording';
+import { MetricsHub } from './metrics-hub';
+import { startMetricsServer, type MetricsServer } from './metrics-http';
+
+export interface CollectorOptions {
+  profiles: Profile[];
+  /** Where to record every redacted event; null records nothing. */
+  recordDir: string | null;
+  metricsHost: string;
+  /** 0 picks a free port. */
+  metricsPort: number;
+  enginePollMs?: number;
+  engineTimeoutMs?: number;
+}
+
+/** A running headless collector. */
+export class Collector {
+  private constructor(
+    readonly hub: MetricsHub,
+    readonly sources: KvSource[],
+    readonly server: MetricsServer,
+    readonly recording: Recording | null,
+  ) {}
+
+  /** Subscribes to every profile's sources and serves /metrics; rejects with a clear message. */
+  static async start(opts: CollectorOptions): Promise<Collector> {
+    const plan = opts.profiles.map((p) => ({ profile: p, configs: expandProfile(p) }));
+    const sources: KvSource[] = [];
+    const hub = new MetricsHub({
+      statuses: () => sources.map((s) => s.status()),
+      processMetrics: true,
+      ...(opts.enginePollMs === undefined ? {} : { enginePollMs: opts.enginePollMs }),
+      ...(opts.engineTimeoutMs === undefined ? {} : { engineTimeoutMs: opts.engineTimeoutMs }),
+    });
+    const recording =
+      opts.recordDir === null
+        ? null
+        : await Recording.create({ dir: opts.recordDir, app: APP_VERSION });
+    const sink: IngestSink = recording
+      ? {
+          record: (r) => {
+            recording.record(r);
+            hub.tally.record(r);
+          },
+        }
+      : hub.tally;
+    let server: MetricsServer;
+    try {
+      server = await startMetricsServer({ hub, host: opts.metricsHost, port: opts.metricsPort });
+    } catch (err) {
+      await recording?.close();
+      throw err;
+    }
+    for (const { profile, configs } of plan) {
+      for (const cfg of configs) {
+        sources.push(new KvSource(cfg, sink));
+        recording?.addSource({ id: cfg.id, name: cfg.name, endpoint: cfg.endpoint });
+      }
+      hub.watch(profile, configs);
+    }
+    // A source that cannot start (a port in use for --bind) says so in its status and metrics.
+    await Promise.all(sources.map((s) => s.start().catch(() => undefined)));
+    return new Collector(hub, sources, server, recording);
+  }
+
+  /** Closes the sources, the engine pollers, the HTTP server and the recording (flushed). */
+  async close(): Promise<void> {
+    await Promise.all(this.sources.map((s) => s.close()));
+    this.hub.close();
+    await this.server.close();
+    await this.recording?.close();
+  }
+}

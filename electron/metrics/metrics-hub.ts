@@ -1,0 +1,176 @@
+// Everything /metrics needs, for whoever runs sources (the service, or the headless collector):
+// the block tally fed by the sources' records, the engine pollers of the profiles that name a
+// metrics URL, and the hook through which the cache analysis hands in its figures.
+
+import type { Profile, SourceHealth } from '../../shared/api-types';
+import type { SourceConfig } from '../ingest/source-config';
+import { BlockTally } from './block-tally';
+import { figuresForRank, type EngineFigures } from './engine-figures';
+import { EnginePoller, type EngineReading } from './engine-poller';
+import { KvMetricsRegistry } from './kv-registry';
+import type { AnalysisMetrics, MetricsSnapshot, SourceMetrics } from './metrics-snapshot';
+
+export interface MetricsHubOptions {
+  /** The sources to export: those subscribed now, and disconnected ones with their last state. */
+  statuses: () => SourceHealth[];
+  /** Export prom-client's process metrics too (CPU, memory, event loop). */
+  processMetrics?: boolean;
+  /** Engine polling (defaults: every 5 s, 2 s timeout). */
+  enginePollMs?: number;
+  engineTimeoutMs?: number;
+  /** Called after each engine read, good or bad (to refresh a screen, say). */
+  onEngineRead?: () => void;
+}
+
+/** The engine's figures beside one source, for the service and its screens. */
+export interface EngineSourceReading {
+  /** Source id. */
+  id: string;
+  url: string;
+  ok: boolean;
+  /** What went wrong at the latest read, said plainly; null when it was good. */
+  message: string | null;
+  /** Wall clock (ms) of the latest good read. */
+  readAt: number | null;
+  /** This rank's figures from the latest good read (stale while later reads fail). */
+  figures: EngineFigures | null;
+}
+
+interface Watched {
+  poller: EnginePoller | null;
+  /** Source ids of the profile with their configured data-parallel rank. */
+  ranks: Map<string, number>;
+}
+
+/** The metrics side of a running set of sources. */
+export class MetricsHub {
+  /** Feed it every record the sources deliver (beside the recording and the model). */
+  readonly tally = new BlockTally();
+  private readonly registry: KvMetricsRegistry;
+  private readonly watched = new Map<string, Watched>();
+  private analysis: (() => AnalysisMetrics | null) | null = null;
+
+  constructor(private readonly opts: MetricsHubOptions) {
+    this.registry = new KvMetricsRegistry({ processMetrics: opts.processMetrics ?? false });
+  }
+
+  /** Starts watching a profile's sources (their ranks; its engine's metrics URL if it has one). */
+  watch(profile: Profile, configs: SourceConfig[]): void {
+    this.unwatch(profile.id);
+    const ranks = new Map(configs.map((c, rank) => [c.id, rank]));
+    let poller: EnginePoller | null = null;
+    if (profile.metricsUrl) {
+      poller = new EnginePoller({
+        url: profile.metricsUrl,
+        ...(this.opts.enginePollMs === undefined ? {} : { intervalMs: this.opts.enginePollMs }),
+        ...(this.opts.engineTimeoutMs === undefined
+          ? {}
+          : { timeoutMs: this.opts.engineTimeoutMs }),
+        onRead: () => this.opts.onEngineRead?.(),
+      });
+      poller.start();
+    }
+    this.watched.set(profile.id, { poller, ranks });
+  }
+
+  /** Stops watching a profile (its sources closed): its engine poller stops, its tallies stay. */
+  unwatch(profileId: string): void {
+    const w = this.watched.get(profileId);
+    if (!w) return;
+    w.poller?.close();
+    this.watched.delete(profileId);
+  }
+
+  /** A removed source leaves every figure. */
+  forget(sourceId: string): void {
+    this.tally.forget(sourceId);
+  }
+
+  /**
+   * The hook for the cache analysis: a function returning its figures at scrape time (null while
+   * there are none). Until one is set, the analysis metrics export no series.
+   */
+  setAnalysis(read: (() => AnalysisMetrics | null) | null): void {
+    this.analysis = read;
+  }
+
+  /** Reads every engine metrics URL now (tests, and a "check now" button). */
+  async pollEngines(): Promise<void> {
+    await Promise.all([...this.watched.values()].map((w) => w.poller?.poll()));
+  }
+
+  /** The engine's figures beside each source that has a metrics URL. */
+  engineReadings(): EngineSourceReading[] {
+    const out: EngineSourceReading[] = [];
+    for (const w of this.watched.values()) {
+      if (!w.poller) continue;
+      const r: EngineReading = w.poller.reading();
+      for (const id of w.ranks.keys()) {
+        const figures = r.engines === null ? null : figuresForRank(r.engines, this.rankOf(id));
+        const missing =
+          r.ok && figures === null
+            ? `engine metrics ${r.url} has no series labelled engine="${this.rankOf(id)}" for this rank`
+            : null;
+        out.push({
+          id,
+          url: r.url,
+          ok: r.ok && figures !== null,
+          message: r.message ?? missing,
+          readAt: r.readAt,
+          figures,
+        });
+      }
+    }
+    return out;
+  }
+
+  /** What a scrape exports now. */
+  snapshot(): MetricsSnapshot {
+    const statuses = this.opts.statuses();
+    const seen = new Set<string>();
+    const sources: SourceMetrics[] = statuses.map((s) => {
+      const dpRank = this.rankOf(s.id);
+      // Two sources with one name, endpoint and rank would be one series: tell them apart.
+      const key = (name: string) => JSON.stringify([name, s.endpoint, dpRank]);
+      const name = seen.has(key(s.name)) ? `${s.name} (${s.id})` : s.name;
+      seen.add(key(name));
+      return {
+        id: s.id,
+        name,
+        endpoint: s.endpoint,
+        dpRank,
+        state: s.state,
+        counters: s.counters,
+        lastMessageAt: s.lastMessageAt,
+        media: this.tally.media(s.id),
+      };
+    });
+    const engines = this.engineReadings().map((e) => ({ id: e.id, up: e.ok, figures: e.figures }));
+    return { at: Date.now(), sources, engines, analysis: this.analysis?.() ?? null };
+  }
+
+  /** The Prometheus text of /metrics now. */
+  render(): Promise<string> {
+    return this.registry.render(this.snapshot());
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** Stops every engine poller. */
+  close(): void {
+    for (const id of [...this.watched.keys()]) this.unwatch(id);
+  }
+
+  /** The rank label of a source: what its batches carry, else its place in its profile. */
+  private rankOf(id: string): number {
+    const wire = this.tally.dpRank(id);
+    if (wire !== null) return wire;
+    for (const w of this.watched.values()) {
+      const r = w.ranks.get(id);
+      if (r !== undefined) return r;
+    }
+    return 0;
+  }
+}
