@@ -159,7 +159,7 @@ export class EnginePoller {
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
       return `${at}: host not found: check the host name`;
     }
-    const why = code ?? (err instanceof Error ? err.message : String(err));
+    const why = code ?? rootMessage(err);
     return `${at} could not be read (${why}): check the URL`;
   }
 }
@@ -180,6 +180,16 @@ function errorCode(err: unknown): string | null {
     e = (e as { cause?: unknown }).cause;
   }
   return null;
+}
+
+/** The innermost message of a failed fetch ("fetch failed" says nothing; its cause does). */
+function rootMessage(err: unknown): string {
+  let message = err instanceof Error ? err.message : String(err);
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; depth++) {
+    message = e.message;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return message;
 }
 
 /** The URL without a user:password part, for messages. */

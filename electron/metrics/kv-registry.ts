@@ -62,7 +62,7 @@ const STREAM_ROWS: Record<StreamMetricName, Rows> = {
   kvscope_event_errors_total: perSource((s) => s.counters.eventErrors),
   kvscope_source_up: perSource((s) => (s.state === 'connected' ? 1 : 0)),
   kvscope_source_last_message_age_seconds: perSource((s, at) =>
-    s.lastMessageAt === null ? null : Math.max(0, (at - s.lastMessageAt) / 1000),
+    s.lastMessageAt === null ? null : Math.max(0, at / 1000 - s.lastMessageAt),
   ),
 };
 

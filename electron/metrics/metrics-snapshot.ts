@@ -22,7 +22,7 @@ export interface SourceMetrics {
   dpRank: number;
   state: SourceState;
   counters: SourceCounters;
-  /** Wall clock (ms) of the last message, null before the first. */
+  /** Wall clock of the last message in epoch seconds (as SourceStatus has it), null before one. */
   lastMessageAt: number | null;
   media: MediumTally[];
 }

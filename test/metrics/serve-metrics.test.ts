@@ -163,6 +163,9 @@ describe('/metrics in kvscope serve', () => {
       expect(value(samples, 'kvscope_resets_total', labels)).toBe(c.resets);
       expect(value(samples, 'kvscope_undecoded_total', labels)).toBe(c.undecoded);
       expect(value(samples, 'kvscope_source_up', labels)).toBe(1);
+      const age = value(samples, 'kvscope_source_last_message_age_seconds', labels);
+      expect(age).toBeGreaterThanOrEqual(0);
+      expect(age).toBeLessThan(600); // seconds, not milliseconds or an epoch
       expect(value(samples, 'kvscope_resident_blocks', labels)).toBe(status.residentBlocks);
     }
     expect(frame.sources.map((s) => s.name)).toEqual(['engine-a #0', 'engine-a #1']);

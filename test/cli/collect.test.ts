@@ -1,0 +1,186 @@
+// `kvscope collect` (the built CLI) against the simulator: headless, /metrics on loopback, an
+// engine metrics URL that is down said plainly, no recording unless asked, Ctrl-C exits 0.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parsePromText, type PromSample } from '../../electron/metrics/prom-text';
+import { SimPublisher } from '../../electron/sim/publisher';
+import { CLI, ensureBuilt, ROOT } from '../support/built-app';
+import { closedPort } from '../metrics/http-text-server';
+import { eventually, waitFor } from '../support/wait-for';
+
+beforeAll(() => ensureBuilt(), 180_000);
+
+interface Running {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  exited: Promise<number | null>;
+}
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+function collect(args: string[]): Running {
+  const child = spawn(process.execPath, [CLI, 'collect', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => resolve(code)),
+  );
+  cleanup.push(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  return { child, out: () => out, err: () => err, exited };
+}
+
+async function sim(): Promise<SimPublisher> {
+  const s = await SimPublisher.start({ format: 'array', hash: 'int', rate: 0, seed: 5 });
+  cleanup.push(() => s.close());
+  return s;
+}
+
+function tempDir(): string {
+  const d = mkdtempSync(path.join(os.tmpdir(), 'kvscope-collect-'));
+  cleanup.push(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+async function metricsUrl(run: Running): Promise<string> {
+  await waitFor(() => /metrics on (\S+)/.test(run.out()), 'the collector to print its URL');
+  return /metrics on (\S+)/.exec(run.out())?.[1] ?? '';
+}
+
+async function scrape(url: string): Promise<PromSample[]> {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  return parsePromText(await res.text()).samples;
+}
+
+const one = (samples: PromSample[], name: string) => samples.find((s) => s.name === name)?.value;
+
+/** A GET with a Host header of our choosing (fetch does not let one set it). */
+function getWithHost(url: string, hostHeader: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { Host: hostHeader } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('kvscope collect', () => {
+  it('serves the stream counters on /metrics, headless, and records nothing unless asked', async () => {
+    const s = await sim();
+    const data = tempDir();
+    const down = await closedPort();
+    const run = collect([
+      '--endpoint',
+      s.ranks[0]?.pubEndpoint ?? '',
+      '--engine-metrics',
+      `http://127.0.0.1:${down}/metrics`,
+      '--metrics-port',
+      '0',
+      '--data-dir',
+      data,
+    ]);
+    const url = await metricsUrl(run);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    const messages = (x: PromSample[]) => one(x, 'kvscope_messages_total') ?? 0;
+    // ZeroMQ drops what is published before the subscription is in place: publish until it hears.
+    const warm = messages(
+      await eventually(
+        async () => {
+          await s.publish(1);
+          return scrape(url);
+        },
+        (x) => messages(x) > 0,
+        'the first message',
+      ),
+    );
+    await s.publish(50);
+    const last = await eventually(
+      () => scrape(url),
+      (x) => messages(x) >= warm + 50,
+      'the next 50 messages',
+    );
+    expect(messages(last)).toBe(warm + 50);
+    expect(one(last, 'kvscope_source_up')).toBe(1);
+    expect(one(last, 'kvscope_engine_metrics_up')).toBe(0);
+    expect(last.some((x) => x.name === 'kvscope_stored_blocks_total' && x.value > 0)).toBe(true);
+    expect(one(last, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    await waitFor(() => run.err().includes('connection refused'), 'the engine metrics message');
+    expect(run.err()).toContain(`engine metrics http://127.0.0.1:${down}/metrics`);
+    expect(existsSync(path.join(data, 'recordings'))).toBe(false);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+  });
+
+  it('answers only loopback Host names on loopback (DNS rebinding gets a 403)', async () => {
+    const s = await sim();
+    const run = collect(['--endpoint', s.ranks[0]?.pubEndpoint ?? '', '--metrics-port', '0']);
+    const url = await metricsUrl(run);
+    const port = new URL(url).port;
+    expect(await getWithHost(url, `127.0.0.1:${port}`)).toBe(200);
+    expect(await getWithHost(url, `localhost:${port}`)).toBe(200);
+    expect(await getWithHost(url, `attacker.example:${port}`)).toBe(403);
+    expect(await getWithHost(url.replace('/metrics', '/'), `127.0.0.1:${port}`)).toBe(404);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
+  it('records every redacted event with --record, flushed when it stops', async () => {
+    const s = await sim();
+    const data = tempDir();
+    const run = collect([
+      '--endpoint',
+      s.ranks[0]?.pubEndpoint ?? '',
+      '--metrics-port',
+      '0',
+      '--record',
+      '--data-dir',
+      data,
+    ]);
+    const url = await metricsUrl(run);
+    await waitFor(() => run.err().includes('recording to'), 'the recording path');
+    await eventually(
+      async () => {
+        await s.publish(1);
+        return scrape(url);
+      },
+      (x) => (one(x, 'kvscope_events_total') ?? 0) > 0,
+      'the first events',
+    );
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+    const files = readdirSync(path.join(data, 'recordings'));
+    expect(files).toHaveLength(1);
+    expect(statSync(path.join(data, 'recordings', files[0] ?? '')).size).toBeGreaterThan(100);
+  });
+
+  it('refuses to start without an endpoint, and on a metrics port in use, saying why', async () => {
+    const none = collect(['--metrics-port', '0']);
+    expect(await none.exited).toBe(1);
+    expect(none.err()).toMatch(/give at least one --endpoint/);
+    const s = await sim();
+    const first = collect(['--endpoint', s.ranks[0]?.pubEndpoint ?? '', '--metrics-port', '0']);
+    const port = new URL(await metricsUrl(first)).port;
+    const second = collect(['--endpoint', s.ranks[0]?.pubEndpoint ?? '', '--metrics-port', port]);
+    expect(await second.exited).toBe(1);
+    expect(second.err()).toContain(`--metrics-port ${port} is in use`);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+  });
+});
