@@ -5,7 +5,7 @@ import { KvMetricsRegistry } from '../../electron/metrics/kv-registry';
 import { MetricsHub } from '../../electron/metrics/metrics-hub';
 import type { MetricsSnapshot, SourceMetrics } from '../../electron/metrics/metrics-snapshot';
 import { parsePromText, type PromSample } from '../../electron/metrics/prom-text';
-import type { SourceStatus } from '../../shared/contract';
+import type { SourceHealth } from '../../shared/api-types';
 import { batch, stored } from '../model/helpers';
 
 const counters = {
@@ -114,7 +114,7 @@ describe('the KV Scope registry', () => {
   });
 
   it('tells apart two sources that share a name, endpoint and rank', async () => {
-    const status = (id: string): SourceStatus => ({
+    const status = (id: string): SourceHealth => ({
       id,
       profileId: id,
       name: 'same',
@@ -125,9 +125,6 @@ describe('the KV Scope registry', () => {
       hint: null,
       fingerprint: null,
       lastMessageAt: null,
-      storedPerSec: 0,
-      removedPerSec: 0,
-      residentBlocks: 0,
     });
     const hub = new MetricsHub({ statuses: () => [status('p1'), status('p2')] });
     hub.tally.record(batch([stored('p1', 1, ['1'])]));

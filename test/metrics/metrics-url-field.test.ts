@@ -1,7 +1,7 @@
 // A connection names its engine's metrics URL: checked where it is entered (profile schema, CLI).
 import { describe, expect, it } from 'vitest';
 import { endpointsFromFlags } from '../../electron/cli/endpoint-options';
-import { profileInputSchema } from '../../shared/schemas';
+import { normalizeProfile, profileErrors, profileInputSchema } from '../../shared/profile-rules';
 
 const base = {
   name: 'engine',
@@ -30,6 +30,16 @@ describe('the engine metrics URL of a connection', () => {
     const bad = profileInputSchema.safeParse({ ...base, metricsUrl: 'tcp://gpu-1:8000' });
     expect(bad.error?.issues[0]?.message).toBe(
       'an engine metrics URL looks like http://127.0.0.1:8000/metrics',
+    );
+  });
+
+  it('survives the form: normalized (trimmed, empty as none), and a bad one is its field error', () => {
+    const form = { ...base, mode: 'connect' as const, metricsUrl: ' http://gpu-1:8000/metrics ' };
+    expect(normalizeProfile(form).metricsUrl).toBe('http://gpu-1:8000/metrics');
+    expect(normalizeProfile({ ...form, metricsUrl: '  ' }).metricsUrl).toBeNull();
+    expect(normalizeProfile({ ...form, metricsUrl: undefined })).not.toHaveProperty('metricsUrl');
+    expect(profileErrors({ ...form, metricsUrl: 'gpu-1:8000' }).metricsUrl).toBe(
+      'An engine metrics URL looks like http://127.0.0.1:8000/metrics.',
     );
   });
 
