@@ -5,7 +5,13 @@
 // member's end and says how much input it used; what follows is checked as a trailer, then as
 // another member, and anything else is reported as a tail, never as a reason to drop output.
 
+import * as zlib from 'node:zlib';
 import { constants, createInflateRaw, type InflateRaw } from 'node:zlib';
+
+/** zlib.crc32 (Node 20.15+); on an older Node the trailer's CRC goes unchecked (its size is). */
+const crc32: ((data: Buffer, value?: number) => number) | undefined = (
+  zlib as { crc32?: (data: Buffer, value?: number) => number }
+).crc32;
 
 /** How the compressed stream ended. */
 export interface GzipEnd {
@@ -57,6 +63,7 @@ export class GzipMembers {
   private inflate: InflateRaw | null = null;
   private written = 0;
   private outSize = 0;
+  private crc = 0;
   private aborted = false;
   /** Settles the write in flight (by its callback, or by the stream's close on abort). */
   private settle: ((e: Error | null | undefined) => void) | null = null;
@@ -167,7 +174,11 @@ export class GzipMembers {
             return;
           }
           this.pending = Buffer.alloc(0);
-          // ISIZE is the output length mod 2^32 (the CRC is left to the deflate checks).
+          // The trailer: CRC-32 of the member's output, then its length mod 2^32.
+          if (crc32 && buf.readUInt32LE(0) !== this.crc) {
+            this.fail('incorrect data check');
+            return;
+          }
           if (buf.readUInt32LE(4) !== this.outSize % 2 ** 32) {
             this.fail('the size in the gzip trailer does not match the data');
             return;
@@ -188,6 +199,7 @@ export class GzipMembers {
     inf.on('data', (c: Buffer) => {
       if (this.aborted) return;
       this.outSize += c.length;
+      if (crc32) this.crc = crc32(c, this.crc);
       this.onData(c);
     });
     // Errors are taken from the write callback; this keeps one from being unhandled.
@@ -200,6 +212,7 @@ export class GzipMembers {
     this.inflate = inf;
     this.written = 0;
     this.outSize = 0;
+    this.crc = 0;
     this.state = 'body';
   }
 

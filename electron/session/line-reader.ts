@@ -167,9 +167,22 @@ export async function readLines(
   let bombStoppedAt: number | null = null;
   let read = 0;
   let lastReport = 0;
+  // The first bytes are held until there are two of them, to tell gzip from text.
+  let head: Buffer | null = Buffer.alloc(0);
   for await (const raw of stream) {
-    const chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw as Uint8Array);
-    if (read === 0 && chunk.length >= 2 && chunk[0] === 0x1f && chunk[1] === 0x8b) {
+    let chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw as Uint8Array);
+    read += chunk.length;
+    let first = false;
+    if (head !== null) {
+      chunk = head.length > 0 ? Buffer.concat([head, chunk]) : chunk;
+      if (chunk.length < 2) {
+        head = chunk;
+        continue;
+      }
+      head = null;
+      first = true;
+    }
+    if (first && chunk[0] === 0x1f && chunk[1] === 0x8b) {
       const g = new GzipMembers((out) => {
         inflated += out.length;
         if (
@@ -184,7 +197,6 @@ export async function readLines(
       });
       gz = g;
     }
-    read += chunk.length;
     if (gz) await gz.write(chunk);
     else for (let off = 0; off < chunk.length; off += SLICE) feed(chunk.subarray(off, off + SLICE));
     if (visitError !== null || bombStoppedAt !== null || gz?.failed) break;
@@ -193,6 +205,7 @@ export async function readLines(
       onProgress(Math.min(1, read / total));
     }
   }
+  if (head !== null && head.length > 0) feed(head);
   const end = gz ? await gz.finish() : null;
   if (visitError !== null || bombStoppedAt !== null || gz?.failed) stream.destroy();
   if (visitError !== null) throw visitError;

@@ -1,4 +1,5 @@
 // Hostile compressed files: garbage after the gzip data, gzip bombs. Every file is made here.
+import { Readable } from 'node:stream';
 import { deflateRawSync, constants, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { encodeRecord, makeHeader } from '../../electron/session/format';
@@ -63,6 +64,36 @@ describe('garbage after the gzip data', () => {
     expect(r.events).toBe(20_000);
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]).toMatch(/^14 bytes after the end of the gzip data/);
+  });
+
+  it('finds each member boundary however the bytes are chunked', async () => {
+    const file = Buffer.concat([
+      gzipSync(sessionText(40)),
+      gzipSync(sessionText(2, 40)),
+      Buffer.from('junk'),
+    ]);
+    for (const step of [1, 7, 4096]) {
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < file.length; i += step) chunks.push(file.subarray(i, i + step));
+      let events = 0;
+      const r = await readSession(Readable.from(chunks), (rec) => {
+        if (rec.k === 'event') events += 1;
+      });
+      expect(events).toBe(42);
+      expect(r.problems).toEqual([
+        '4 bytes after the end of the gzip data are not gzip (ignored): every event before them was read',
+      ]);
+    }
+  });
+
+  it('says a member whose checksum does not match is damaged, keeping its events', async () => {
+    const z = Buffer.from(gzipSync(sessionText(30)));
+    z[z.length - 8] = (z[z.length - 8] as number) ^ 0xff;
+    const r = await read(z);
+    expect(r.events).toBe(30);
+    expect(r.problems).toEqual([
+      'file is damaged (gzip: incorrect data check): read 30 events up to there',
+    ]);
   });
 
   it('takes zero padding after the member as padding, not a problem', async () => {
