@@ -5,12 +5,9 @@ import type { SourceHealth } from '../../shared/api-types';
 import { missingCase, type IngestRecord, type IngestSink } from '../../shared/records';
 import { KvSource } from '../ingest/kv-source';
 import { validateEndpoint, type SourceConfig } from '../ingest/source-config';
-import {
-  eventJsonLine,
-  eventTextLine,
-  undecodedJsonLine,
-  undecodedTextLine,
-} from '../ingest/capture-format';
+import { eventTextLine, undecodedJsonLine, undecodedTextLine } from './capture-format';
+import { EventJsonWriter } from './event-json';
+import { LineOutput } from './line-output';
 
 interface CaptureOptions {
   endpoint: string;
@@ -70,26 +67,27 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => (finish = resolve));
   const full = (): boolean => max > 0 && seen >= max;
+  const out = new LineOutput(process.stdout);
+  const jsonLines = new EventJsonWriter(out);
 
   const write = (r: IngestRecord): void => {
     switch (r.k) {
       case 'batch': {
-        let out = '';
         for (const e of r.events) {
           if (full()) break;
           seen++;
-          out += (json ? eventJsonLine(e) : eventTextLine(seen, e)) + '\n';
+          if (json) jsonLines.write(e);
+          else out.text(`${eventTextLine(seen, e)}\n`);
         }
-        if (out !== '') process.stdout.write(out);
+        out.endLine();
         if (full()) finish();
         return;
       }
       case 'undecoded':
         if (full()) return;
         seen++;
-        process.stdout.write(
-          (json ? undecodedJsonLine(r.rec) : undecodedTextLine(seen, r.rec)) + '\n',
-        );
+        out.text(`${json ? undecodedJsonLine(r.rec) : undecodedTextLine(seen, r.rec)}\n`);
+        out.endLine();
         if (full()) finish();
         return;
       case 'event-error':
@@ -115,7 +113,8 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
     },
   };
 
-  const source = new KvSource(cfg, sink);
+  // A stdout that falls behind holds the receiving (bounded memory; ZeroMQ queues or drops).
+  const source = new KvSource(cfg, sink, { beforeReceive: () => out.blocked() });
   let lastState = '';
   let lastHint: string | null = null;
   source.onStatus((s: SourceHealth) => {
@@ -150,6 +149,6 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
   );
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  await out.end();
   process.exit(0);
 }

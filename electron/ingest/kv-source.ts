@@ -16,6 +16,11 @@ export interface KvSourceOptions {
   replayTimeoutMs?: number;
   maxHeldBatches?: number;
   maxHeldBytes?: number;
+  /**
+   * Asked before each receive: a promise holds receiving until it settles (a slow consumer's
+   * backpressure; ZeroMQ queues meanwhile, and what its high-water mark drops shows as a gap).
+   */
+  beforeReceive?: () => Promise<void> | null;
 }
 
 type StatusListener = (s: SourceHealth) => void;
@@ -60,6 +65,7 @@ export class KvSource {
   private readonly stallMs: number;
   private readonly replayTimeoutMs: number;
   private readonly limits: { maxPayloadBytes?: number };
+  private readonly beforeReceive: (() => Promise<void> | null) | undefined;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -70,6 +76,7 @@ export class KvSource {
   ) {
     this.stallMs = (cfg.stallAfterSec ?? DEFAULT_STALL_AFTER_SEC) * 1000;
     this.replayTimeoutMs = opts.replayTimeoutMs ?? 3000;
+    this.beforeReceive = opts.beforeReceive;
     this.limits = cfg.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: cfg.maxPayloadBytes };
     this.seq = new Sequencer<Arrival>(
       {
@@ -171,6 +178,8 @@ export class KvSource {
   private async receiveLoop(sock: Subscriber): Promise<void> {
     try {
       for (;;) {
+        const held = this.beforeReceive?.();
+        if (held) await held;
         const frames = await sock.receive();
         this.onMessage(frames);
       }

@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, each measured against its baseline in the same run.
 import { runAnalysisBench, runGhostMemoryBench } from './analysis-bench';
 import type { BenchResult } from './bench-result';
+import { runCaptureBench } from './capture-bench';
 import { runDecodeBench } from './decode-bench';
 import { runFramesBench } from './frames-bench';
 import { runIngestBench } from './ingest-bench';
@@ -9,6 +10,7 @@ import { runMemoryBench } from './memory-bench';
 const benches: [string, () => Promise<BenchResult>][] = [
   ['decode', runDecodeBench],
   ['ingest', runIngestBench],
+  ['capture', runCaptureBench],
   ['memory', runMemoryBench],
   ['frames', runFramesBench],
   ['analysis', runAnalysisBench],

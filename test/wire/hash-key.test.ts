@@ -55,6 +55,23 @@ describe('hash keys', () => {
     expect(isBytesHashKey('AB0F')).toBe(false);
   });
 
+  it('tells int keys exactly as the decimal pattern did (any text, digits, near 2^64)', () => {
+    const was = (k: string): boolean =>
+      /^(0|[1-9][0-9]{0,19})$/.test(k) && (k.length < 20 || k <= '18446744073709551615');
+    const digits = fc.stringMatching(/^[0-9]{0,22}$/);
+    const nearMax = fc
+      .bigInt({ min: 2n ** 64n - 1000n, max: 2n ** 64n + 1000n })
+      .map((v) => v.toString());
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), digits, nearMax), (k) => {
+        expect(isIntHashKey(k)).toBe(was(k));
+      }),
+      { numRuns: 20000 },
+    );
+    for (const k of ['', '0', '00', '1', '9'.repeat(20), '1'.repeat(21), '1 ', ' 1', '1\n'])
+      expect(isIntHashKey(k)).toBe(was(k));
+  });
+
   it('classifies keys and turns int keys back into bigints', () => {
     expect(hashKeyKind('123')).toBe('int');
     expect(hashKeyKind('-123')).toBe('negative-int');

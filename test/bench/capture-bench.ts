@@ -1,0 +1,316 @@
+// `kvscope capture --json` CPU per event against a bare zeromq.js receive loop taking the same
+// stream (budget: at most 1.6x), and the seed script (Python + msgspec) where python3 has both.
+// One publisher child sends vLLM's fixture payloads (30,000 messages) to one consumer child at a
+// time, once its subscription has arrived, paced (10,000 messages/s) and unpaced. Each consumer's
+// CPU is its own, read from /proc before the stream and after it printed its last line.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { decodeBatch } from '../../electron/wire/decode-batch';
+import { CLI, ensureBuilt, ROOT } from '../support/built-app';
+import { SENTINEL_TS, sentinelPayload } from '../support/capture-variants';
+import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
+import type { BenchResult } from './bench-result';
+
+const MESSAGES = 30_000;
+const PACED_RATE = 10_000; // messages per second
+const ROUNDS = Number(process.env.KVSCOPE_BENCH_ROUNDS ?? 3);
+// Extra node flags for the capture child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it.
+const CAPTURE_NODE_ARGS = (process.env.KVSCOPE_BENCH_CAPTURE_NODE_ARGS ?? '')
+  .split(' ')
+  .filter(Boolean);
+const BUDGET = 1.6;
+
+// Plain JS for the children: no TypeScript loader needed there. The publisher says "sub" when a
+// subscriber joined and "sent" when a stream is out; "go RATE" (0: unpaced) starts one.
+const PUBLISHER = `
+const { XPublisher } = require('zeromq');
+const fs = require('fs');
+const readline = require('readline');
+const payloads = [];
+for (const f of process.env.FIXTURES.split(',')) {
+  const b = fs.readFileSync(f);
+  let o = 0;
+  while (o < b.length) {
+    const n = b.readUInt32BE(o); o += 4;
+    const frames = [];
+    for (let i = 0; i < n; i++) { const len = b.readUInt32BE(o); o += 4; frames.push(b.subarray(o, o + len)); o += len; }
+    payloads.push(frames[2]);
+  }
+}
+const total = Number(process.env.MESSAGES);
+const sentinel = Buffer.from(process.env.SENTINEL, 'hex');
+const topic = Buffer.from('kv-events');
+let seq = 0n;
+const seqFrame = () => { const s = Buffer.alloc(8); s.writeBigUInt64BE(seq++); return s; };
+async function stream(pub, rate) {
+  const t0 = performance.now();
+  let sent = 0;
+  while (sent < total) {
+    const owed = rate > 0 ? Math.min(total, Math.floor(((performance.now() - t0) / 1000) * rate)) : total;
+    for (; sent < owed; sent++) await pub.send([topic, seqFrame(), payloads[sent % payloads.length]]);
+    if (rate > 0) await new Promise((r) => setTimeout(r, 2));
+  }
+  await pub.send([topic, seqFrame(), sentinel]);
+  process.stdout.write('sent\\n');
+}
+(async () => {
+  const pub = new XPublisher({ linger: 0, sendHighWaterMark: total * 2 });
+  pub.verbosity = 'allSubs';
+  await pub.bind('tcp://127.0.0.1:*');
+  process.stdout.write(pub.lastEndpoint + '\\n');
+  readline.createInterface({ input: process.stdin }).on('line', (l) => {
+    const [cmd, rate] = l.split(' ');
+    if (cmd === 'go') void stream(pub, Number(rate));
+  });
+  for (;;) {
+    const [frame] = await pub.receive();
+    if (frame[0] === 1) process.stdout.write('sub\\n');
+  }
+})();
+`;
+
+// The baseline: receive every message, look at nothing but the end marker.
+const BARE = `
+const { Subscriber } = require('zeromq');
+const sentinel = Buffer.from(process.env.SENTINEL, 'hex');
+(async () => {
+  const sock = new Subscriber({ linger: 0 });
+  sock.subscribe();
+  sock.connect(process.argv[1]);
+  let n = 0;
+  for (;;) {
+    const frames = await sock.receive();
+    n++;
+    if (frames[2].equals(sentinel)) process.stdout.write('messages ' + n + '\\n' + ${JSON.stringify(String(SENTINEL_TS))} + '\\n');
+  }
+})();
+`;
+
+interface Consumer {
+  name: string;
+  command: (endpoint: string) => [string, string[]];
+}
+
+interface Sample {
+  cpuMs: number;
+  lines: number;
+  stderr: string;
+}
+
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/**
+ * CPU time of a live process in ms, every thread included: the sum of its threads' schedstat
+ * (ns), or utime + stime from its stat (clock ticks) where schedstat is missing.
+ */
+function cpuMs(pid: number): number {
+  try {
+    let ns = 0;
+    for (const t of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+    return ns / 1e6;
+  } catch {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) / CLK_TCK) * 1000;
+  }
+}
+
+/** Lines from a child's stdout, without keeping more than the tail of a partial line. */
+function onLines(child: ChildProcess, each: (line: string) => void): void {
+  let rest = '';
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    const parts = (rest + d).split('\n');
+    rest = parts.pop() ?? '';
+    for (const p of parts) each(p);
+  });
+}
+
+class Publisher {
+  private waiters: ((line: string) => void)[] = [];
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly endpoint: string,
+  ) {
+    onLines(child, (l) => this.waiters.shift()?.(l));
+  }
+
+  static start(): Promise<Publisher> {
+    const child = spawn(process.execPath, ['-e', PUBLISHER], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        FIXTURES: ALL_FIXTURES.map((f) => f.frames).join(','),
+        MESSAGES: String(MESSAGES),
+        SENTINEL: Buffer.from(sentinelPayload()).toString('hex'),
+      },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    return new Promise((resolve, reject) => {
+      child.once('error', reject);
+      child.stdout?.once('data', (d: Buffer) => {
+        const pub = new Publisher(child, d.toString().trim());
+        resolve(pub);
+      });
+    });
+  }
+
+  /** The next line the publisher prints. */
+  next(): Promise<string> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  go(rate: number): void {
+    this.child.stdin?.write(`go ${rate}\n`);
+  }
+
+  kill(): void {
+    this.child.kill();
+  }
+}
+
+/**
+ * Reads a consumer's stdout as raw chunks: counts lines, resolves at the end marker. It stays
+ * cheap so that the reader is never what holds a consumer back.
+ */
+function drain(child: ChildProcess, marker: Buffer): { ended: Promise<void>; lines: () => number } {
+  let lines = 0;
+  let tail: Buffer = Buffer.alloc(0);
+  const ended = new Promise<void>((resolve) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+      const edge = Buffer.concat([tail, chunk.subarray(0, marker.length - 1)]);
+      if (chunk.includes(marker) || edge.includes(marker)) resolve();
+      tail = chunk.subarray(Math.max(0, chunk.length - marker.length + 1));
+    });
+  });
+  return { ended, lines: () => lines };
+}
+
+/** One consumer on one stream: CPU from its subscription to its printing the end marker. */
+async function measure(pub: Publisher, c: Consumer, rate: number): Promise<Sample> {
+  const [cmd, args] = c.command(pub.endpoint);
+  const subscribed = pub.next();
+  const child = spawn(cmd, args, {
+    cwd: ROOT,
+    env: { ...process.env, SENTINEL: Buffer.from(sentinelPayload()).toString('hex') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const out = drain(child, Buffer.from(String(SENTINEL_TS)));
+  if ((await subscribed) !== 'sub') throw new Error('the bench publisher did not see a subscriber');
+  const pid = child.pid as number;
+  const before = cpuMs(pid);
+  const sent = pub.next();
+  pub.go(rate);
+  await out.ended;
+  const cpu = cpuMs(pid) - before;
+  await sent;
+  child.kill('SIGINT');
+  await exited;
+  return { cpuMs: cpu, lines: out.lines(), stderr };
+}
+
+const median = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+/** The seed script, where shared/seed is beside the repository (or KVSCOPE_SEED names it). */
+function seedScript(): string | null {
+  const named = process.env.KVSCOPE_SEED;
+  if (named !== undefined) return existsSync(named) ? named : null;
+  for (let dir = ROOT; ; dir = path.dirname(dir)) {
+    const p = path.join(dir, 'shared', 'seed', 'kv_events_subscriber.py');
+    if (existsSync(p)) return p;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+const pythonHasSeedDeps = (): boolean =>
+  spawnSync('python3', ['-c', 'import zmq, msgspec'], { stdio: 'ignore' }).status === 0;
+
+/** The events the stream carries (its denominator for every consumer) and the lines capture prints. */
+function streamEvents(): { events: number; captureLines: number } {
+  const payloads = ALL_FIXTURES.flatMap((f) => readPayloads(f.frames));
+  let events = 0;
+  let lines = 0;
+  for (let i = 0; i < MESSAGES; i++) {
+    const d = decodeBatch(payloads[i % payloads.length] as Uint8Array);
+    events += d.ok ? d.events.length : 0;
+    lines += d.ok ? d.events.length : 1;
+  }
+  return { events, captureLines: lines + 1 };
+}
+
+/** Runs the capture benchmark: CPU per event of capture --json (and the seed) against bare. */
+export async function runCaptureBench(): Promise<BenchResult> {
+  ensureBuilt();
+  const { events, captureLines } = streamEvents();
+  const seed = seedScript();
+  const consumers: Consumer[] = [
+    { name: 'bare', command: (e) => [process.execPath, ['-e', BARE, e]] },
+    {
+      name: 'capture',
+      command: (e) => [
+        process.execPath,
+        [...CAPTURE_NODE_ARGS, CLI, 'capture', '--endpoint', e, '--json'],
+      ],
+    },
+  ];
+  const seedNote =
+    seed === null
+      ? 'not run (no shared/seed/kv_events_subscriber.py beside the repository)'
+      : pythonHasSeedDeps()
+        ? null
+        : 'not run (python3 lacks pyzmq or msgspec)';
+  if (seed !== null && seedNote === null)
+    consumers.push({
+      name: 'seed',
+      command: (e) => ['python3', [seed, '--endpoint', e, '--topic', '', '--json']],
+    });
+  const pub = await Publisher.start();
+  const modes = [
+    { name: `paced ${PACED_RATE}/s`, rate: PACED_RATE },
+    { name: 'unpaced', rate: 0 },
+  ];
+  const us: Record<string, number[]> = {};
+  let lost = 0;
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const m of modes) {
+        for (const c of consumers) {
+          const s = await measure(pub, c, m.rate);
+          (us[`${m.name}/${c.name}`] ??= []).push((s.cpuMs * 1000) / events);
+          if (c.name === 'capture' && s.lines !== captureLines) lost++;
+        }
+      }
+    }
+  } finally {
+    pub.kill();
+  }
+  const rows: [string, string][] = [['stream', `${MESSAGES} messages, ${events} events`]];
+  let worst = 0;
+  for (const m of modes) {
+    const bare = median(us[`${m.name}/bare`] ?? []);
+    for (const c of consumers) {
+      const xs = us[`${m.name}/${c.name}`] ?? [];
+      const v = median(xs);
+      const ratio = c.name === 'bare' ? '' : `, ${(v / bare).toFixed(2)}x bare`;
+      rows.push([
+        `${m.name}: ${c.name}, CPU per event`,
+        `${v.toFixed(2)} µs${ratio} (rounds ${xs.map((x) => x.toFixed(2)).join(' / ')})`,
+      ]);
+    }
+    worst = Math.max(worst, median(us[`${m.name}/capture`] ?? []) / bare);
+  }
+  if (seedNote !== null) rows.push(['seed script', seedNote]);
+  if (lost > 0) rows.push(['capture runs with lines missing', `${lost} (numbers not comparable)`]);
+  return {
+    title: `kvscope capture --json CPU per event vs a bare zeromq.js receive loop (${ROUNDS} rounds, median; worst of paced / unpaced)`,
+    rows,
+    ratio: worst,
+    budget: BUDGET,
+  };
+}
