@@ -98,14 +98,24 @@ export interface Marker {
   detail: string;
 }
 
+/** How far the service is in reading a file it opens. */
+export interface FileProgress {
+  name: string;
+  /** 0..1 of the file's bytes read. */
+  fraction: number;
+  /** Bytes read and the file's size, when its size is known. */
+  bytesRead: number | null;
+  totalBytes: number | null;
+}
+
 export interface ViewInfo {
   /** live: the app's own recording; session: a file opened read-only. */
   kind: 'live' | 'session';
   title: string;
   unsaved: boolean;
   demo: boolean;
-  /** Loading a file: 0..1, null when idle. */
-  progress: number | null;
+  /** Loading a file, null when idle. */
+  progress: FileProgress | null;
   /** What could not be read from the last opened file, said plainly. */
   problems: string[];
 }
@@ -224,6 +234,8 @@ export interface EventQuery {
   source?: string;
   /** A hash or prefix, decimal or hex. */
   hash?: string;
+  /** Only events that arrived as this number or before: a frozen or scrolled log's snapshot. */
+  upTo?: number;
   /** Newest first; offset counts from the newest. */
   offset: number;
   limit: number;
@@ -238,6 +250,8 @@ export interface EventPage {
   /** Matching events still held in memory (the recording has them all). */
   total: number;
   rows: EventRow[];
+  /** Arrival number of the newest event held, whatever the filters (-1 when none). */
+  newest: number;
 }
 
 /** What a file action did; the renderer builds its notice from these fields, never from a sentence. */
@@ -250,7 +264,8 @@ export type FileResult =
       /** Parts of an opened file that could not be read (its problems list says which). */
       problems: number;
     }
-  | { status: 'cancelled' }
+  /** A dialog closed without a choice (no name), or a load the user stopped (its name). */
+  | { status: 'cancelled'; name?: string }
   | {
       status: 'failed';
       action: 'open' | 'save' | 'export' | 'upload';

@@ -44,6 +44,8 @@ export interface InvokeContract {
   'session:save-as': { args: []; result: FileResult };
   'session:import-capture': { args: []; result: FileResult };
   'session:back-to-live': { args: []; result: void };
+  /** Stops the file being opened (true when one was); the view shown stays. */
+  'session:cancel-open': { args: []; result: boolean };
   'export:rates-csv': { args: []; result: FileResult };
   'export:chart-png': { args: [png: Uint8Array]; result: FileResult };
 }
@@ -78,6 +80,7 @@ export const BRIDGE_METHODS = {
   saveSessionAs: 'session:save-as',
   importCapture: 'session:import-capture',
   backToLive: 'session:back-to-live',
+  cancelOpen: 'session:cancel-open',
   exportRatesCsv: 'export:rates-csv',
   exportChartPng: 'export:chart-png',
 } as const satisfies Record<string, InvokeChannel>;

@@ -2,11 +2,14 @@
 
 import type { FileResult } from './api-types';
 
-/** A notice for the result; null for a cancel (a cancelled dialog says nothing). */
+/** A notice for the result; null for a cancelled dialog (it says nothing). */
 export function fileResultNotice(r: FileResult): { text: string; kind: 'info' | 'error' } | null {
   switch (r.status) {
     case 'cancelled':
-      return null;
+      // A load the user stopped says so, and that nothing changed.
+      return r.name === undefined
+        ? null
+        : { text: `Stopped opening ${r.name}: the view stays as it was`, kind: 'info' };
     case 'failed':
       return { text: `could not ${r.action} ${r.name ?? 'the file'}: ${r.error}`, kind: 'error' };
     case 'done': {

@@ -68,6 +68,7 @@ export const ARG_SCHEMAS = {
       types: z.array(kvEventType).max(3).optional(),
       source: id.optional(),
       hash: searchText.optional(),
+      upTo: z.number().int().min(-1).optional(),
       offset: z.number().int().nonnegative(),
       limit: z.number().int().min(1).max(5000),
     }),
@@ -78,6 +79,7 @@ export const ARG_SCHEMAS = {
   'session:save-as': z.tuple([]),
   'session:import-capture': z.tuple([]),
   'session:back-to-live': z.tuple([]),
+  'session:cancel-open': z.tuple([]),
   'export:rates-csv': z.tuple([]),
   'export:chart-png': z.tuple([bytes]),
 } satisfies { [C in InvokeChannel]: z.ZodType<InvokeContract[C]['args'], unknown> };

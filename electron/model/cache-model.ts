@@ -240,9 +240,9 @@ export class CacheModel {
     return this.latestTs;
   }
 
-  /** Rates and residency over a range, at most maxPoints points, with markers. */
-  series(q: SeriesQuery): Series {
-    return buildSeries(this.seriesView(), q);
+  /** Rates and residency over a range, at most maxPoints points, with markers; `nowTs`: live (see buildSeries). */
+  series(q: SeriesQuery, nowTs?: number): Series {
+    return buildSeries(this.seriesView(), q, nowTs);
   }
 
   /** A known block by its hash (resident or remembered after eviction). */

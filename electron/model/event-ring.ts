@@ -30,7 +30,7 @@ export class EventRing {
     return this.count;
   }
 
-  /** Matching events, newest first, paged. */
+  /** Matching events, newest first (up to arrival number q.upTo when given), paged. */
   query(q: EventQuery): EventPage {
     const types = q.types && q.types.length > 0 ? new Set(q.types) : null;
     const match = hashMatcher(q.hash);
@@ -38,7 +38,9 @@ export class EventRing {
     const limit = Math.max(0, Math.floor(q.limit));
     const out: EventRow[] = [];
     let total = 0;
-    for (let k = 1; k <= this.count; k += 1) {
+    // The k-th newest arrived as n - k: a snapshot up to `upTo` starts at k = n - upTo.
+    const firstK = q.upTo === undefined ? 1 : Math.max(1, this.n - Math.floor(q.upTo));
+    for (let k = firstK; k <= this.count; k += 1) {
       const row = this.rows[(this.next - k + this.capacity) % this.capacity];
       if (!row) continue;
       if (types && !types.has(row.event.type)) continue;
@@ -56,6 +58,6 @@ export class EventRing {
       if (total >= offset && out.length < limit) out.push({ ...row, n: this.n - k });
       total += 1;
     }
-    return { total, rows: out };
+    return { total, rows: out, newest: this.n - 1 };
   }
 }

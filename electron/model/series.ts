@@ -1,5 +1,7 @@
 // Building a chart series from the bin table: a range back from the latest event time, merged
 // into at most maxPoints aligned buckets (rates averaged, residency at the end of each bucket).
+// A live series ends at the last complete bucket before "now" (event time moved on by the clock):
+// the unfinished current second is never drawn as a whole one, and a silent stream falls to zero.
 
 import type { Marker, Series, SeriesPoint, SeriesQuery } from '../../shared/api-types';
 import {
@@ -9,7 +11,7 @@ import {
   downsampleMean,
 } from '../../shared/downsample';
 import { SERIES_BOUNDS } from '../../shared/schemas';
-import type { BinTable } from './bin-table';
+import { MAX_BINS, type BinTable } from './bin-table';
 
 /** What a series is read from: the model's bins and the rows in them, nothing else. */
 export interface SeriesView {
@@ -23,6 +25,9 @@ export interface SeriesView {
 
 /** Points per series when the query does not say. */
 export const DEFAULT_MAX_POINTS = 600;
+
+/** A second counts as complete this long after it ended, so batches still in flight are in it. */
+export const SETTLE_SEC = 0.25;
 
 /**
  * The query's range and points, clamped as the schema bounds them: a caller that skipped the
@@ -40,17 +45,41 @@ function clampQuery(q: SeriesQuery): { rangeSec: number | null; maxPoints: numbe
   return { rangeSec, maxPoints };
 }
 
-/** The series a query asks for; its work is bounded by the bin table's span, never the range. */
-export function buildSeries(model: SeriesView, query: SeriesQuery): Series {
+/**
+ * The series a query asks for; its work is bounded by MAX_BINS seconds, never by the range.
+ * `nowTs` (live only) is the event time now: the series then ends at the last bucket complete by
+ * then, however long ago the latest event was.
+ */
+export function buildSeries(model: SeriesView, query: SeriesQuery, nowTs?: number): Series {
   const sources = [...model.sources];
   const media = [...model.media];
   const span = model.bins.span();
   if (!span) return { binSec: 1, sources, media, points: [], markers: [] };
   const q = clampQuery(query);
-  const to = span.last;
-  const from =
-    q.rangeSec === null ? span.first : Math.max(span.first, to - Math.floor(q.rangeSec) + 1);
-  const k = chooseFactor(from, to, q.maxPoints);
+  const live = nowTs !== undefined && Number.isFinite(nowTs);
+  // The second `now` falls in is still filling: the last complete one is the second before it.
+  let to = live ? Math.max(span.first - 1, Math.floor(nowTs - SETTLE_SEC) - 1) : span.last;
+  const range = (end: number): number =>
+    Math.max(
+      span.first,
+      end - MAX_BINS + 1,
+      q.rangeSec === null ? -Infinity : end - Math.floor(q.rangeSec) + 1,
+    );
+  let from = range(to);
+  let k = chooseFactor(from, to, q.maxPoints);
+  // A merged bucket is complete only when all its k seconds are: end at the last such bucket
+  // (the shorter range may merge fewer seconds per point, so check again).
+  while (live && k > 1 && (to + 1) % k !== 0) {
+    to = Math.floor((to + 1) / k) * k - 1;
+    from = range(to);
+    k = chooseFactor(from, to, q.maxPoints);
+  }
+  // Live, markers up to now: a restart this second is a fact already, its second not drawn yet.
+  const hi = live ? Math.max(to + 1, nowTs) : to + 1;
+  if (to < from) {
+    const markers = model.markers.filter((m) => m.t >= span.first && m.t < hi);
+    return { binSec: k, sources, media, points: [], markers };
+  }
   const n = to - from + 1;
   const starts = bucketStarts(from, n, k);
   const storedBy = sources.map((s) =>
@@ -75,6 +104,6 @@ export function buildSeries(model: SeriesView, query: SeriesQuery): Series {
     };
   });
   const lo = starts[0] ?? from;
-  const markers = model.markers.filter((m) => m.t >= lo && m.t < to + 1);
+  const markers = model.markers.filter((m) => m.t >= lo && m.t < hi);
   return { binSec: k, sources, media, points, markers };
 }

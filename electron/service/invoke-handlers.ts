@@ -43,6 +43,7 @@ export function createInvokeHandlers(
     'session:save-as': () => files.saveSessionAs(),
     'session:import-capture': () => files.importCapture(),
     'session:back-to-live': () => service.backToLive(),
+    'session:cancel-open': () => service.cancelOpen(),
     'export:rates-csv': () => files.exportRatesCsv(),
     'export:chart-png': (png) => files.exportChartPng(png),
   };

@@ -3,7 +3,7 @@
 // the frame pump. It knows nothing of windows, dialogs or HTTP: files arrive as paths chosen by a
 // dialog in main, or as uploaded bytes in the browser mode.
 
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type {
@@ -168,7 +168,9 @@ export class KvScopeService {
   // Queries on the view shown
 
   series(query: SeriesQuery): Series {
-    return this.view.model.series(query);
+    // Live: up to the last complete second of event time now, so a silent stream falls to zero.
+    if (!this.view.isLive) return this.view.model.series(query);
+    return this.live.model.series(query, this.live.eventTimeNow());
   }
 
   chains(query: ChainQuery): ChainPage {
@@ -213,18 +215,23 @@ export class KvScopeService {
    * Opens a saved session (a path from a dialog, or uploaded bytes) read-only in the views. A path
    * or bytes holding a capture instead (a file dropped on the window) is imported as one.
    */
-  openSession(input: string | Buffer | Readable, name: string): Promise<FileResult> {
+  async openSession(input: string | Buffer | Readable, name: string): Promise<FileResult> {
     const kind = input instanceof Readable ? 'session' : 'auto';
-    return this.view.open(name, (onProgress) =>
+    return this.view.open(name, await sizeOf(input), (onProgress) =>
       loadIntoModel(input, { kind, captureSource: name, onProgress }),
     );
   }
 
   /** Imports a capture of the seed script (or `kvscope capture --json`) into the views. */
-  importCapture(input: string | Buffer | Readable, name: string): Promise<FileResult> {
-    return this.view.open(name, (onProgress) =>
+  async importCapture(input: string | Buffer | Readable, name: string): Promise<FileResult> {
+    return this.view.open(name, await sizeOf(input), (onProgress) =>
       loadIntoModel(input, { kind: 'capture', captureSource: name, onProgress }),
     );
+  }
+
+  /** Stops the file being opened; the view shown stays. True when a load was running. */
+  cancelOpen(): boolean {
+    return this.view.cancelOpen();
   }
 
   /** Writes the live recording to `target` atomically. */
@@ -276,4 +283,10 @@ export class KvScopeService {
       media: model.media(),
     };
   }
+}
+
+/** The size of what is opened, for "bytes read of total"; null when unknown (a stream). */
+async function sizeOf(input: string | Buffer | Readable): Promise<number | null> {
+  if (typeof input === 'string') return (await stat(input).catch(() => null))?.size ?? null;
+  return input instanceof Readable ? null : input.byteLength;
 }

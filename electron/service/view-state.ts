@@ -1,7 +1,7 @@
 // What the views show: the live model, or a file opened read-only in its place, with the progress
 // of an opening and the problems of what is shown.
 
-import type { FileResult, ViewInfo } from '../../shared/api-types';
+import type { FileProgress, FileResult, ViewInfo } from '../../shared/api-types';
 import { done, failed } from '../../shared/file-result';
 import type { CacheAnalysis } from '../analysis/cache-analysis';
 import type { CacheModel } from '../model/cache-model';
@@ -17,7 +17,9 @@ interface OpenedFile {
 /** Live or opened, and how the header should name it. */
 export class ViewState {
   private opened: OpenedFile | null = null;
-  private progress: number | null = null;
+  private progress: FileProgress | null = null;
+  /** The file being opened: its cancel flag is read at each progress report. */
+  private loading: { cancelled: boolean } | null = null;
   /** Bumped when the view switches, so renderers refetch everything. */
   epoch = 1;
 
@@ -42,29 +44,54 @@ export class ViewState {
     return this.opened === null;
   }
 
-  /** Loads a file into a new model and shows it; on failure the view stays as it was. */
+  /**
+   * Loads a file into a new model and shows it; on failure or cancel the view stays as it was.
+   * `totalBytes` (when known) turns the reader's fraction into bytes read of total.
+   */
   async open(
     name: string,
+    totalBytes: number | null,
     load: (
       onProgress: (fraction: number) => void,
     ) => Promise<{ model: CacheModel; analysis: CacheAnalysis; problems: string[] }>,
   ): Promise<FileResult> {
-    this.progress = 0;
-    this.changed();
+    // One load at a time: a second open stops the first.
+    if (this.loading) this.loading.cancelled = true;
+    const loading = { cancelled: false };
+    this.loading = loading;
+    const report = (fraction: number): void => {
+      const bytesRead = totalBytes === null ? null : Math.round(fraction * totalBytes);
+      this.progress = { name, fraction, bytesRead, totalBytes };
+      this.changed();
+    };
+    report(0);
     try {
       const { model, analysis, problems } = await load((fraction) => {
-        this.progress = fraction;
-        this.changed();
+        // Thrown from inside the reader's loop, this stops the read where it is.
+        if (loading.cancelled) throw new LoadCancelled();
+        report(fraction);
       });
+      if (loading.cancelled) throw new LoadCancelled();
       this.opened = { model, analysis, title: name, problems };
       this.epoch++;
       return done('opened', name, problems.length);
     } catch (err) {
+      if (err instanceof LoadCancelled || loading.cancelled) return { status: 'cancelled', name };
       return failed('open', err, name);
     } finally {
-      this.progress = null;
+      if (this.loading === loading) {
+        this.loading = null;
+        this.progress = null;
+      }
       this.changed();
     }
+  }
+
+  /** Stops the file being opened; true when one was. */
+  cancelOpen(): boolean {
+    if (!this.loading) return false;
+    this.loading.cancelled = true;
+    return true;
   }
 
   backToLive(): void {
@@ -94,5 +121,13 @@ export class ViewState {
       ...this.liveProblems,
       `the recording file cannot be written (${failedWrite}): events from now on are shown but not recorded`,
     ];
+  }
+}
+
+/** The user stopped a file while it was being read. */
+class LoadCancelled extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'LoadCancelled';
   }
 }

@@ -59,10 +59,13 @@ async function open(input: SessionInput): Promise<{ stream: Readable; total: num
   if (typeof input === 'string')
     return { stream: createReadStream(input), total: (await stat(input)).size };
   if (input instanceof Readable) return { stream: input, total: null };
-  return {
-    stream: Readable.from([Buffer.from(input.buffer, input.byteOffset, input.byteLength)]),
-    total: input.byteLength,
-  };
+  return { stream: Readable.from(slices(input)), total: input.byteLength };
+}
+
+/** Bytes in memory (an upload) as a stream of slices: one whole chunk would report no progress. */
+function* slices(input: Uint8Array, size = 256 * 1024): Generator<Buffer> {
+  const all = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  for (let at = 0; at < all.length; at += size) yield all.subarray(at, at + size);
 }
 
 /** Splits bytes into lines; holds only the unfinished line, as a list of chunks. */

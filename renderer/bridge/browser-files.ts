@@ -3,6 +3,7 @@
 
 import type { FileResult } from '../../shared/api-types';
 import { CANCELLED, done } from '../../shared/file-result';
+import { uploadEnded, uploadProgress, uploadStarted } from './upload-progress';
 
 /** Opens a file picker; resolves with the chosen file, or null when the user cancels. */
 export function pickFile(accept: string): Promise<File | null> {
@@ -25,19 +26,47 @@ export function pickFile(accept: string): Promise<File | null> {
   });
 }
 
-/** POSTs file bytes to a route with ?name=; resolves with the server's FileResult. */
-export async function uploadBytes(
+/**
+ * POSTs a file (or bytes) to a route with ?name= over XHR, whose upload progress fetch does not
+ * report, telling upload-progress as it goes; resolves with the server's FileResult. Stopped by
+ * the user (stopUpload), it resolves as cancelled.
+ */
+export function uploadBytes(
   route: string,
   name: string,
-  data: Uint8Array,
+  data: Uint8Array | Blob,
 ): Promise<FileResult> {
-  const url = `${route}?name=${encodeURIComponent(name)}`;
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/octet-stream' },
-    body: new Blob([data as BlobPart]),
+  const body = data instanceof Blob ? data : new Blob([data as BlobPart]);
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${route}?name=${encodeURIComponent(name)}`);
+    xhr.setRequestHeader('content-type', 'application/octet-stream');
+    xhr.upload.onprogress = (e) => uploadProgress(e.loaded);
+    // Sent: the server reads it now, and says how far in its update frames.
+    xhr.upload.onload = () => uploadEnded();
+    xhr.onload = () => {
+      uploadEnded();
+      try {
+        resolve(uploadResult(xhr.status, xhr.responseText, name));
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    };
+    xhr.onerror = () => {
+      uploadEnded();
+      reject(new Error(`the upload of ${name} failed: is kvscope serve still running?`));
+    };
+    xhr.onabort = () => {
+      uploadEnded();
+      resolve({ status: 'cancelled', name });
+    };
+    uploadStarted(name, body.size, () => xhr.abort());
+    xhr.send(body);
   });
-  const text = await res.text();
+}
+
+/** The server's answer to an upload as a FileResult. */
+function uploadResult(status: number, text: string, name: string): FileResult {
   let parsed: unknown = null;
   try {
     parsed = JSON.parse(text);
@@ -45,15 +74,16 @@ export async function uploadBytes(
     parsed = null;
   }
   if (parsed && typeof parsed === 'object' && 'status' in parsed) return parsed as FileResult;
-  if (!res.ok) throw new Error(text || `upload failed: HTTP ${res.status}`);
+  if (status < 200 || status >= 300) throw new Error(text || `upload failed: HTTP ${status}`);
   return done('opened', name);
 }
 
-/** Picks a file and uploads it; a cancel resolves with done: false. */
+/** Picks a file and uploads it; a cancel resolves as cancelled. */
 export async function pickAndUpload(route: string, accept: string): Promise<FileResult> {
   const file = await pickFile(accept);
   if (!file) return CANCELLED;
-  return uploadBytes(route, file.name, new Uint8Array(await file.arrayBuffer()));
+  // The File itself, not its bytes read first: the upload (and its progress) starts at once.
+  return uploadBytes(route, file.name, file);
 }
 
 /** Starts a download of a URL (same origin) under a suggested name. */

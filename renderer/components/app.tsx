@@ -2,6 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import type { MenuCommand, ViewName } from '../../shared/api-types';
 import { bridge } from '../bridge/bridge';
 import { useFrameState } from '../state/frames';
+import { INITIAL_OVERVIEW } from '../state/overview-state';
+import type { OverviewState } from '../state/overview-state';
 import { setThemePref, useTheme } from '../state/theme-store';
 import { useSourceNotices } from '../state/use-source-notices';
 import { ChainsView } from '../views/chains-view';
@@ -31,6 +33,8 @@ export function App() {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
+  // Above the views: leaving the Overview must not reset its range, pause and legend.
+  const [overview, setOverview] = useState<OverviewState>(INITIAL_OVERVIEW);
 
   const notify: Notify = useCallback((text, kind = 'info') => {
     // A new object each time, so the same text again restarts the 5 s timer.
@@ -102,7 +106,7 @@ export function App() {
       <LinkBanner />
       <nav className="nav">
         <ViewTabs view={view} onChange={setView} />
-        {progress != null && <ProgressBar value={progress} />}
+        <ProgressBar reading={progress} notify={notify} />
       </nav>
       {notice && (
         <div
@@ -131,7 +135,9 @@ export function App() {
         aria-labelledby={`tab-${view}`}
         key={`${view}:${epoch}`}
       >
-        {view === 'overview' && <OverviewView />}
+        {view === 'overview' && (
+          <OverviewView state={overview} onChange={setOverview} epoch={epoch} />
+        )}
         {view === 'chains' && <ChainsView />}
         {view === 'events' && <EventsView />}
         {view === 'connections' && <ConnectionsView notify={notify} />}

@@ -1,23 +1,71 @@
+import { useSyncExternalStore } from 'react';
+import type { FileProgress } from '../../shared/api-types';
+import { bridge } from '../bridge/bridge';
+import { getUpload, stopUpload, subscribeUpload } from '../bridge/upload-progress';
+import { fileProgressText } from '../lib/file-progress-text';
+import type { Notify } from './file-actions';
+
 interface Props {
-  value: number;
+  /** The service's progress in reading the file (from the update frame). */
+  reading: FileProgress | null;
+  notify: Notify;
 }
 
-/** Loading progress of a file, 0..1. */
-export function ProgressBar({ value }: Props) {
-  const pct = Math.round(Math.max(0, Math.min(1, value)) * 100);
+/**
+ * A file being opened: its upload (browser mode), then the service reading it, with a way to
+ * stop. Shown from the moment the file is chosen.
+ */
+export function ProgressBar({ reading, notify }: Props) {
+  const upload = useSyncExternalStore(subscribeUpload, getUpload);
+  if (!upload && !reading) return null;
+  const text = upload
+    ? fileProgressText(
+        'uploading',
+        upload.name,
+        upload.totalBytes > 0 ? upload.sentBytes / upload.totalBytes : 0,
+        upload.sentBytes,
+        upload.totalBytes,
+      )
+    : fileProgressText(
+        'reading',
+        reading?.name ?? '',
+        reading?.fraction ?? 0,
+        reading?.bytesRead ?? null,
+        reading?.totalBytes ?? null,
+      );
+  const cancel = () => {
+    // Both: an upload that just ended may already be being read on the other side.
+    stopUpload();
+    bridge()
+      .cancelOpen()
+      .catch((e: unknown) => notify(`Could not stop the open: ${String(e)}`, 'error'));
+  };
   return (
-    <div className="progress" data-testid="progress">
+    <div className="progress" data-testid="progress" role="status" aria-label={text.label}>
+      <span className="progress-text ellipsis" data-testid="progress-label" title={text.label}>
+        {text.label}
+      </span>
       <div
         className="progress-track"
         role="progressbar"
-        aria-label="Loading the file"
+        aria-label={text.label}
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuenow={pct}
+        aria-valuenow={text.percent}
       >
-        <div className="progress-fill" style={{ width: `${pct}%` }} />
+        <div className="progress-fill" style={{ width: `${text.percent}%` }} />
       </div>
-      <span className="progress-text">Loading… {pct}%</span>
+      <span className="progress-text num" data-testid="progress-detail">
+        {text.detail}
+      </span>
+      <button
+        type="button"
+        className="btn btn-small"
+        data-testid="progress-cancel"
+        onClick={cancel}
+      >
+        Cancel
+      </button>
     </div>
   );
 }

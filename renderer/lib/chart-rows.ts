@@ -1,6 +1,7 @@
 // Series (from getSeries) → rows and line definitions for recharts, and series visibility.
 
 import type { Marker, Series } from '../../shared/api-types';
+import { mediumColorIndex } from './medium-colors';
 import { sourceLabel } from './source-names';
 import type { SourceNames } from './source-names';
 
@@ -100,12 +101,12 @@ export function residentRows(series: Series): ChartRow[] {
   });
 }
 
-/** The lines of the residency chart, one per medium. */
+/** The lines of the residency chart, one per medium, each in its medium's own colour. */
 export function residentLines(series: Series): LineDef[] {
   return series.media.map((m, i) => ({
     key: `resident.${i}`,
     label: `resident ${m || 'unknown medium'}`,
-    color: i,
+    color: mediumColorIndex(m),
     total: true,
   }));
 }

@@ -1,7 +1,7 @@
 // A window of a long server-side list (chains, events) around what a virtual list shows,
 // refreshed with new frames and fetched again when the user scrolls past it.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { errorText } from '../bridge/bridge';
 import { useThrottledRefresh } from './use-throttled-refresh';
 
@@ -10,17 +10,24 @@ export interface PageResult<T> {
   rows: T[];
 }
 
-interface Loaded<T> {
+interface Loaded<T, P> {
   key: string;
+  /** The question these rows answer. */
+  asked: unknown;
   total: number;
   offset: number;
   rows: T[];
+  page: P;
 }
 
-export interface PagedRows<T> {
+export interface PagedRows<T, P extends PageResult<T> = PageResult<T>> {
   /** null until the first page of this key arrives. */
   total: number | null;
+  /** The latest page of this key as the server sent it (for fields besides the rows). */
+  page: P | null;
   rowAt(index: number): T | undefined;
+  /** Index of the first loaded row that satisfies `test`, or undefined. */
+  findIndex(test: (row: T) => boolean): number | undefined;
   /** Tells which rows are on screen; fetches them when they are not loaded. */
   setRange(start: number, end: number): void;
   error: string | null;
@@ -29,15 +36,38 @@ export interface PagedRows<T> {
 const MARGIN = 60;
 const MAX_LIMIT = 400;
 
-/** Keeps the visible rows of a paged list loaded; `key` names the query (a change refetches). */
-export function usePagedRows<T>(
-  fetchPage: (offset: number, limit: number) => Promise<PageResult<T>>,
+/**
+ * Keeps the visible rows of a paged list loaded. `key` names the rows shown (a change drops them
+ * until the new ones arrive); a new `fetchPage` under the same key refetches while the old rows
+ * stay on screen, and a page still in flight from an older `fetchPage` is dropped when it lands.
+ */
+export function usePagedRows<T, P extends PageResult<T> = PageResult<T>>(
+  fetchPage: (offset: number, limit: number) => Promise<P>,
   key: string,
   tick: unknown,
   live: boolean,
   intervalMs: number,
-): PagedRows<T> {
-  const [loaded, setLoaded] = useState<Loaded<T> | null>(null);
+  /**
+   * Hold the rows loaded now, exactly as shown (a paused list that reorders on the server): no
+   * refresh and no fetch on scroll, since a page fetched later would come from a newer order. A
+   * new question (`fetchPage`) is still answered.
+   */
+  hold = false,
+): PagedRows<T, P> {
+  const [loaded, setLoaded] = useState<Loaded<T, P> | null>(null);
+  const fetchRef = useRef(fetchPage);
+  const holdRef = useRef(hold);
+  // Layout effect: set before any timer of the throttle can run after the render that held it.
+  useLayoutEffect(() => {
+    fetchRef.current = fetchPage;
+    holdRef.current = hold;
+  }, [fetchPage, hold]);
+  const loadedRef = useRef<Loaded<T, P> | null>(null);
+  // Held and already answered: a refresh asked before the hold, landing after it, changes nothing.
+  const heldAnswer = useCallback(
+    (asked: unknown) => holdRef.current && loadedRef.current?.asked === asked,
+    [],
+  );
   // Keyed like the rows, so an error of an earlier query is not shown for a new one.
   const [error, setError] = useState<{ key: string; text: string } | null>(null);
   const rangeRef = useRef({ start: 0, end: 50 });
@@ -46,16 +76,21 @@ export function usePagedRows<T>(
     const { start, end } = rangeRef.current;
     const offset = Math.max(0, start - MARGIN);
     const limit = Math.min(MAX_LIMIT, end - start + 2 * MARGIN);
+    if (heldAnswer(fetchPage)) return;
     try {
       const page = await fetchPage(offset, limit);
-      setLoaded({ key, total: page.total, offset, rows: page.rows });
+      // Asked under an older question (before a freeze, say): its rows would show the wrong thing.
+      if (fetchRef.current !== fetchPage || heldAnswer(fetchPage)) return;
+      const next = { key, asked: fetchPage, total: page.total, offset, rows: page.rows, page };
+      loadedRef.current = next;
+      setLoaded(next);
       setError(null);
     } catch (e) {
       setError({ key, text: errorText(e) });
     }
-  }, [fetchPage, key]);
+  }, [fetchPage, key, heldAnswer]);
 
-  const trigger = useThrottledRefresh(load, intervalMs, tick, live);
+  const trigger = useThrottledRefresh(load, intervalMs, tick, live && !hold);
   const current = loaded && loaded.key === key ? loaded : null;
   const currentRef = useRef(current);
   useEffect(() => {
@@ -65,17 +100,23 @@ export function usePagedRows<T>(
   const setRange = useCallback(
     (start: number, end: number) => {
       rangeRef.current = { start, end };
+      if (hold) return;
       const c = currentRef.current;
       const covered = c != null && start >= c.offset && end <= c.offset + c.rows.length;
       const atEnd = c != null && end >= c.total;
       if (!covered && !atEnd) trigger();
     },
-    [trigger],
+    [trigger, hold],
   );
 
   return {
     total: current ? current.total : null,
+    page: current ? current.page : null,
     rowAt: (i) => (current ? current.rows[i - current.offset] : undefined),
+    findIndex: (test) => {
+      const i = current ? current.rows.findIndex(test) : -1;
+      return current && i >= 0 ? current.offset + i : undefined;
+    },
     setRange,
     error: error && error.key === key ? error.text : null,
   };

@@ -38,10 +38,25 @@ interface Props {
   onSelect(id: string): void;
   nowTs: number | null;
   names: SourceNames;
+  /** The rows loaded are held as they are: rows outside them are not fetched. */
+  paused: boolean;
 }
 
-/** The chains as a sortable, virtualized table. */
-export function ChainList({ paged, sort, desc, onSort, selected, onSelect, nowTs, names }: Props) {
+/**
+ * The chains as a sortable, virtualized table. The keyboard focus follows its chain when the live
+ * list reorders, so Enter opens the chain the reader is on.
+ */
+export function ChainList({
+  paged,
+  sort,
+  desc,
+  onSort,
+  selected,
+  onSelect,
+  nowTs,
+  names,
+  paused,
+}: Props) {
   const count = paged.total ?? 0;
   return (
     <div className="table chain-table" role="table" aria-label="Chains" aria-rowcount={count}>
@@ -77,12 +92,14 @@ export function ChainList({ paged, sort, desc, onSort, selected, onSelect, nowTs
           label="Chain rows"
           testId="chain-rows"
           roving
+          keyAt={(i) => paged.rowAt(i)?.id}
+          indexOfKey={(id) => paged.findIndex((c) => c.id === id)}
           renderRow={(i, tabIndex) => {
             const c = paged.rowAt(i);
             if (!c) {
               return (
                 <div role="row" tabIndex={tabIndex} className="trow loading muted">
-                  …
+                  {paused && paged.total != null ? 'not in the paused list: resume to see it' : '…'}
                 </div>
               );
             }
@@ -93,6 +110,7 @@ export function ChainList({ paged, sort, desc, onSort, selected, onSelect, nowTs
                 className={`trow clickable ${c.id === selected ? 'selected' : ''}`}
                 aria-selected={c.id === selected}
                 data-testid="chain-row"
+                data-chain-id={c.id}
                 onClick={() => onSelect(c.id)}
                 onKeyDown={(e) => {
                   if (e.key === 'Enter' || e.key === ' ') {

@@ -36,6 +36,7 @@ export function ChainsView() {
   const [search, setSearch] = useState('');
   const [source, setSource] = useState('');
   const [residentOnly, setResidentOnly] = useState(false);
+  const [paused, setPaused] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
   const [detail, setDetail] = useState<{ id: string; value: Detail | null } | null>(null);
   const [matches, setMatches] = useState<{ text: string; value: HashMatch[] } | null>(null);
@@ -56,7 +57,7 @@ export function ChainsView() {
       }),
     [sort, desc, hash, source, residentOnly],
   );
-  const paged = usePagedRows<ChainSummary>(fetchPage, key, frame?.n, true, 1000);
+  const paged = usePagedRows<ChainSummary>(fetchPage, key, frame?.n, true, 1000, paused);
 
   const loadMatches = useCallback(async () => {
     if (!hash) return;
@@ -134,8 +135,23 @@ export function ChainsView() {
           />
           resident only
         </label>
+        <button
+          type="button"
+          className={`btn ${paused ? 'btn-primary' : ''}`}
+          aria-pressed={paused}
+          data-testid="chain-pause"
+          title={
+            paused
+              ? 'The list is a snapshot: resume to see chains as they are now'
+              : 'Hold the list still (a snapshot) while you read it'
+          }
+          onClick={() => setPaused((p) => !p)}
+        >
+          {paused ? '▶ Resume' : '❚❚ Pause'}
+        </button>
         <span className="muted count" data-testid="chain-count">
           {paged.total == null ? '…' : plural(paged.total, 'chain')}
+          {paused ? ' (paused)' : ''}
         </span>
       </div>
       <HashMatches
@@ -162,6 +178,7 @@ export function ChainsView() {
           onSelect={setSelected}
           nowTs={frame?.nowTs ?? null}
           names={names}
+          paused={paused}
         />
         {selected && (
           <ChainDetail

@@ -1,5 +1,5 @@
 import { useCallback, useDeferredValue, useState } from 'react';
-import type { EventRow as Row } from '../../shared/api-types';
+import type { EventPage, EventRow as Row } from '../../shared/api-types';
 import type { KvEventType } from '../../shared/events';
 import { KV_EVENT_TYPES } from '../../shared/events';
 import { bridge } from '../bridge/bridge';
@@ -13,14 +13,20 @@ import { VirtualRows } from './virtual-rows';
 
 const HEADERS = ['Time', 'Source', 'Seq', 'Type', 'Block hashes', 'Parent', 'Medium', 'Details'];
 
-/** The event log, newest first, filtered by type, source and hash; live or frozen. */
+/**
+ * The event log, newest first, filtered by type, source and hash. Live, it holds still once the
+ * reader scrolls down (new events wait above, counted); frozen, it is a snapshot until "Go live".
+ */
 export function EventsView() {
   const { frame } = useFrameState();
   const names = useSourceNames();
   const [types, setTypes] = useState<KvEventType[]>([...KV_EVENT_TYPES]);
   const [source, setSource] = useState('');
   const [hashText, setHashText] = useState('');
-  const [live, setLive] = useState(true);
+  const [frozen, setFrozen] = useState(false);
+  /** The newest arrival shown while held (frozen, or scrolled down): nothing newer comes in. */
+  const [upTo, setUpTo] = useState<number | null>(null);
+  const [toTop, setToTop] = useState(0);
   const hash = useDeferredValue(hashText.trim());
 
   const key = JSON.stringify([types, source, hash]);
@@ -32,10 +38,30 @@ export function EventsView() {
         ...(types.length < KV_EVENT_TYPES.length ? { types } : {}),
         ...(source ? { source } : {}),
         ...(hash ? { hash } : {}),
+        ...(upTo !== null ? { upTo } : {}),
       }),
-    [types, source, hash],
+    [types, source, hash, upTo],
   );
-  const paged = usePagedRows<Row>(fetchPage, key, frame?.n, live, 500);
+  const paged = usePagedRows<Row, EventPage>(fetchPage, key, frame?.n, !frozen, 500);
+  const newest = paged.page?.newest ?? null;
+  // Hold at what is on screen: the newest arrival of the page shown, so no row moves.
+  const hold = () => setUpTo((u) => u ?? newest ?? -1);
+  const held = upTo !== null;
+  const newer = held && newest !== null ? Math.max(0, newest - upTo) : 0;
+
+  const onAtTopChange = (top: boolean) => {
+    if (!top) hold();
+    else if (!frozen) setUpTo(null);
+  };
+  const freeze = () => {
+    setFrozen(true);
+    hold();
+  };
+  const goLive = () => {
+    setFrozen(false);
+    setUpTo(null);
+    setToTop((n) => n + 1);
+  };
 
   const toggleType = (t: KvEventType) =>
     setTypes((ts) =>
@@ -82,16 +108,29 @@ export function EventsView() {
         </label>
         <button
           type="button"
-          className={`btn ${live ? '' : 'btn-primary'}`}
-          aria-pressed={!live}
+          className={`btn ${frozen ? 'btn-primary' : ''}`}
+          aria-pressed={frozen}
           data-testid="event-freeze"
-          onClick={() => setLive((l) => !l)}
+          onClick={frozen ? goLive : freeze}
         >
-          {live ? '❚❚ Freeze' : '▶ Go live'}
+          {frozen ? '▶ Go live' : '❚❚ Freeze'}
         </button>
         <span className="muted count" data-testid="event-count">
-          {paged.total == null ? '…' : `${plural(paged.total, 'event')}${live ? '' : ' (frozen)'}`}
+          {paged.total == null
+            ? '…'
+            : `${plural(paged.total, 'event')}${frozen ? ' (frozen)' : held ? ' (held while scrolled)' : ''}`}
         </span>
+        {held && newer > 0 && (
+          <button
+            type="button"
+            className="btn btn-small"
+            data-testid="event-newer"
+            title="Events that arrived since the list was held (of any type or source)"
+            onClick={goLive}
+          >
+            ▲ {plural(newer, 'newer event')}
+          </button>
+        )}
       </div>
       {paged.error && <div className="error">Could not load events: {paged.error}</div>}
       {types.length === 0 && <div className="muted">Pick at least one event type.</div>}
@@ -114,6 +153,8 @@ export function EventsView() {
             onRange={paged.setRange}
             label="Event rows"
             testId="event-rows"
+            onAtTopChange={onAtTopChange}
+            toTop={toTop}
             renderRow={(i) => {
               const r = paged.rowAt(i);
               return r ? (

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import {
   CartesianGrid,
   Line,
@@ -32,6 +31,9 @@ interface Props {
   /** Said in place of the chart while there are no rows. */
   emptyText: string;
   names: SourceNames;
+  /** Hidden series keys: kept by the caller, so they outlive this component. */
+  hidden: ReadonlySet<string>;
+  onHiddenChange(next: ReadonlySet<string>): void;
 }
 
 const DASH = { solid: undefined, dashed: '6 3', dotted: '2 3' } as const;
@@ -50,22 +52,29 @@ export function TimeChart({
   testId,
   emptyText,
   names,
+  hidden,
+  onHiddenChange,
 }: Props) {
-  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const visibleHidden = pruneHidden(hidden, lines);
   const fmt = unit === 'rate' ? formatRate : formatInt;
   const axisTick = { fill: colors.text, fontSize: 11, fontFamily: 'system-ui, sans-serif' };
   const labels = new Map(lines.map((l) => [l.key, l.label]));
   const legendOrder = new Map(lines.map((l, i) => [l.key, i]));
+  const last = rows[rows.length - 1];
   return (
-    <section className="chart-card" aria-label={title} data-testid={testId}>
+    <section
+      className="chart-card"
+      aria-label={title}
+      data-testid={testId}
+      data-last-point={last ? JSON.stringify(last) : undefined}
+    >
       <div className="chart-head">
         <h2>{title}</h2>
         <SeriesLegend
           lines={lines}
           hidden={visibleHidden}
           colors={colors}
-          onToggle={(k) => setHidden(toggleHidden(visibleHidden, k))}
+          onToggle={(k) => onHiddenChange(toggleHidden(visibleHidden, k))}
         />
         {markers.length > 0 && <MarkerNote markers={markers} colors={colors} names={names} />}
       </div>

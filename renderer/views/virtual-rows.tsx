@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { FocusEvent, KeyboardEvent, ReactNode } from 'react';
 import { nextRowIndex } from '../lib/row-keys';
 
@@ -14,6 +14,14 @@ interface Props {
   testId: string;
   /** Rows are focusable: one Tab stop for the list, arrows/Home/End/PageUp/PageDown move. */
   roving?: boolean;
+  /** What a row shows (a chain's id): the keyboard focus stays on it when the rows reorder. */
+  keyAt?(index: number): string | undefined;
+  /** Where the row with this key is now, among the rows loaded. */
+  indexOfKey?(key: string): number | undefined;
+  /** Told when the list leaves its top (the reader scrolled down) and when it is back there. */
+  onAtTopChange?(atTop: boolean): void;
+  /** Scrolls back to the top whenever this number changes. */
+  toTop?: number;
 }
 
 /** A virtualized scrolling body: only the rows on screen are in the DOM. */
@@ -25,9 +33,16 @@ export function VirtualRows({
   label,
   testId,
   roving,
+  keyAt,
+  indexOfKey,
+  onAtTopChange,
+  toTop,
 }: Props) {
   const parentRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
+  /** The key of the row that has the keyboard focus (null: none, or not known). */
+  const focusedKey = useRef<string | null>(null);
+  const atTop = useRef(true);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
     count,
@@ -48,20 +63,55 @@ export function VirtualRows({
     return el != null;
   }, []);
 
+  const moveFocus = useCallback(
+    (index: number) => {
+      setActive(index);
+      virtualizer.scrollToIndex(index, { align: 'auto' });
+      // The row may not be drawn yet: try now, then after the virtualizer has rendered it.
+      if (!focusRow(index))
+        requestAnimationFrame(() => requestAnimationFrame(() => focusRow(index)));
+    },
+    [virtualizer, focusRow],
+  );
+
+  // New rows came in under the focus (a live list reorders): follow the row the reader was on,
+  // so Enter opens what they chose, not whatever slid into its place.
+  useLayoutEffect(() => {
+    const key = focusedKey.current;
+    if (!roving || !keyAt || !indexOfKey || key == null) return;
+    if (!parentRef.current?.contains(document.activeElement)) return;
+    const here = keyAt(active);
+    if (here === key || here === undefined) return;
+    const moved = indexOfKey(key);
+    if (moved === undefined) focusedKey.current = here;
+    else moveFocus(moved);
+  });
+
+  useEffect(() => {
+    if (toTop === undefined) return;
+    virtualizer.scrollToOffset(0);
+  }, [toTop, virtualizer]);
+
   const onKeyDown = (e: KeyboardEvent) => {
     if (!roving) return;
     const page = Math.max(1, Math.floor((parentRef.current?.clientHeight ?? 0) / rowHeight) - 1);
     const next = nextRowIndex(e.key, active, count, page);
     if (next == null) return;
     e.preventDefault();
-    setActive(next);
-    virtualizer.scrollToIndex(next, { align: 'auto' });
-    // The row may not be drawn yet: try now, then after the virtualizer has rendered it.
-    if (!focusRow(next)) requestAnimationFrame(() => requestAnimationFrame(() => focusRow(next)));
+    focusedKey.current = keyAt?.(next) ?? null;
+    moveFocus(next);
   };
   const onFocus = (e: FocusEvent) => {
     const idx = (e.target as HTMLElement).closest<HTMLElement>('[data-index]')?.dataset.index;
-    if (roving && idx != null) setActive(Number(idx));
+    if (!roving || idx == null) return;
+    setActive(Number(idx));
+    focusedKey.current = keyAt?.(Number(idx)) ?? null;
+  };
+  const onScroll = () => {
+    const top = (parentRef.current?.scrollTop ?? 0) < rowHeight / 2;
+    if (top === atTop.current) return;
+    atTop.current = top;
+    onAtTopChange?.(top);
   };
   const tabStop = Math.min(active, Math.max(0, count - 1));
 
@@ -74,6 +124,7 @@ export function VirtualRows({
       data-testid={testId}
       onKeyDown={onKeyDown}
       onFocus={onFocus}
+      onScroll={onScroll}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((item) => (

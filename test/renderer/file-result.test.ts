@@ -6,6 +6,13 @@ describe('file result notices', () => {
     expect(fileResultNotice(CANCELLED)).toBeNull();
   });
 
+  it('says that a load the user stopped changed nothing', () => {
+    expect(fileResultNotice({ status: 'cancelled', name: 'big.gz' })).toEqual({
+      text: 'Stopped opening big.gz: the view stays as it was',
+      kind: 'info',
+    });
+  });
+
   it('points to the problems panel instead of repeating a problem', () => {
     expect(fileResultNotice(done('opened', 'run.kvscope.jsonl.gz', 3))).toEqual({
       text: 'Opened run.kvscope.jsonl.gz with 3 problems: see below',

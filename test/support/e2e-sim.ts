@@ -25,7 +25,11 @@ export async function sourceStat(card: Locator, label: string): Promise<number> 
  * What is published before the subscription lands is dropped by ZeroMQ, and a source that
  * joins mid-stream does not replay what came before its first batch.
  */
-export async function warmUp(page: Page, sim: SimPublisher, name: string): Promise<void> {
+export async function warmUp(
+  page: Page,
+  sim: Pick<SimPublisher, 'publish'>,
+  name: string,
+): Promise<void> {
   await showView(page, 'Connections');
   const state = sourceCard(page, name).locator('.state');
   await eventually(

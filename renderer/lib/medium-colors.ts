@@ -1,0 +1,26 @@
+// Stable colours for storage media: GPU is always the same colour and CPU another, in every
+// chart, session and theme; any other medium gets a colour from its name, not from its position,
+// so a medium appearing first or later does not repaint the others. Pure.
+
+/** Palette slots (into ChartColors.lines) of the media engines name today. */
+const KNOWN_MEDIA: Record<string, number> = {
+  GPU: 0,
+  CPU: 2,
+  CPU_PINNED: 6,
+  DISK: 4,
+  STORAGE: 5,
+  EXTERNAL: 7,
+};
+
+/** The palette slot of a medium: fixed for the known ones, a hash of the name for the rest. */
+export function mediumColorIndex(medium: string, paletteSize = 8): number {
+  const known = KNOWN_MEDIA[medium.toUpperCase()];
+  if (known !== undefined) return known % paletteSize;
+  // FNV-1a over the name: the same name gives the same slot in every run.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < medium.length; i += 1) {
+    h ^= medium.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % paletteSize;
+}

@@ -1,0 +1,255 @@
+// Live views that hold still and charts that tell the truth, in real Chromium against
+// `kvscope serve` with a live stream: Freeze is a snapshot, a scrolled log keeps its rows, the
+// rate chart ends at a whole second and falls to zero when the stream stops, Enter opens the
+// chain the keyboard is on while the list reorders, and the Overview keeps its state across tabs.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Series } from '../../shared/api-types';
+import { ChainStream } from '../support/e2e-chain-stream';
+import {
+  SCREENSHOT_DIR,
+  ensureBuilt,
+  launchChromium,
+  openApp,
+  removeDir,
+  showView,
+  startServe,
+  tempDir,
+  type ServeProcess,
+} from '../support/e2e-harness';
+import { warmUp } from '../support/e2e-sim';
+import { eventually } from '../support/wait-for';
+
+let dataDir: string;
+let serve: ServeProcess;
+let browser: Browser;
+let page: Page;
+let stream: ChainStream;
+
+beforeAll(async () => {
+  ensureBuilt();
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  dataDir = await tempDir('live-views');
+  stream = await ChainStream.start();
+  serve = await startServe(dataDir, ['--endpoint', stream.endpoint]);
+  browser = await launchChromium();
+  page = await openApp(browser, serve.url);
+  await warmUp(page, stream, stream.endpoint);
+  stream.pace(40);
+}, 120_000);
+
+afterAll(async () => {
+  await stream?.close();
+  await browser?.close();
+  await serve?.stop();
+  await removeDir(dataDir);
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOT_DIR, name) });
+
+/** The seqs of the event rows drawn, top first. */
+function eventSeqs(): Promise<number[]> {
+  return page
+    .getByTestId('event-row')
+    .evaluateAll((rows) =>
+      rows.map((r) => Number(r.querySelector('[role=cell]:nth-child(3)')?.textContent)),
+    );
+}
+
+/** The newest arrival number the service holds (the page asks over its own bridge). */
+function serviceNewest(): Promise<number> {
+  return page.evaluate<number>(
+    'window.kvscope.queryEvents({ offset: 0, limit: 1 }).then((p) => p.newest)',
+  );
+}
+
+/** Waits until the service has received `n` more events than it had. */
+async function moreEvents(n: number): Promise<void> {
+  const from = await serviceNewest();
+  await eventually(serviceNewest, (v) => v >= from + n, `${n} more events to arrive`);
+}
+
+function scrollEvents(top: number): Promise<void> {
+  return page.evaluate<void>(
+    `(() => { const el = document.querySelector('[data-testid="event-rows"]'); el.scrollTop = ${top}; el.dispatchEvent(new Event('scroll')); })()`,
+  );
+}
+
+interface DrawnPoint {
+  t: number;
+  stored: number;
+}
+
+async function lastDrawn(): Promise<DrawnPoint | null> {
+  const raw = await page.getByTestId('chart-rates').getAttribute('data-last-point');
+  return raw ? (JSON.parse(raw) as DrawnPoint) : null;
+}
+
+describe('live views in Chromium', () => {
+  it('freezes the event log as a snapshot while events arrive, scrolling included; Go live shows the newer ones', async () => {
+    await showView(page, 'Events');
+    // More events than the list draws, so that scrolling has older rows to bring in.
+    const total = async () =>
+      Number((await page.getByTestId('event-count').textContent())?.replace(/[^\d]/g, '') ?? 0);
+    await expect.poll(total, { timeout: 30_000 }).toBeGreaterThan(300);
+    await page.getByTestId('event-freeze').click();
+    await expect.poll(() => page.getByTestId('event-count').textContent()).toContain('(frozen)');
+    const frozen = await eventSeqs();
+    const top = Math.max(...frozen);
+    expect(frozen.length).toBeGreaterThan(5);
+
+    await moreEvents(20);
+    expect(await eventSeqs()).toEqual(frozen);
+    // Scrolling loads older rows of the snapshot, never newer ones.
+    await scrollEvents(5000);
+    await expect.poll(async () => (await eventSeqs())[0]).toBeLessThan(frozen.at(-1) ?? 0);
+    expect(Math.max(...(await eventSeqs()))).toBeLessThan(top);
+    await scrollEvents(0);
+    await expect.poll(eventSeqs).toEqual(frozen);
+    await shot('events-frozen-1280.png');
+
+    await page.getByTestId('event-freeze').click();
+    await expect
+      .poll(async () => Math.max(...(await eventSeqs())), { timeout: 20_000 })
+      .toBeGreaterThan(top);
+    expect(await page.getByTestId('event-count').textContent()).not.toContain('frozen');
+  }, 90_000);
+
+  it('keeps the rows of a live event log the reader scrolled down, and counts the newer ones', async () => {
+    await showView(page, 'Events');
+    await page.getByTestId('event-row').first().waitFor({ timeout: 20_000 });
+    await scrollEvents(26 * 12);
+    await expect
+      .poll(() => page.getByTestId('event-count').textContent())
+      .toContain('held while scrolled');
+    const held = await eventSeqs();
+    await moreEvents(20);
+    const newer = page.getByTestId('event-newer');
+    await newer.waitFor({ timeout: 20_000 });
+    expect(await eventSeqs()).toEqual(held);
+    expect(Number((await newer.textContent())?.replace(/[^\d]/g, ''))).toBeGreaterThan(0);
+    await shot('events-held-scrolled-1280.png');
+
+    await newer.click();
+    await expect
+      .poll(async () => Math.max(...(await eventSeqs())), { timeout: 20_000 })
+      .toBeGreaterThan(Math.max(...held));
+    await expect.poll(() => newer.count()).toBe(0);
+  }, 90_000);
+
+  it('ends the rate chart at a whole second, equal to what was published in it, as the service says', async () => {
+    await showView(page, 'Overview');
+    await page.getByTestId('range-1m').click();
+    // Seconds after the warm-up: every batch of them reached KV Scope.
+    const firstSec = Math.floor(stream.batches.at(-1)?.ts ?? 0) + 1;
+    let after = firstSec;
+    for (let i = 0; i < 3; i++) {
+      const drawn = await eventually(
+        lastDrawn,
+        (p) => p !== null && p.t >= after,
+        `the chart to draw second ${after}`,
+      );
+      if (!drawn) throw new Error('nothing drawn');
+      // A whole second: every block published in it, not the part that had arrived so far.
+      expect(drawn.stored).toBe(stream.storedIn(drawn.t));
+      expect(drawn.stored).toBeGreaterThan(0);
+      const series = await page.evaluate<Series>(
+        'window.kvscope.getSeries({ rangeSec: 60, maxPoints: 600 })',
+      );
+      expect(series.points.find((p) => p.t === drawn.t)?.stored).toBe(drawn.stored);
+      const last = series.points.at(-1);
+      expect(last && last.stored).toBe(last && stream.storedIn(last.t));
+      after = drawn.t + 1;
+    }
+    await shot('overview-whole-seconds-1280.png');
+  }, 90_000);
+
+  it('moves a live chart on with the clock when the stream stops, its rate falling to zero', async () => {
+    await showView(page, 'Overview');
+    stream.stop();
+    const lastSec = Math.floor(stream.batches.at(-1)?.ts ?? 0);
+    const drawn = await eventually(
+      lastDrawn,
+      (p) => p !== null && p.t >= lastSec + 3,
+      'the chart axis to move past the end of the stream',
+    );
+    expect(drawn?.stored).toBe(0);
+    await shot('overview-silent-1280.png');
+    stream.pace(40);
+  }, 60_000);
+
+  it('opens the chain the keyboard is on with Enter while the live list reorders under it', async () => {
+    await showView(page, 'Chains');
+    const rows = page.getByTestId('chain-row');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThan(6);
+    await rows.first().focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const focused = () =>
+      page.evaluate<string | null>('document.activeElement?.getAttribute("data-chain-id") ?? null');
+    const atIndex2 = () =>
+      page.evaluate<string | null>(
+        'document.querySelector(\'[data-testid="chain-rows"] [data-index="2"] [role=row]\')?.getAttribute("data-chain-id") ?? null',
+      );
+    const chosen = await focused();
+    expect(chosen).not.toBeNull();
+    expect(await atIndex2()).toBe(chosen);
+    // New chains arrive on top: the row the reader chose moves down, and the focus with it.
+    await eventually(atIndex2, (id) => id !== chosen, 'the list to reorder under the focus');
+    expect(await focused()).toBe(chosen);
+    await page.keyboard.press('Enter');
+    const detail = page.getByTestId('chain-detail');
+    await detail.waitFor({ timeout: 20_000 });
+    expect(await detail.locator('h2 .hash').getAttribute('title')).toBe(chosen);
+    await shot('chains-keyboard-open-1280.png');
+    await detail.getByRole('button', { name: 'Close the chain detail' }).click();
+  }, 90_000);
+
+  it('holds the chain list still while paused, and moves again on resume', async () => {
+    await showView(page, 'Chains');
+    const ids = () =>
+      page
+        .getByTestId('chain-row')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-chain-id')));
+    await page.getByTestId('chain-row').first().waitFor({ timeout: 20_000 });
+    await page.getByTestId('chain-pause').click();
+    await expect.poll(() => page.getByTestId('chain-count').textContent()).toContain('(paused)');
+    const held = await ids();
+    await moreEvents(20);
+    expect(await ids()).toEqual(held);
+    await shot('chains-paused-1280.png');
+    await page.getByTestId('chain-pause').click();
+    await expect.poll(ids, { timeout: 20_000 }).not.toEqual(held);
+  }, 60_000);
+
+  it("keeps the Overview's range, pause and hidden series across a change of tab", async () => {
+    await showView(page, 'Overview');
+    await page.getByTestId('range-1m').click();
+    const chart = page.getByTestId('chart-rates');
+    await chart.locator('.recharts-line path').first().waitFor({ timeout: 20_000 });
+    const legend = chart.getByRole('list', { name: /Series/ }).getByRole('button');
+    await legend.first().click();
+    await expect.poll(() => legend.first().getAttribute('aria-pressed')).toBe('false');
+    await page.getByTestId('pause-charts').click();
+    await expect
+      .poll(() => page.getByTestId('pause-charts').getAttribute('aria-pressed'))
+      .toBe('true');
+    const drawn = await chart.getAttribute('data-last-point');
+
+    await showView(page, 'Events');
+    await moreEvents(10);
+    await showView(page, 'Overview');
+    expect(await page.getByTestId('range-1m').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('pause-charts').getAttribute('aria-pressed')).toBe('true');
+    expect(await legend.first().getAttribute('aria-pressed')).toBe('false');
+    // Paused means the chart as it was drawn, not a new one fetched on the way back.
+    expect(await chart.getAttribute('data-last-point')).toBe(drawn);
+    await shot('overview-state-kept-1280.png');
+
+    await page.getByTestId('pause-charts').click();
+    await legend.first().click();
+    await expect.poll(() => legend.first().getAttribute('aria-pressed')).toBe('true');
+  }, 60_000);
+});
