@@ -15,6 +15,18 @@ interface SimFlags {
   seed: string;
   topic: string;
   connect?: string;
+  gpuBlocks: string;
+  cpuBlocks: string;
+  reannounce: string;
+  stickiness: string;
+}
+
+function share(name: string, v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !(n >= 0 && n <= 1)) {
+    throw new Error(`--${name} must be a share from 0 to 1 (e.g. 0.25), got "${v}"`);
+  }
+  return n;
 }
 
 function int(name: string, v: string, lo: number, hi: number): number {
@@ -75,6 +87,10 @@ export function simOptionsFromFlags(f: SimFlags): SimOptions {
     rate,
     seed: int('seed', f.seed, 0, 2 ** 31 - 1),
     topic: f.topic,
+    gpuBlocks: int('gpu-blocks', f.gpuBlocks, 512, 10_000_000),
+    cpuBlocks: int('cpu-blocks', f.cpuBlocks, 1, 10_000_000),
+    reannounce: share('reannounce', f.reannounce),
+    stickiness: share('stickiness', f.stickiness),
   };
 }
 
@@ -98,6 +114,18 @@ export function registerSim(program: Command): void {
     .option('--rate <r>', 'batches per second per rank', '50')
     .option('--seed <s>', 'workload seed (same seed, same events)', '1')
     .option('--topic <t>', 'topic frame', 'kv-events')
+    .option('--gpu-blocks <n>', 'GPU pool size in blocks (LRU eviction past it)', '2048')
+    .option('--cpu-blocks <n>', 'CPU offload tier size in blocks', '4096')
+    .option(
+      '--reannounce <share>',
+      'share of requests whose resident blocks are re-announced (kv_cache_report_mode="full")',
+      '0',
+    )
+    .option(
+      '--stickiness <share>',
+      "with --dp > 1: chance that a conversation's next turn stays on its rank",
+      '1',
+    )
     .option(
       '--connect <url>',
       'connect the PUB socket out to a bound subscriber (tcp://host:port) instead of binding',

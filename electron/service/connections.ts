@@ -7,10 +7,24 @@ import type { SourceHealth } from '../../shared/api-types';
 import { KvSource } from '../ingest/kv-source';
 import { expandProfile, type SourceConfig } from '../ingest/source-config';
 import type { SessionSource } from '../session/format';
-import { SimPublisher } from '../sim/publisher';
+import { startOnConsecutivePorts } from '../sim/consecutive-ports';
+import type { SimPublisher } from '../sim/publisher';
 import type { ProfileStore } from './profile-store';
 
 export const DEMO_PROFILE_ID = 'demo';
+
+/**
+ * The demo's workload: two data-parallel ranks behind a router that keeps 90% of turns on their
+ * rank, a GPU pool small enough to thrash, and a quarter of requests re-announcing their hits
+ * (kv_cache_report_mode="full"), so the Insights have thrash, hits and duplicates to show.
+ */
+const DEMO_WORKLOAD = {
+  dp: 2,
+  gpuBlocks: 1536,
+  cpuBlocks: 2048,
+  reannounce: 0.25,
+  stickiness: 0.9,
+};
 
 /** What the connections need from the rest of the service. */
 export interface ConnectionsDeps {
@@ -137,12 +151,13 @@ export class Connections {
 
   private async applyDemo(on: boolean): Promise<void> {
     if (on && !this.demo) {
-      this.demo = await SimPublisher.start({
+      this.demo = await startOnConsecutivePorts({
         format: 'map',
         hash: 'int',
         rate: 25,
         seed: Date.now() % 100_000,
         replay: true,
+        ...DEMO_WORKLOAD,
       });
       const rank = this.demo.ranks[0];
       if (!rank) throw new Error('the demo publisher did not start');
@@ -153,7 +168,7 @@ export class Connections {
         mode: 'connect',
         topic: '',
         replayEndpoint: rank.replayEndpoint,
-        dpRanks: 1,
+        dpRanks: DEMO_WORKLOAD.dp,
       });
       await this.connect(DEMO_PROFILE_ID);
     } else if (!on && this.demo) {

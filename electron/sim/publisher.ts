@@ -4,7 +4,7 @@ import { encodeBatch, garbagePayload } from './encode';
 import { RankSockets } from './rank';
 import { Truth, sumCounts } from './truth';
 import type { PublishedBatch, SimOptions, SimStats } from './types';
-import { Workload } from './workload';
+import { SharedTraffic, Workload } from './workload';
 
 const VIRTUAL_EPOCH = 1_767_225_600;
 const TICK_MS = 20;
@@ -45,6 +45,7 @@ export class SimPublisher {
     const seed = opts.seed ?? 1;
     const replay = opts.replay ?? false;
     const state: Rank[] = [];
+    const shared = dp > 1 ? new SharedTraffic() : undefined;
     try {
       for (let index = 0; index < dp; index++) {
         const sockets = await RankSockets.open({
@@ -66,6 +67,9 @@ export class SimPublisher {
           cpuBlocks: opts.cpuBlocks,
           eventsPerBatch: opts.eventsPerBatch,
           clearEvery: opts.clearEvery,
+          reannounce: opts.reannounce,
+          stickiness: opts.stickiness,
+          shared,
         });
         state.push({ index, sockets, workload, truth: new Truth(), seq: 0n, sent: 0 });
       }
@@ -211,6 +215,13 @@ function validate(o: SimOptions): void {
   if (typeof o.replay === 'number') intIn('replay port', o.replay, 0, 65535);
   if (o.rate !== undefined && !(Number.isFinite(o.rate) && o.rate >= 0)) {
     throw new Error(`rate must be a number >= 0 (batches per second per rank), got ${o.rate}`);
+  }
+  for (const [name, v] of [
+    ['reannounce', o.reannounce],
+    ['stickiness', o.stickiness],
+  ] as const) {
+    if (v !== undefined && !(v >= 0 && v <= 1))
+      throw new Error(`${name} must be a share from 0 to 1, got ${String(v)}`);
   }
   if (o.bind === false && !o.connectTo)
     throw new Error('bind: false needs connectTo (tcp://host:port)');

@@ -124,5 +124,9 @@ export interface SimOptions {
   cpuBlocks?: number;
   /** Mean batches between automatic AllBlocksCleared; default 4000, 0 = never. */
   clearEvery?: number;
+  /** Share of requests whose resident blocks are re-announced (kv_cache_report_mode="full"); default 0. */
+  reannounce?: number;
+  /** Chance that a conversation's next turn stays on its rank (with dp > 1); default 1. */
+  stickiness?: number;
   faults?: SimFaults;
 }

@@ -18,6 +18,24 @@ export interface WorkloadOptions {
   eventsPerBatch?: [number, number];
   /** Mean batches between automatic clears; 0 = never. */
   clearEvery?: number;
+  /**
+   * Share of requests (0..1) whose already resident blocks are re-announced as BlockStored, as
+   * vLLM does with kv_cache_report_mode="full"; default 0.
+   */
+  reannounce?: number;
+  /**
+   * Chance (0..1) that a conversation's next turn stays on the rank that served it; otherwise the
+   * rank asking takes it over (a router without prefix affinity). Needs `shared`; default 1.
+   */
+  stickiness?: number;
+  /** What the ranks of one engine share: their conversations and one request counter. */
+  shared?: SharedTraffic;
+}
+
+/** The ranks of one engine: a router may move a conversation from one rank to another. */
+export class SharedTraffic {
+  round = 0;
+  readonly byRank = new Map<number, Conversation[]>();
 }
 
 interface Block {
@@ -66,6 +84,10 @@ export class Workload {
   private readonly eventsPerBatch: [number, number];
   private readonly clearEvery: number;
   private readonly seed: number;
+  private readonly rank: number;
+  private readonly reannounce: number;
+  private readonly stickiness: number;
+  private readonly shared: SharedTraffic | null;
   /** LRU order: first = least recently used. */
   private readonly gpu = new Map<string, Block>();
   private readonly cpu = new Map<string, Block>();
@@ -76,6 +98,17 @@ export class Workload {
 
   constructor(opts: WorkloadOptions) {
     this.seed = opts.seed;
+    this.rank = opts.rank ?? 0;
+    this.reannounce = opts.reannounce ?? 0;
+    this.stickiness = opts.stickiness ?? 1;
+    this.shared = opts.shared ?? null;
+    for (const [name, v] of [
+      ['reannounce', this.reannounce],
+      ['stickiness', this.stickiness],
+    ] as const) {
+      if (!(v >= 0 && v <= 1)) throw new Error(`${name} must be a share from 0 to 1, got ${v}`);
+    }
+    this.shared?.byRank.set(this.rank, this.conversations);
     this.rng = new Prng(opts.seed * 7919 + (opts.rank ?? 0) * 104729 + 1);
     this.format = opts.format;
     this.hashKind = opts.hash;
@@ -125,6 +158,7 @@ export class Workload {
     this.cpu.clear();
     this.queue = [];
     this.conversations = [];
+    this.shared?.byRank.set(this.rank, this.conversations);
   }
 
   /** One request: a new conversation or the next turn of a running one. */
@@ -139,7 +173,10 @@ export class Workload {
       this.admit(conv);
       return;
     }
-    const idx = this.rng.int(0, this.conversations.length - 1);
+    const moved = this.stickiness < 1 && this.rng.chance(1 - this.stickiness) && this.takeOver();
+    const idx = moved
+      ? this.conversations.length - 1
+      : this.rng.int(0, this.conversations.length - 1);
     const conv = this.conversations[idx];
     if (!conv) return;
     this.extend(conv, this.rng.int(1, 8));
@@ -147,6 +184,18 @@ export class Workload {
     if (conv.blocks.length >= MAX_CONVERSATION_BLOCKS || this.rng.chance(0.08)) {
       this.conversations.splice(idx, 1);
     }
+  }
+
+  /** Takes a running conversation over from another rank; false when none has one. */
+  private takeOver(): boolean {
+    if (!this.shared) return false;
+    const others = [...this.shared.byRank].filter(([r, list]) => r !== this.rank && list.length);
+    if (others.length === 0) return false;
+    const [, list] = this.rng.pick(others);
+    const [conv] = list.splice(this.rng.int(0, list.length - 1), 1);
+    if (!conv) return false;
+    this.conversations.push(conv);
+    return true;
   }
 
   /** A shared system prompt: same tokens for every rank and conversation. */
@@ -197,13 +246,26 @@ export class Workload {
   /** Serve a request's blocks: hits are touched, misses stored, LRU victims evicted/offloaded. */
   private admit(conv: Conversation): void {
     const blocks = conv.blocks;
-    const round = ++this.round;
+    // Blocks of a conversation that moved are pinned by round: one counter for all ranks.
+    const round = this.shared ? ++this.shared.round : ++this.round;
     let missing = 0;
     for (const b of blocks) {
       b.pin = round;
-      if (!this.gpu.has(b.key)) missing++;
+      // A conversation taken over from another rank brings its own Block objects: pin the one
+      // this pool holds under the same key too.
+      const held = this.gpu.get(b.key);
+      if (held) held.pin = round;
+      else missing++;
     }
     this.evict(this.gpu.size + missing - this.gpuBlocks, round);
+    const hits = blocks.length - missing;
+    if (hits > 0 && this.reannounce > 0 && this.rng.chance(this.reannounce)) {
+      // Full report mode: the whole prefix is announced, the resident part included.
+      this.queue.push(this.stored(blocks, null, conv.lora));
+      for (const b of blocks) if (!this.gpu.has(b.key)) this.gpu.set(b.key, b);
+      this.touch(blocks);
+      return;
+    }
     let runStart = -1;
     for (let i = 0; i <= blocks.length; i++) {
       const b = blocks[i];
