@@ -35,6 +35,8 @@ const HUGE = 10n ** 40n;
  */
 export function intField(v: unknown, what: string, min: number, max: number): number | null {
   if (v === undefined || v === null) return null;
+  // The common case, a plain JSON number, without a BigInt.
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max) return v;
   const n = exactInt(v);
   if (n === null || n < BigInt(min) || n > BigInt(max) || (typeof v === 'number' && !isSafe(v))) {
     throw new BadLine(
@@ -56,6 +58,7 @@ const isSafe = (v: number): boolean => Number.isSafeInteger(v);
  * line that says so, never a rounded seq that would merge or split batches.
  */
 export function seqField(v: unknown, what = 'seq'): number {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
   const n = exactInt(v);
   if (n === null || n < 0n) throw new BadLine(`${what} ${describe(v)} is not a whole number >= 0`);
   if (n > BigInt(Number.MAX_SAFE_INTEGER) || (typeof v === 'number' && !isSafe(v))) {

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { RESTART_WINDOW, SeqDedup } from '../../electron/session/seq-dedup';
+import { BadLine, captureHash, intField, seqField } from '../../electron/session/record-fields';
+
+describe('SeqDedup, the one rule for seqs seen again in a file', () => {
+  it('applies each event of a batch once and each batch once, per source', () => {
+    const d = new SeqDedup();
+    expect(d.event('a', 10, 0)).toBe('apply');
+    expect(d.event('a', 10, 1)).toBe('apply');
+    expect(d.event('a', 10, 1)).toBe('duplicate');
+    expect(d.event('b', 10, 0)).toBe('apply'); // another source's seq 10
+    expect(d.event('a', 12, 0)).toBe('apply'); // a gap is not a duplicate
+    expect(d.event('a', 11, 0)).toBe('duplicate'); // behind the highest seq: already passed
+    expect(d.event('a', 10, 0)).toBe('duplicate');
+    expect(d.duplicates).toBe(3);
+  });
+
+  it('reads seq 0, or a seq more than the window back, as a restart, as the sequencer does', () => {
+    const d = new SeqDedup();
+    d.event('a', 500, 0);
+    expect(d.event('a', 500 - RESTART_WINDOW, 0)).toBe('duplicate');
+    expect(d.event('a', 500 - RESTART_WINDOW - 1, 0)).toBe('restart');
+    expect(d.maxSeq('a')).toBe(500 - RESTART_WINDOW - 1);
+    d.event('a', 3, 0);
+    expect(d.event('a', 0, 0)).toBe('restart');
+    d.reset('a');
+    expect(d.event('a', 0, 0)).toBe('apply');
+  });
+
+  it('cannot tell a repeated line of a batch without indexes, so applies it', () => {
+    const d = new SeqDedup();
+    expect(d.event('a', 1, null)).toBe('apply');
+    expect(d.event('a', 1, null)).toBe('apply');
+    expect(d.event('a', 2, null)).toBe('apply');
+    expect(d.event('a', 1, null)).toBe('duplicate');
+  });
+});
+
+describe('record field checks', () => {
+  it('keeps every seq below 2^53 exact and refuses the rest by name', () => {
+    expect(seqField(9007199254740991)).toBe(9007199254740991);
+    expect(seqField('9007199254740991')).toBe(9007199254740991);
+    expect(() => seqField(9007199254740992)).toThrow(/beyond 2\^53/);
+    expect(() => seqField('9'.repeat(5000))).toThrow(/seq of 5000 digits is beyond 2\^53/);
+    expect(() => seqField(-1)).toThrow(BadLine);
+    expect(() => seqField(1.5)).toThrow(/not a whole number/);
+  });
+
+  it('bounds integers without losing digits, for numbers and quoted long literals', () => {
+    expect(intField(undefined, 'x', 0, 10)).toBeNull();
+    expect(intField(10, 'x', 0, 10)).toBe(10);
+    expect(() => intField(11, 'x', 0, 10)).toThrow(
+      'x 11 is out of range (a whole number from 0 to 10)',
+    );
+    expect(() => intField(1e308, 'x', 0, 10)).toThrow(/x 1e\+308 is out of range/);
+    expect(() => intField(Infinity, 'x', 0, 10)).toThrow(BadLine);
+    expect(() => intField('5', 'x', 0, 4)).toThrow(BadLine);
+  });
+
+  it('reads capture hashes as the engine logs them, and nothing longer than a hash', () => {
+    expect(captureHash(7, 'h')).toBe('7');
+    expect(captureHash('18446744073709551615', 'h')).toBe('18446744073709551615');
+    expect(captureHash('-9223372036854775808', 'h')).toBe('-9223372036854775808');
+    expect(captureHash('0xABCDEF', 'h')).toBe('abcdef');
+    expect(() => captureHash('-9223372036854775809', 'h')).toThrow(/does not fit 64 bits/);
+    expect(() => captureHash('ab'.repeat(200), 'h')).toThrow(/longer than any block hash/);
+    expect(() => captureHash(1.5, 'h')).toThrow(/not an integer or hex string/);
+  });
+});
