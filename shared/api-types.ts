@@ -120,6 +120,33 @@ export interface ViewInfo {
   problems: string[];
 }
 
+/** The live recording: how far its file is behind what was received, and what it could not take. */
+export interface RecordingStatus {
+  /** Seconds since the oldest record not yet in the file arrived (0 when the file is up to date). */
+  lagSeconds: number;
+  /** Records received and not yet in the file: what a crash right now would lose. */
+  behindRecords: number;
+  /** Records the file could not take (its queue was full, or the disk failed): shown, not recorded. */
+  droppedRecords: number;
+  /** Compressed bytes in the file so far. */
+  bytes: number;
+  /** lagSeconds is past the second the recording keeps within while the disk keeps up. */
+  behind: boolean;
+  /** Why the file cannot be written, if it cannot. */
+  error: string | null;
+}
+
+/** A recording in the app's data folder (the Recent recordings list). */
+export interface RecentRecording {
+  /** Its file name: what the renderer sends back to open it (never a path). */
+  id: string;
+  /** ISO 8601 time the recording started. */
+  startedAt: string;
+  bytes: number;
+  /** The recording being written now (the live view). */
+  current: boolean;
+}
+
 /** A coalesced state snapshot, sent at most ~10 times a second; bounded in bytes. */
 export interface UpdateFrame {
   /** Frame counter, for flow control (the renderer acks it). */
@@ -132,6 +159,8 @@ export interface UpdateFrame {
   kpis: Kpis;
   sources: SourceStatus[];
   media: string[];
+  /** The live recording, whatever the view shows. */
+  recording: RecordingStatus;
 }
 
 export interface SeriesQuery {

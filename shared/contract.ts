@@ -15,6 +15,7 @@ import type {
   MenuCommand,
   Profile,
   ProfileInput,
+  RecentRecording,
   Series,
   SeriesQuery,
   UpdateFrame,
@@ -46,6 +47,8 @@ export interface InvokeContract {
   'session:back-to-live': { args: []; result: void };
   /** Stops the file being opened (true when one was); the view shown stays. */
   'session:cancel-open': { args: []; result: boolean };
+  'recordings:list': { args: []; result: RecentRecording[] };
+  'recordings:open': { args: [id: string]; result: FileResult };
   'export:rates-csv': { args: []; result: FileResult };
   'export:chart-png': { args: [png: Uint8Array]; result: FileResult };
 }
@@ -81,6 +84,8 @@ export const BRIDGE_METHODS = {
   importCapture: 'session:import-capture',
   backToLive: 'session:back-to-live',
   cancelOpen: 'session:cancel-open',
+  listRecordings: 'recordings:list',
+  openRecording: 'recordings:open',
   exportRatesCsv: 'export:rates-csv',
   exportChartPng: 'export:chart-png',
 } as const satisfies Record<string, InvokeChannel>;

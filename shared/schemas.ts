@@ -80,6 +80,15 @@ export const ARG_SCHEMAS = {
   'session:import-capture': z.tuple([]),
   'session:back-to-live': z.tuple([]),
   'session:cancel-open': z.tuple([]),
+  'recordings:list': z.tuple([]),
+  // A file name from recordings:list, never a path: no separators, no dot-dot.
+  'recordings:open': z.tuple([
+    z
+      .string()
+      .max(200)
+      .regex(/^recording-[\w.-]+\.kvscope\.jsonl\.gz$/, 'a recording name from the list')
+      .refine((n) => !n.includes('..'), 'a recording name from the list'),
+  ]),
   'export:rates-csv': z.tuple([]),
   'export:chart-png': z.tuple([bytes]),
 } satisfies { [C in InvokeChannel]: z.ZodType<InvokeContract[C]['args'], unknown> };

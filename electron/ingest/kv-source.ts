@@ -50,6 +50,9 @@ const zeroCounters = (): SourceCounters => ({
 });
 
 /** A KV event subscription with gap recovery and health; delivers to its sink in seq order. */
+/** Longest the receive loop keeps the event loop to itself under a flat-out stream. */
+const YIELD_EVERY_MS = 10;
+
 export class KvSource {
   private sock: Subscriber | null = null;
   private state: SourceState = 'connecting';
@@ -177,11 +180,18 @@ export class KvSource {
 
   private async receiveLoop(sock: Subscriber): Promise<void> {
     try {
+      let turn = performance.now();
       for (;;) {
         const held = this.beforeReceive?.();
         if (held) await held;
         const frames = await sock.receive();
         this.onMessage(frames);
+        // receive() resolves at once while messages wait, so this loop alone would starve timers
+        // and I/O callbacks (the recording's gzip and file writes, the frames): give them a turn.
+        if (performance.now() - turn >= YIELD_EVERY_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          turn = performance.now();
+        }
       }
     } catch (e) {
       if (this.closed || sock.closed) return;

@@ -44,6 +44,8 @@ export function createInvokeHandlers(
     'session:import-capture': () => files.importCapture(),
     'session:back-to-live': () => service.backToLive(),
     'session:cancel-open': () => service.cancelOpen(),
+    'recordings:list': () => service.listRecordings(),
+    'recordings:open': (id) => service.openRecording(id),
     'export:rates-csv': () => files.exportRatesCsv(),
     'export:chart-png': (png) => files.exportChartPng(png),
   };

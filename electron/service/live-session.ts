@@ -6,6 +6,7 @@ import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { APP_VERSION } from '../app-version';
+import type { RecordingStatus } from '../../shared/api-types';
 import type { IngestSink } from '../../shared/records';
 import { CacheAnalysis } from '../analysis/cache-analysis';
 import { CacheModel } from '../model/cache-model';
@@ -64,6 +65,16 @@ export class LiveSession {
   /** Why the recording file could not be written, if it could not. */
   get recordingError(): string | null {
     return this.recording.writeError;
+  }
+
+  /** How far the recording file is behind what arrived, and what it could not take. */
+  recordingStatus(): RecordingStatus {
+    return this.recording.status();
+  }
+
+  /** The file being written (never removed by retention, not offered to reopen). */
+  get recordingPath(): string {
+    return this.recording.path;
   }
 
   /** Names a source in the recording (once per id), so a reopened session knows it. */

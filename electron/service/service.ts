@@ -18,16 +18,24 @@ import type {
   Kpis,
   Profile,
   ProfileInput,
+  RecentRecording,
   Series,
   SeriesQuery,
   UpdateFrame,
 } from '../../shared/api-types';
 import type { AnalysisReport } from '../../shared/analysis-report';
-import { done } from '../../shared/file-result';
+import { done, failed } from '../../shared/file-result';
 import { APP_VERSION } from '../app-version';
 import { ratesCsv } from '../export/rates-csv';
 import { MetricsHub } from '../metrics/metrics-hub';
 import { loadIntoModel } from '../session/load';
+import {
+  BUDGET_ENV,
+  DEFAULT_RECORDINGS_BUDGET_BYTES,
+  listRecordingFiles,
+  parseByteSize,
+  RecordingRetention,
+} from '../session/recording-retention';
 import { Connections } from './connections';
 import { FramePump, type FrameSink, type FrameSubscription } from './frame-pump';
 import { LiveSession } from './live-session';
@@ -37,6 +45,9 @@ import { ViewState } from './view-state';
 
 export const WIRE_FORMAT_URL =
   'https://github.com/vllm-project/vllm/blob/main/vllm/distributed/kv_events.py';
+
+/** How many recordings the Recent recordings list shows. */
+const RECENT_RECORDINGS = 20;
 
 export interface ServiceOptions {
   /** Where profiles and recordings live; the desktop app passes Electron's userData. */
@@ -49,6 +60,8 @@ export interface ServiceOptions {
   persistProfiles?: boolean;
   transport: AppInfo['transport'];
   frameIntervalMs?: number;
+  /** Bytes all recordings together may take (oldest removed first); default: $KVSCOPE_RECORDINGS_BUDGET or 2 GiB. */
+  recordingsBudgetBytes?: number;
 }
 
 /** One running KV Scope: sources in, snapshots and queries out. */
@@ -59,6 +72,7 @@ export class KvScopeService {
   private readonly view: ViewState;
   /** /metrics: the block tally, the engines' own metrics, the analysis hook, the registry. */
   readonly metrics: MetricsHub;
+  private readonly retention: RecordingRetention;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -94,7 +108,14 @@ export class KvScopeService {
       unwatch: (profileId) => this.metrics.unwatch(profileId),
       changed,
     });
-    this.view = new ViewState(live, store.loadProblem ? [store.loadProblem] : [], changed);
+    const problems = store.loadProblem ? [store.loadProblem] : [];
+    const budget = recordingsBudget(options.recordingsBudgetBytes, problems);
+    this.retention = new RecordingRetention(this.recordingsDir, budget, live.recordingPath);
+    this.view = new ViewState(live, problems, changed);
+  }
+
+  private get recordingsDir(): string {
+    return path.join(this.options.dataDir, 'recordings');
   }
 
   /** Starts the service: loads profiles, opens the live recording, connects what should be. */
@@ -108,6 +129,7 @@ export class KvScopeService {
     const service = new KvScopeService(options, store, live);
     const connections = service.connections;
     try {
+      await service.retention.start();
       for (const [i, input] of (options.endpoints ?? []).entries()) {
         await connections.addTransient({ ...input, id: `cli-${i + 1}` });
       }
@@ -252,6 +274,33 @@ export class KvScopeService {
     this.view.backToLive();
   }
 
+  /** The recordings in the data folder, newest first (the one being written says so). */
+  async listRecordings(): Promise<RecentRecording[]> {
+    const files = await listRecordingFiles(this.recordingsDir);
+    return files
+      .reverse()
+      .slice(0, RECENT_RECORDINGS)
+      .map((f) => ({
+        id: f.name,
+        startedAt: f.startedAt.toISOString(),
+        bytes: f.bytes,
+        current: f.path === this.live.recordingPath,
+      }));
+  }
+
+  /** Opens a recording of the data folder by its name from listRecordings, as a file would open. */
+  async openRecording(id: string): Promise<FileResult> {
+    const file = (await listRecordingFiles(this.recordingsDir)).find((f) => f.name === id);
+    if (!file) {
+      const gone = new Error('it is no longer in the data folder: pick one from the list again');
+      return failed('open', gone, id);
+    }
+    if (file.path === this.live.recordingPath) {
+      return failed('open', new Error('it is the live recording, on screen now'), id);
+    }
+    return this.openSession(file.path, file.name);
+  }
+
   /** True when the live recording holds events not yet saved by the user. */
   hasUnsavedLiveData(): boolean {
     return this.live.unsaved;
@@ -263,6 +312,7 @@ export class KvScopeService {
     this.pump.close();
     await this.connections.closeAll();
     this.metrics.close();
+    await this.retention.stop();
     await this.live.close();
   }
 
@@ -281,6 +331,7 @@ export class KvScopeService {
         Date.now(),
       ),
       media: model.media(),
+      recording: this.live.recordingStatus(),
     };
   }
 }
@@ -289,4 +340,17 @@ export class KvScopeService {
 async function sizeOf(input: string | Buffer | Readable): Promise<number | null> {
   if (typeof input === 'string') return (await stat(input).catch(() => null))?.size ?? null;
   return input instanceof Readable ? null : input.byteLength;
+}
+
+/** The recordings budget: the option, else $KVSCOPE_RECORDINGS_BUDGET, else 2 GiB. */
+function recordingsBudget(option: number | undefined, problems: string[]): number {
+  if (option !== undefined) return option;
+  const env = process.env[BUDGET_ENV];
+  if (!env) return DEFAULT_RECORDINGS_BUDGET_BYTES;
+  try {
+    return parseByteSize(env, BUDGET_ENV);
+  } catch (err) {
+    problems.push(`${(err as Error).message}; keeping recordings within 2GB instead`);
+    return DEFAULT_RECORDINGS_BUDGET_BYTES;
+  }
 }

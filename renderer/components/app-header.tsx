@@ -1,17 +1,19 @@
-import type { ViewInfo } from '../../shared/api-types';
+import type { RecordingStatus, ViewInfo } from '../../shared/api-types';
 import { bridge, errorText } from '../bridge/bridge';
 import { useTheme } from '../state/theme-store';
 import { exportPng, runFileAction } from './file-actions';
 import type { Notify } from './file-actions';
+import { RecordingBadge } from './recording-badge';
 import { ThemeToggle } from './theme-toggle';
 
 interface Props {
   view: ViewInfo | null;
+  recording?: RecordingStatus | null;
   notify: Notify;
 }
 
 /** Title, view badges and the file buttons. */
-export function AppHeader({ view, notify }: Props) {
+export function AppHeader({ view, recording = null, notify }: Props) {
   const { theme } = useTheme();
   const b = bridge();
   const session = view?.kind === 'session';
@@ -38,6 +40,7 @@ export function AppHeader({ view, notify }: Props) {
             read-only session
           </span>
         )}
+        <RecordingBadge recording={recording} />
       </div>
       <div className="toolbar" role="toolbar" aria-label="File">
         <button

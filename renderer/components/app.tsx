@@ -102,7 +102,7 @@ export function App() {
 
   return (
     <div className="app">
-      <AppHeader view={frame?.view ?? null} notify={notify} />
+      <AppHeader view={frame?.view ?? null} recording={frame?.recording} notify={notify} />
       <LinkBanner />
       <nav className="nav">
         <ViewTabs view={view} onChange={setView} />

@@ -5,6 +5,7 @@ import type { Notify } from '../components/file-actions';
 import { useFrameState } from '../state/frames';
 import { ProfileForm } from './profile-form';
 import { ProfileList } from './profile-list';
+import { RecentRecordings } from './recent-recordings';
 import { SourceCard } from './source-card';
 
 interface Props {
@@ -144,6 +145,7 @@ export function ConnectionsView({ notify }: Props) {
           </div>
         )}
       </section>
+      <RecentRecordings notify={notify} />
     </div>
   );
 }

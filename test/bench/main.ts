@@ -2,6 +2,7 @@
 import { runAnalysisBench, runGhostMemoryBench } from './analysis-bench';
 import type { BenchResult } from './bench-result';
 import { runCaptureBench } from './capture-bench';
+import { runCrashBench } from './crash-bench';
 import { runDecodeBench } from './decode-bench';
 import { runFramesBench } from './frames-bench';
 import { runIngestBench } from './ingest-bench';
@@ -15,6 +16,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['frames', runFramesBench],
   ['analysis', runAnalysisBench],
   ['ghost-memory', runGhostMemoryBench],
+  ['crash', runCrashBench],
 ];
 
 async function main(): Promise<void> {

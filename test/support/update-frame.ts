@@ -36,6 +36,14 @@ export function updateFrame(
     },
     sources: [],
     media: [],
+    recording: {
+      lagSeconds: 0,
+      behindRecords: 0,
+      droppedRecords: 0,
+      bytes: 0,
+      behind: false,
+      error: null,
+    },
     ...frame,
   };
 }

@@ -1,0 +1,372 @@
+// A gzip JSON-lines file written behind a bounded queue. Lines wait in memory only while gzip or
+// the disk is busy: gzip.write() and the file's write() results are honoured (a full gzip input
+// waits for 'drain', a full file pauses gzip's output), so nothing grows without bound below the
+// queue. A sync flush at least every flushIntervalMs (and every FLUSH_BYTES under load) makes what
+// was accepted readable from a file cut by a crash. A line that finds the queue full is refused and
+// counted: the caller can say how much was not recorded instead of losing it silently.
+
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { constants, createGzip, type Gzip } from 'node:zlib';
+
+/** Lines are queued in segments of about this many bytes, not one array entry per line. */
+const SEGMENT_BYTES = 64 * 1024;
+/**
+ * One gzip write takes what is queued, up to this many bytes. Each write (and each full output
+ * buffer) costs a turn of the event loop, which a busy ingest makes long: big writes keep gzip's
+ * throughput up while the main thread is loaded.
+ */
+const WRITE_BYTES = 2 * 1024 * 1024;
+/** gzip's output buffer: one turn of the event loop per this many compressed bytes. */
+const GZIP_CHUNK_BYTES = 256 * 1024;
+/** Under load a sync flush follows this many bytes of input, so the file keeps up with the input. */
+const FLUSH_BYTES = 1024 * 1024;
+/**
+ * Level 3: three times the speed of zlib's default 6 on these lines for 7% more bytes (measured on
+ * the simulator's events: 230 vs 72 MB/s, ratio 0.145 vs 0.135), so gzip keeps up on a busy core.
+ */
+const GZIP_LEVEL = 3;
+
+/** Tuning of a line writer. */
+export interface LineWriterOptions {
+  /** Longest time an accepted line waits before a sync flush makes it readable from the file. */
+  flushIntervalMs: number;
+  /** Bytes of lines waiting for gzip beyond which new lines are refused (and counted). */
+  maxQueueBytes: number;
+}
+
+/** Where the writer stands: what was accepted, what the file already holds, what was refused. */
+export interface LineWriterStats {
+  /** Lines accepted into the queue. */
+  accepted: number;
+  /** Accepted lines whose compressed bytes the file holds (a kill -9 of the process keeps them). */
+  durable: number;
+  /** Lines refused because the queue was full or the file had failed. */
+  dropped: number;
+  /** Bytes of lines waiting for gzip. */
+  queuedBytes: number;
+  /** Date.now() when the oldest accepted line that is not yet durable arrived; null if none. */
+  oldestPendingAt: number | null;
+  /** Compressed bytes written to the file. */
+  fileBytes: number;
+}
+
+interface Segment {
+  parts: string[];
+  bytes: number;
+  lines: number;
+  firstAt: number;
+  /** Takes no more lines: what comes after a Save As goes into the next member. */
+  sealed: boolean;
+}
+
+/** Accepted lines not durable yet, in order: `endLine` is the accepted count at its end. */
+interface Pending {
+  endLine: number;
+  firstAt: number;
+}
+
+/** A point in gzip's output: once the file holds `out` bytes, the first `lines` lines are durable. */
+interface Mark {
+  out: number;
+  lines: number;
+}
+
+/** A gzip JSON-lines file fed through a bounded, backpressured queue. */
+export class GzipLineWriter {
+  private readonly file: WriteStream;
+  private gz: Gzip;
+  private gzEnded: Promise<void> = Promise.resolve();
+  private readonly queue: Segment[] = [];
+  private queuedBytes = 0;
+  private readonly pending: Pending[] = [];
+  private readonly marks: Mark[] = [];
+  private readonly waiters: { lines: number; resolve: () => void }[] = [];
+  private accepted = 0;
+  private handed = 0;
+  private flushed = 0;
+  private durable = 0;
+  private dropped = 0;
+  private unflushedBytes = 0;
+  /** gzip output bytes emitted, and how many of them the file has written. */
+  private out = 0;
+  private written = 0;
+  private pumping: Promise<void> | null = null;
+  /** While a member is being ended (Save As), lines after this many wait in the queue. */
+  private holdFrom: number | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushWanted = false;
+  private kickSoon = false;
+  private failed!: () => void;
+  /** Settles when the file fails: nothing that waits on gzip or the file waits past that. */
+  private readonly failure = new Promise<void>((resolve) => {
+    this.failed = resolve;
+  });
+  private closed = false;
+  /** Why the file cannot be written (a full disk, say); null while all is well. */
+  error: string | null = null;
+
+  constructor(
+    readonly path: string,
+    private readonly opts: LineWriterOptions,
+  ) {
+    this.file = createWriteStream(path, { flags: 'w' });
+    this.file.on('error', (err) => this.fail(err));
+    this.gz = this.newMember();
+  }
+
+  /** Queue one line (no newline); false when it was refused and counted as dropped. */
+  write(line: string): boolean {
+    if (this.closed) return false;
+    const bytes = line.length + 1;
+    if (this.error !== null || this.queuedBytes + bytes > this.opts.maxQueueBytes) {
+      this.dropped += 1;
+      return false;
+    }
+    let seg = this.queue[this.queue.length - 1];
+    if (!seg || seg.sealed || seg.bytes >= SEGMENT_BYTES) {
+      seg = { parts: [], bytes: 0, lines: 0, firstAt: Date.now(), sealed: false };
+      this.queue.push(seg);
+    }
+    seg.parts.push(line, '\n');
+    seg.bytes += bytes;
+    seg.lines += 1;
+    this.queuedBytes += bytes;
+    this.accepted += 1;
+    this.armFlush();
+    // On the next turn, not now: the lines of a whole burst go to gzip in one write.
+    if (!this.pumping && !this.kickSoon) {
+      this.kickSoon = true;
+      setImmediate(() => {
+        this.kickSoon = false;
+        this.kick();
+      });
+    }
+    return true;
+  }
+
+  /** Counts and lag (see LineWriterStats). */
+  stats(): LineWriterStats {
+    const oldest = this.pending[0]?.firstAt ?? this.queue[0]?.firstAt ?? null;
+    return {
+      accepted: this.accepted,
+      durable: this.durable,
+      dropped: this.dropped,
+      queuedBytes: this.queuedBytes,
+      oldestPendingAt: oldest,
+      fileBytes: this.written,
+    };
+  }
+
+  /** Resolves once every line accepted so far is durable (or the file has failed). */
+  async flush(): Promise<void> {
+    const done = this.durableUpTo(this.accepted);
+    this.wantFlush();
+    await done;
+  }
+
+  private durableUpTo(lines: number): Promise<void> {
+    if (this.durable >= lines || this.error !== null) return Promise.resolve();
+    return new Promise<void>((resolve) => this.waiters.push({ lines, resolve }));
+  }
+
+  /**
+   * Ends the gzip member after every line accepted so far (the file is then a complete gzip), runs
+   * `fn` (a copy of the file), then starts a new member; lines arriving meanwhile wait in the queue.
+   */
+  async withMemberEnded<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.closed) return fn();
+    try {
+      await this.endMember();
+      return await fn();
+    } finally {
+      this.holdFrom = null;
+      if (!this.closed) {
+        this.gz = this.newMember();
+        this.kick();
+      }
+    }
+  }
+
+  /** Writes what is queued, ends the gzip member and closes the file. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flush();
+    this.closed = true;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    await this.endMember();
+    if (this.error === null && !this.file.destroyed) {
+      await new Promise<void>((resolve) => this.file.end(() => resolve()));
+    } else {
+      this.file.destroy();
+    }
+    this.release();
+  }
+
+  private async endMember(): Promise<void> {
+    const last = this.queue[this.queue.length - 1];
+    if (last) last.sealed = true;
+    this.holdFrom = this.accepted;
+    // The pump hands over everything up to holdFrom, then stops.
+    this.kick();
+    while (this.pumping) await this.pumping;
+    if (this.error !== null) return;
+    // Everything handed to this member is in its output once it ends.
+    this.gz.end();
+    await this.gzEnded;
+    this.addMark(this.handed);
+    this.flushed = this.handed;
+    // Only what this member holds: lines still queued wait for the next one.
+    await this.durableUpTo(this.handed);
+  }
+
+  private newMember(): Gzip {
+    const gz = createGzip({ level: GZIP_LEVEL, chunkSize: GZIP_CHUNK_BYTES });
+    gz.on('data', (chunk: Buffer) => {
+      this.out += chunk.length;
+      const ok = this.file.write(chunk, (err) => {
+        if (err) return this.fail(err);
+        this.written += chunk.length;
+        this.settle();
+      });
+      // The file's buffer is full: stop gzip's output until it drains (gzip then stops taking input).
+      if (!ok && !this.file.destroyed) {
+        gz.pause();
+        this.file.once('drain', () => gz.resume());
+      }
+    });
+    gz.on('error', (err) => this.fail(err));
+    this.gzEnded = Promise.race([
+      once(gz, 'end').then(() => undefined),
+      once(gz, 'close').then(() => undefined),
+    ]).catch(() => undefined);
+    return gz;
+  }
+
+  private get holding(): boolean {
+    return this.holdFrom !== null && this.handed >= this.holdFrom;
+  }
+
+  private kick(): void {
+    if (this.pumping || this.holding || this.error !== null) return;
+    this.pumping = this.pump()
+      .catch((err: unknown) => this.fail(err instanceof Error ? err : new Error(String(err))))
+      .finally(() => {
+        this.pumping = null;
+        // Lines written between the pump's last look and now (write() saw it still running).
+        if (this.queue.length > 0 || this.flushWanted) this.kick();
+      });
+  }
+
+  /** Hands what is queued to gzip, one write at a time, waiting whenever gzip says it is full. */
+  private async pump(): Promise<void> {
+    for (;;) {
+      if (this.holding || this.error !== null) return;
+      const text = this.take();
+      if (text !== null) {
+        const full = !this.gz.write(text);
+        if (this.unflushedBytes >= FLUSH_BYTES || this.flushWanted) await this.syncFlush();
+        else if (full) await this.unlessFailed(once(this.gz, 'drain'));
+        continue;
+      }
+      if (this.flushWanted && this.handed > this.flushed) {
+        await this.syncFlush();
+        continue;
+      }
+      this.flushWanted = false;
+      return;
+    }
+  }
+
+  /** Takes queued segments (up to WRITE_BYTES, never past holdFrom) as one string, or null. */
+  private take(): string | null {
+    const parts: string[] = [];
+    let bytes = 0;
+    while (this.queue.length > 0 && bytes < WRITE_BYTES) {
+      if (this.holdFrom !== null && this.handed >= this.holdFrom) break;
+      const seg = this.queue.shift() as Segment;
+      this.queuedBytes -= seg.bytes;
+      this.handed += seg.lines;
+      this.pending.push({ endLine: this.handed, firstAt: seg.firstAt });
+      bytes += seg.bytes;
+      for (const p of seg.parts) parts.push(p);
+    }
+    if (parts.length === 0) return null;
+    this.unflushedBytes += bytes;
+    return parts.join('');
+  }
+
+  private async syncFlush(): Promise<void> {
+    const lines = this.handed;
+    this.unflushedBytes = 0;
+    this.flushWanted = false;
+    const gz = this.gz;
+    await this.unlessFailed(
+      new Promise<void>((resolve) => gz.flush(constants.Z_SYNC_FLUSH, () => resolve())),
+    );
+    this.flushed = lines;
+    // The flush's output is emitted by now, or waits in gzip's readable buffer (a paused file).
+    this.addMark(lines, gz.readableLength);
+    if (this.accepted > this.flushed) this.armFlush();
+  }
+
+  private unlessFailed(p: Promise<unknown>): Promise<unknown> {
+    return Promise.race([p, this.failure]);
+  }
+
+  private addMark(lines: number, buffered = 0): void {
+    this.marks.push({ out: this.out + buffered, lines });
+    this.settle();
+  }
+
+  /** Moves `durable` forward to the marks the file has written, and wakes who waits for it. */
+  private settle(): void {
+    while (this.marks.length > 0 && (this.marks[0] as Mark).out <= this.written) {
+      this.durable = Math.max(this.durable, (this.marks.shift() as Mark).lines);
+    }
+    while (this.pending.length > 0 && (this.pending[0] as Pending).endLine <= this.durable) {
+      this.pending.shift();
+    }
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      const w = this.waiters[i] as { lines: number; resolve: () => void };
+      if (w.lines <= this.durable) {
+        this.waiters.splice(i, 1);
+        w.resolve();
+      }
+    }
+  }
+
+  private armFlush(): void {
+    if (this.flushTimer || this.closed) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.wantFlush();
+    }, this.opts.flushIntervalMs);
+    this.flushTimer.unref();
+  }
+
+  private wantFlush(): void {
+    this.flushWanted = true;
+    this.kick();
+  }
+
+  /** The file cannot be written: what waits is counted as not recorded, and nobody waits forever. */
+  private fail(err: Error): void {
+    if (this.error !== null) return;
+    this.error = err.message;
+    // What was accepted and is not on disk is now not recorded: it moves from behind to dropped.
+    this.dropped += this.accepted - this.durable;
+    this.accepted = this.durable;
+    this.queue.length = 0;
+    this.queuedBytes = 0;
+    this.pending.length = 0;
+    this.gz.destroy();
+    this.failed();
+    this.release();
+  }
+
+  private release(): void {
+    for (const w of this.waiters.splice(0)) w.resolve();
+  }
+}
