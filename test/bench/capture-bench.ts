@@ -14,7 +14,7 @@ import type { BenchResult } from './bench-result';
 
 const MESSAGES = 30_000;
 const PACED_RATE = 10_000; // messages per second
-const ROUNDS = Number(process.env.KVSCOPE_BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.KVSCOPE_BENCH_ROUNDS ?? 5);
 // Extra node flags for the capture child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it.
 const CAPTURE_NODE_ARGS = (process.env.KVSCOPE_BENCH_CAPTURE_NODE_ARGS ?? '')
   .split(' ')
