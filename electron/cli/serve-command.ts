@@ -1,9 +1,11 @@
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import type { FileResult } from '../../shared/api-types';
 import { fileResultNotice } from '../../shared/file-result';
-import { startHttpHost } from '../serve/http-host';
-import { defaultDataDir } from '../service/data-dir';
+import { startHttpHost, type HttpHost } from '../serve/http-host';
+import { defaultDataDir, ensureWritableDataDir } from '../service/data-dir';
 import { KvScopeService } from '../service/service';
 import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
 
@@ -13,6 +15,7 @@ export interface ServeFlags extends EndpointFlags {
   open?: string;
   import?: string;
   dataDir: string;
+  token?: string;
 }
 
 /** `kvscope serve`: the renderer and the service over HTTP + WebSocket, for a browser. */
@@ -35,30 +38,51 @@ export function registerServe(program: Command): void {
       '--import <file>',
       "import a capture (the seed script's or kvscope capture --json) at start",
     )
-    .option('--data-dir <dir>', 'where connections and recordings are kept', defaultDataDir());
+    .option('--data-dir <dir>', 'where connections and recordings are kept', defaultDataDir())
+    .addOption(
+      new Option(
+        '--token <token>',
+        'the token every request needs when --host is not loopback (default: a new random one)',
+      ).argParser(parseToken),
+    );
   addEndpointOptions(command).action((flags: ServeFlags) => runServe(flags));
 }
 
 /** Starts the service and its HTTP host; runs until SIGINT or SIGTERM. */
 export async function runServe(flags: ServeFlags): Promise<void> {
+  // What would fail anyway fails first, in one line, before anything is started.
+  await ensureWritableDataDir(flags.dataDir);
+  if (flags.open) await mustRead('--open', flags.open);
+  if (flags.import) await mustRead('--import', flags.import);
   const service = await KvScopeService.start({
     dataDir: flags.dataDir,
     endpoints: endpointsFromFlags(flags),
     demo: flags.demo ? true : 'auto',
     transport: 'websocket',
   });
-  if (flags.open) report(await service.openSession(flags.open, path.basename(flags.open)));
-  if (flags.import) report(await service.importCapture(flags.import, path.basename(flags.import)));
-  const host = await startHttpHost({
-    service,
-    rendererDir: path.join(__dirname, 'renderer'),
-    host: flags.host,
-    port: flags.port,
-  }).catch(async (err: unknown) => {
+  let host: HttpHost;
+  try {
+    if (flags.open) report(await service.openSession(flags.open, path.basename(flags.open)));
+    if (flags.import) {
+      report(await service.importCapture(flags.import, path.basename(flags.import)));
+    }
+    host = await startHttpHost({
+      service,
+      rendererDir: path.join(__dirname, 'renderer'),
+      host: flags.host,
+      port: flags.port,
+      dataDir: flags.dataDir,
+      token: flags.token,
+    });
+  } catch (err) {
     await service.close();
     throw err;
-  });
-  process.stdout.write(`KV Scope is serving on ${host.url}\n`);
+  }
+  // One write: whoever reads the URL line reads the token note with it.
+  const note = host.token
+    ? `It listens beyond loopback (${flags.host}): every request needs the token in that URL.\n`
+    : '';
+  process.stdout.write(`KV Scope is serving on ${host.url}\n${note}`);
   const stop = () => {
     void host
       .close()
@@ -69,9 +93,36 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
+/** A file asked for at start must open; a file that cannot be read stops the start. */
 function report(result: FileResult): void {
   const notice = fileResultNotice(result);
+  if (result.status === 'failed') throw new Error(notice?.text ?? result.error);
   if (notice) process.stderr.write(`${notice.text}\n`);
+}
+
+async function mustRead(flag: string, file: string): Promise<void> {
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) throw new Error(`${file} is a folder`);
+    await access(file, constants.R_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'not allowed to read it'
+          : err instanceof Error
+            ? err.message
+            : String(err);
+    throw new Error(`${flag} ${file}: ${why}; give the path of a session or capture file`);
+  }
+}
+
+function parseToken(value: string): string {
+  if (!/^[\w-]{16,}$/.test(value))
+    throw new Error('--token: at least 16 letters, digits, - or _ (guessable tokens are no door)');
+  return value;
 }
 
 function parsePort(value: string): number {

@@ -2,18 +2,29 @@
 // per tab, and stands in for file dialogs with a download and two upload routes.
 
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { rm, stat } from 'node:fs/promises';
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
+import type { Duplex } from 'node:stream';
 import path from 'node:path';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { BRIDGE_EVENTS, type InvokeChannel } from '../../shared/contract';
+import { WebSocketServer } from 'ws';
+import type { FileResult } from '../../shared/api-types';
 import { failed } from '../../shared/file-result';
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_TEXT } from '../../shared/limits';
-import { ARG_SCHEMAS, parseArgs } from '../../shared/schemas';
-import { HTTP_ROUTES, WS_PATH, type WsPush, type WsResponse } from '../../shared/ws-protocol';
+import { missingCase } from '../../shared/records';
+import { HTTP_ROUTES, WS_PATH } from '../../shared/ws-protocol';
 import { METRICS_PATH } from '../metrics/metrics-http';
-import { createInvokeHandlers, type FileActions } from '../service/invoke-handlers';
+import type { FileActions } from '../service/invoke-handlers';
 import type { KvScopeService } from '../service/service';
+import { createDoor } from './door';
+import { TransferDir } from './transfer-dir';
+import { receiveUpload, type UploadOutcome } from './upload';
+import { attachClient, DEFAULT_WS_LIMITS, type WsLinkLimits } from './ws-link';
 
 export interface HttpHostOptions {
   service: KvScopeService;
@@ -22,10 +33,20 @@ export interface HttpHostOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /** The data folder: uploads and downloads pass through a folder of it, never through memory. */
+  dataDir: string;
+  maxUploadBytes?: number;
+  /** The token off loopback (random when not given; tests give one). */
+  token?: string;
+  wsLimits?: WsLinkLimits;
 }
 
 export interface HttpHost {
+  /** The URL to open, with the token when one is needed. */
   url: string;
+  port: number;
+  /** Null on loopback. */
+  token: string | null;
   close(): Promise<void>;
 }
 
@@ -40,9 +61,11 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-/** A WebSocket whose client reads slower than this many bytes is skipped for frames, not queued for. */
-const WS_BACKPRESSURE_BYTES = 1 << 20;
 const WS_MAX_MESSAGE_BYTES = 1 << 20;
+/** Error codes of a disk that is full or may not grow. */
+const NO_SPACE = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+/** A refused upload's sender gets this long to read the refusal before its connection is cut. */
+const LINGER_MS = 2000;
 
 /** In a browser the file actions run over HTTP routes; over the socket they are refused plainly. */
 const browserFileActions: FileActions = {
@@ -61,33 +84,36 @@ function refuse(route: string): Promise<never> {
 export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
   const { service } = options;
   const rendererDir = path.resolve(options.rendererDir);
+  const maxUpload = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
   await stat(path.join(rendererDir, 'index.html')).catch(() => {
     throw new Error(`no built renderer in ${rendererDir}: run \`npm run build\` first`);
   });
+  const transfers = await TransferDir.open(options.dataDir);
+  const door = createDoor(options.host, options.token);
+  let port = options.port;
 
   const server = createServer((req, res) => {
     handleHttp(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, failed('upload', errorText(err)));
+      if (!res.headersSent) sendJson(res, 500, failed('upload', err));
       else res.destroy();
     });
   });
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const verdict = door.check(req, port);
+    if (verdict.kind !== 'pass') {
+      return sendJson(res, verdict.status, failed('upload', verdict.message));
+    }
+    if (verdict.setCookie) res.setHeader('Set-Cookie', verdict.setCookie);
+    // The token may sit in this page's URL: it must not travel on as a Referer.
+    res.setHeader('Referrer-Policy', 'no-referrer');
     const url = new URL(req.url ?? '/', 'http://localhost');
     const name = (url.searchParams.get('name') ?? 'upload').slice(0, 255);
     if ((req.method === 'POST' && !sameOrigin(req)) || fromAnotherSite(req)) {
       return sendJson(res, 403, failed('upload', 'cross-origin request refused'));
     }
     if (req.method === 'GET' && url.pathname === HTTP_ROUTES.saveSession) {
-      const bytes = await service.sessionBytes();
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-      res.writeHead(200, {
-        'Content-Type': 'application/gzip',
-        'Content-Disposition': `attachment; filename="kvscope-${stamp}.kvscope.jsonl.gz"`,
-        'Content-Length': bytes.length,
-      });
-      res.end(bytes);
-      return;
+      return sendSession(res);
     }
     if (req.method === 'GET' && url.pathname === METRICS_PATH) {
       const text = await service.metrics.render();
@@ -104,13 +130,91 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       return;
     }
     if (req.method === 'POST' && url.pathname === HTTP_ROUTES.openSession) {
-      return sendJson(res, 200, await service.openSession(await readBody(req), name));
+      return upload(req, res, name, (file) => service.openSession(file, name));
     }
     if (req.method === 'POST' && url.pathname === HTTP_ROUTES.importCapture) {
-      return sendJson(res, 200, await service.importCapture(await readBody(req), name));
+      return upload(req, res, name, (file) => service.importCapture(file, name));
     }
     if (req.method === 'GET' || req.method === 'HEAD') return serveStatic(url.pathname, req, res);
     sendJson(res, 405, failed('upload', `${req.method} not allowed`));
+  }
+
+  /** The live recording as a download: copied to a file first, then streamed from it. */
+  async function sendSession(res: ServerResponse): Promise<void> {
+    const copy = transfers.file('download');
+    let result: FileResult;
+    try {
+      result = await service.saveSessionCopy(copy);
+    } catch (err) {
+      await rm(copy, { force: true });
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      if (!NO_SPACE.has(code)) throw err;
+      const message = `the session could not be copied for the download (${errorText(err)}): free disk space for ${transfers.dir}`;
+      return sendJson(res, 507, failed('save', message));
+    }
+    if (result.status !== 'done') return sendJson(res, 507, result);
+    const size = (await stat(copy)).size;
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+    res.writeHead(200, {
+      'Content-Type': 'application/gzip',
+      'Content-Disposition': `attachment; filename="kvscope-${stamp}.kvscope.jsonl.gz"`,
+      'Content-Length': size,
+    });
+    const stream = createReadStream(copy);
+    stream.on('error', () => res.destroy());
+    res.once('close', () => {
+      stream.destroy();
+      void rm(copy, { force: true });
+    });
+    stream.pipe(res);
+  }
+
+  /** Receives an upload into a transfer file, hands that file to `open`, then removes it. */
+  async function upload(
+    req: IncomingMessage,
+    res: ServerResponse,
+    name: string,
+    open: (file: string) => Promise<FileResult>,
+  ): Promise<void> {
+    const file = transfers.file('upload');
+    // The transfer file is gone before the answer: nothing of the upload outlives the request.
+    let outcome: UploadOutcome;
+    let opened: FileResult | null = null;
+    try {
+      outcome = await receiveUpload(req, file, maxUpload);
+      if (outcome.kind === 'stored') opened = await open(file);
+    } finally {
+      await rm(file, { force: true });
+    }
+    switch (outcome.kind) {
+      case 'stored':
+        return sendJson(res, 200, opened);
+      case 'too-large': {
+        const limit =
+          outcome.limit === MAX_UPLOAD_BYTES
+            ? MAX_UPLOAD_BYTES_TEXT
+            : `${(outcome.limit / 1024 ** 2).toFixed(0)} MiB`;
+        const message = `it is larger than the ${limit} an upload may be; open it with \`kvscope serve --open FILE\` (or --import) on the machine that serves`;
+        return refuseUpload(res, 413, failed('open', message, name));
+      }
+      case 'failed': {
+        const full = outcome.code !== null && NO_SPACE.has(outcome.code);
+        const message = `the upload could not be stored in ${transfers.dir} (${outcome.message})${full ? ': free disk space there' : ''}`;
+        return refuseUpload(res, full ? 507 : 500, failed('open', message, name));
+      }
+      case 'aborted':
+        res.destroy();
+        return;
+      default:
+        return missingCase(outcome);
+    }
+  }
+
+  /** Answers an upload that was not read to its end, then closes the connection. */
+  function refuseUpload(res: ServerResponse, status: number, body: FileResult): void {
+    sendJson(res, status, body, { Connection: 'close' });
+    // The rest of the body is not wanted: give the sender a moment to read the answer, then cut.
+    res.once('finish', () => setTimeout(() => res.socket?.destroy(), LINGER_MS).unref());
   }
 
   async function serveStatic(
@@ -156,24 +260,34 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     return origin === undefined || origin === `http://${req.headers.host}`;
   }
 
-  const wss = new WebSocketServer({
-    server,
-    path: WS_PATH,
-    maxPayload: WS_MAX_MESSAGE_BYTES,
-    // Any page in the user's browser can open a socket to localhost: only our own page may.
-    verifyClient: ({ req }: { req: IncomingMessage }) => sameOrigin(req),
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES });
+  wss.on('connection', (ws) =>
+    attachClient(ws, service, browserFileActions, options.wsLimits ?? DEFAULT_WS_LIMITS),
+  );
+  // The upgrade passes the same door as every request, and only our own page may open a socket.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => undefined);
+    const verdict = door.check(req, port);
+    if (verdict.kind !== 'pass') return refuseUpgrade(socket, verdict.status, verdict.message);
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== WS_PATH) {
+      return refuseUpgrade(socket, 404, `the socket is at ${WS_PATH}`);
+    }
+    if (!sameOrigin(req)) return refuseUpgrade(socket, 403, 'cross-origin socket refused');
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
-  wss.on('connection', (ws) => attachClient(ws, service));
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => reject(listenError(err, options.host, options.port)));
     server.listen(options.port, options.host, () => resolve());
   });
+  // Past the start, a failing accept (too many open files) is told, and serving goes on.
+  server.on('error', (err) => process.stderr.write(`kvscope serve: ${errorText(err)}\n`));
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  port = typeof address === 'object' && address ? address.port : options.port;
   return {
-    url: `http://${shownHost}:${port}/`,
+    url: door.url(port),
+    port,
+    token: door.token,
     close: async () => {
       for (const client of wss.clients) client.terminate();
       wss.close();
@@ -183,60 +297,37 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   };
 }
 
-function attachClient(ws: WebSocket, service: KvScopeService): void {
-  const push = (message: WsPush) => ws.send(JSON.stringify(message));
-  const frames = service.subscribe({
-    send: (frame) => push({ push: BRIDGE_EVENTS.onUpdate, payload: frame }),
-    writable: () => ws.readyState === ws.OPEN && ws.bufferedAmount < WS_BACKPRESSURE_BYTES,
-  });
-  const handlers = createInvokeHandlers(service, browserFileActions, frames);
-  ws.on('close', () => frames.close());
-  // ws closes the socket itself on a protocol error (1009 for an oversized message); an 'error'
-  // event nobody listens to would crash the whole serve process instead.
-  ws.on('error', () => undefined);
-  ws.on('message', (data) => {
-    void answer(String(data)).then((reply) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
-    });
-  });
-
-  async function answer(text: string): Promise<WsResponse> {
-    let id = -1;
-    try {
-      const request = JSON.parse(text) as { id?: unknown; channel?: unknown; args?: unknown };
-      if (typeof request.id !== 'number') throw new Error('a request needs a numeric id');
-      id = request.id;
-      const channel = request.channel;
-      // hasOwn, not `in`: names such as "toString" or "__proto__" are no channels.
-      if (typeof channel !== 'string' || !Object.hasOwn(ARG_SCHEMAS, channel)) {
-        throw new Error(`unknown channel ${JSON.stringify(channel)}`);
-      }
-      const args = parseArgs(
-        channel as InvokeChannel,
-        Array.isArray(request.args) ? request.args : [],
+/** Why the server could not listen, in words that say what to do. */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return new Error(
+        `port ${port} on ${host} is already in use: pass another --port (0 picks a free one)`,
       );
-      const handler = handlers[channel as InvokeChannel] as (...a: unknown[]) => unknown;
-      return { id, ok: true, result: (await handler(...args)) ?? null };
-    } catch (err) {
-      return { id, ok: false, error: errorText(err) };
-    }
+    case 'EACCES':
+      return new Error(`not allowed to listen on port ${port}: pass a --port above 1023`);
+    case 'EADDRNOTAVAIL':
+      return new Error(`${host} is not an address of this machine: pass another --host`);
+    default:
+      return new Error(`cannot listen on ${host}:${port} (${err.message})`);
   }
 }
 
-/** An upload in memory, so that a dropped file can be told a session or a capture by its content. */
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_UPLOAD_BYTES) throw new Error(`file larger than ${MAX_UPLOAD_BYTES_TEXT}`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+function refuseUpgrade(socket: Duplex, status: number, message: string): void {
+  const body = JSON.stringify(failed('upload', message));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json' });
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: OutgoingHttpHeaders = {},
+): void {
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json' });
   res.end(JSON.stringify(body));
 }
 

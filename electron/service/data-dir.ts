@@ -1,3 +1,5 @@
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -9,4 +11,49 @@ export function defaultDataDir(): string {
     return path.join(os.homedir(), 'Library', 'Application Support', 'kvscope');
   }
   return path.join(process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'kvscope');
+}
+
+/**
+ * Creates the data folder when it is missing and checks that it can be written. A folder that
+ * cannot be is reported as what it is (read-only), not as the ENOENT a recursive mkdir can give.
+ */
+export async function ensureWritableDataDir(dir: string): Promise<void> {
+  const what = `pass --data-dir with a folder you can write to, or make ${dir} writable`;
+  let created: NodeJS.ErrnoException | null = null;
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    created = err as NodeJS.ErrnoException;
+  }
+  const existing = created ? await nearestExisting(dir) : dir;
+  const code = await writable(existing);
+  if (code !== null) {
+    const where =
+      existing === dir
+        ? `the data folder ${dir}`
+        : `${existing}, where the data folder ${dir} would be made,`;
+    throw new Error(`${where} is read-only (${code}): ${what}`);
+  }
+  if (created)
+    throw new Error(`the data folder ${dir} cannot be made (${created.message}): ${what}`);
+}
+
+/** Null when `dir` can be written, else the error code that says why not. */
+async function writable(dir: string): Promise<string | null> {
+  try {
+    await access(dir, constants.W_OK);
+    return null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? 'EACCES';
+  }
+}
+
+async function nearestExisting(dir: string): Promise<string> {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    const exists = await access(at).then(
+      () => true,
+      () => false,
+    );
+    if (exists || path.dirname(at) === at) return at;
+  }
 }

@@ -1,7 +1,7 @@
 // Connection profiles, kept across restarts in one JSON file written atomically.
 
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Profile, ProfileInput } from '../../shared/api-types';
@@ -17,6 +17,7 @@ type Stored = z.infer<typeof storedSchema>;
 /** Reads and writes `profiles.json` in the app's data folder. */
 export class ProfileStore {
   private state: Stored = { profiles: [], connected: [] };
+  private writing: Promise<void> = Promise.resolve();
   /** Set when the file existed but could not be read: shown once, and the file is left alone. */
   loadProblem: string | null = null;
 
@@ -73,11 +74,26 @@ export class ProfileStore {
     await this.persist();
   }
 
-  private async persist(): Promise<void> {
-    if (!this.file) return;
-    await mkdir(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(this.state, null, 2));
-    await rename(tmp, this.file);
+  /**
+   * Writes the state as it is now. Writes run one after another, each with a temp name of its own,
+   * so concurrent saves never share (and rename away) one temp file and the last state wins.
+   */
+  private persist(): Promise<void> {
+    const file = this.file;
+    if (!file) return Promise.resolve();
+    const write = this.writing.then(async () => {
+      await mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      try {
+        await writeFile(tmp, JSON.stringify(this.state, null, 2));
+        await rename(tmp, file);
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+    });
+    // One failed write (a full disk) must not fail every later one.
+    this.writing = write.catch(() => undefined);
+    return write;
   }
 }

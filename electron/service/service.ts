@@ -263,11 +263,24 @@ export class KvScopeService {
     return done('saved', path.basename(target));
   }
 
-  /** The live recording as bytes of a session file (the browser mode's download). */
-  async sessionBytes(): Promise<Buffer> {
-    const bytes = await this.live.bytes();
+  /**
+   * Copies the live recording to `target` for the browser mode's download. Refused (done: false)
+   * while the recording cannot be written (a full disk): the copy would be cut short.
+   */
+  async saveSessionCopy(target: string): Promise<FileResult> {
+    const refused = (why: string): FileResult => {
+      const folder = path.join(this.options.dataDir, 'recordings');
+      const message = `the recording could not be written (${why}), so a download would be incomplete: free disk space for ${folder} and start KV Scope again`;
+      return failed('save', message);
+    };
+    const before = this.live.recordingError;
+    if (before) return refused(before);
+    await this.live.saveAs(target);
+    // A write can fail while the copy is made: then the copy is cut short too.
+    const during = this.live.recordingError;
+    if (during) return refused(during);
     this.pump.markDirty();
-    return bytes;
+    return done('downloading', path.basename(target));
   }
 
   backToLive(): void {

@@ -86,7 +86,13 @@ beforeAll(async () => {
       queueMicrotask(() => sub.ack(f.n));
     },
   });
-  host = await startHttpHost({ service, rendererDir: dir, host: '127.0.0.1', port: 0 });
+  host = await startHttpHost({
+    service,
+    rendererDir: dir,
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: path.join(dir, 'data'),
+  });
   // ZeroMQ drops what is published before the subscription is in place: publish until both hear.
   await eventually(
     async () => {

@@ -1,9 +1,10 @@
 // Connections are kept across restarts, and a connection that was connected connects again.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LiveSession } from '../../electron/service/live-session';
+import { ProfileStore } from '../../electron/service/profile-store';
 import { KvScopeService } from '../../electron/service/service';
 import { SimPublisher } from '../../electron/sim/publisher';
 
@@ -131,5 +132,34 @@ describe('connection profiles', () => {
       }),
     ).rejects.toThrow(/port must be from 1 to 65535/);
     expect(closes).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps every one of twenty concurrent saves, and leaves no temp file behind', async () => {
+    const folder = path.join(dir, 'twenty');
+    const file = path.join(folder, 'profiles.json');
+    const store = new ProfileStore(file);
+    const saves = Array.from({ length: 20 }, (_, i) =>
+      store.save({
+        name: `engine ${i}`,
+        endpoint: `tcp://127.0.0.1:${5557 + i}`,
+        mode: 'connect',
+        topic: '',
+        replayEndpoint: null,
+        dpRanks: 1,
+      }),
+    );
+    const settled = await Promise.allSettled([...saves, store.setConnected('x', true)]);
+    expect(settled.filter((s) => s.status === 'rejected')).toEqual([]);
+    expect(readdirSync(folder)).toEqual(['profiles.json']);
+    const reread = new ProfileStore(file);
+    await reread.load();
+    expect(reread.loadProblem).toBeNull();
+    expect(
+      reread
+        .list()
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(Array.from({ length: 20 }, (_, i) => `engine ${i}`).sort());
+    expect(reread.connectedIds()).toEqual(['x']);
   });
 });

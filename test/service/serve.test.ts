@@ -87,7 +87,13 @@ beforeAll(async () => {
     transport: 'websocket',
     frameIntervalMs: 20,
   });
-  host = await startHttpHost({ service, rendererDir: dir, host: '127.0.0.1', port: 0 });
+  host = await startHttpHost({
+    service,
+    rendererDir: dir,
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: path.join(dir, 'data'),
+  });
 });
 
 afterAll(async () => {

@@ -1,0 +1,177 @@
+// `kvscope serve` at start: what cannot work stops it with one clear line and exit code 1 (a
+// missing file, a port in use, a read-only data folder), and off loopback it prints the token URL.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ensureBuilt, ROOT } from '../support/built-app';
+import { startServe } from '../support/e2e-harness';
+
+let dir: string;
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-serve-start-'));
+  // Another user (below) must be able to reach the folders made in here.
+  chmodSync(dir, 0o755);
+}, 180_000);
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI to its end; as root it can run as nobody, for whom permissions hold. */
+function runToEnd(args: string[], asNobody = false): Promise<Exit> {
+  const user = asNobody && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...user,
+    });
+    let stdout = '';
+    let stderr = '';
+    // A serve that did start runs until stopped: that is a failure here, so it is ended.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function dataDir(name: string): string {
+  const d = path.join(dir, name);
+  mkdirSync(d, { recursive: true });
+  return d;
+}
+
+/** Exit code 1 and exactly one line on stderr, no stack trace. */
+function expectOneLine(run: Exit, pattern: RegExp): void {
+  expect(run.code).toBe(1);
+  const lines = run.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(pattern);
+  expect(run.stderr).not.toMatch(/\bat \S+ \(|Unhandled|node:events/);
+  expect(run.stdout).not.toMatch(/serving on/);
+}
+
+describe('kvscope serve at start', () => {
+  it('stops with one line and exit code 1 when the --open file is missing', async () => {
+    const missing = path.join(dir, 'no-such-session.kvscope.jsonl.gz');
+    const run = await runToEnd([
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir('open'),
+      '--open',
+      missing,
+    ]);
+    expectOneLine(
+      run,
+      /^kvscope: --open .*no-such-session\.kvscope\.jsonl\.gz: no such file; give the path/,
+    );
+  });
+
+  it('stops with one line and exit code 1 when the --import file is missing', async () => {
+    const missing = path.join(dir, 'no-such-capture.jsonl');
+    const args = ['serve', '--port', '0', '--data-dir', dataDir('import'), '--import', missing];
+    expectOneLine(
+      await runToEnd(args),
+      /^kvscope: --import .*no-such-capture\.jsonl: no such file/,
+    );
+  });
+
+  it('stops with one line and exit code 1 when the --open file is no session at all', async () => {
+    const junk = path.join(dir, 'junk.jsonl');
+    writeFileSync(junk, 'this is not a session\nnor a capture\n');
+    const args = ['serve', '--port', '0', '--data-dir', dataDir('junk'), '--open', junk];
+    expectOneLine(await runToEnd(args), /^kvscope: could not open junk\.jsonl: /);
+  });
+
+  it('stops with one line and exit code 1 when the port is in use', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = taken.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const args = ['serve', '--port', String(port), '--data-dir', dataDir('port')];
+      expectOneLine(
+        await runToEnd(args),
+        new RegExp(
+          `^kvscope: port ${port} on 127\\.0\\.0\\.1 is already in use: pass another --port`,
+        ),
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it('says a read-only data folder is read-only, for the folder and for one to be made in it', async () => {
+    const readOnly = dataDir('read-only');
+    chmodSync(readOnly, 0o555);
+    try {
+      const existing = await runToEnd(['serve', '--port', '0', '--data-dir', readOnly], true);
+      expectOneLine(
+        existing,
+        /^kvscope: the data folder .*read-only is read-only \((EACCES|EROFS)\): pass --data-dir/,
+      );
+      const inside = path.join(readOnly, 'kvscope', 'data');
+      const made = await runToEnd(['serve', '--port', '0', '--data-dir', inside], true);
+      expectOneLine(
+        made,
+        /^kvscope: .*read-only, where the data folder .* would be made, is read-only \(/,
+      );
+      expect(made.stderr).not.toMatch(/ENOENT|mkdir/);
+    } finally {
+      chmodSync(readOnly, 0o755);
+    }
+  });
+
+  it('off loopback prints a URL with a token, and answers only with it', async () => {
+    const serve = await startServe(dataDir('token'), ['--host', '0.0.0.0']);
+    try {
+      const printed = new URL(serve.url);
+      const token = printed.searchParams.get('token') ?? '';
+      expect(token.length).toBeGreaterThanOrEqual(32);
+      expect(serve.stdout()).toMatch(/needs the token/);
+      const page = await fetch(serve.url);
+      expect(page.status).toBe(200);
+      const cookie = page.headers.get('set-cookie')?.split(';')[0] ?? '';
+      const bare = await fetch(new URL('/api/export/rates.csv', serve.url));
+      expect(bare.status).toBe(403);
+      const withCookie = await fetch(new URL('/api/export/rates.csv', serve.url), {
+        headers: { Cookie: cookie },
+      });
+      expect(withCookie.status).toBe(200);
+      // A second start draws another token, unless --token names one (a scrape config can hold it).
+      const again = await startServe(dataDir('token-2'), ['--host', '0.0.0.0']);
+      expect(new URL(again.url).searchParams.get('token')).not.toBe(token);
+      await again.stop();
+      const fixed = 'a-token-of-my-own-0123456789';
+      const named = await startServe(dataDir('token-3'), ['--host', '0.0.0.0', '--token', fixed]);
+      expect(new URL(named.url).searchParams.get('token')).toBe(fixed);
+      const metrics = await fetch(new URL('/metrics', named.url), {
+        headers: { Authorization: `Bearer ${fixed}` },
+      });
+      expect(metrics.status).toBe(200);
+      await named.stop();
+      const weak = await runToEnd(['serve', '--host', '0.0.0.0', '--token', 'short']);
+      expectOneLine(weak, /^kvscope: --token: at least 16 letters/);
+    } finally {
+      await serve.stop();
+    }
+  });
+});

@@ -1,0 +1,56 @@
+// The browser mode off loopback, in real Chromium: the page opened at the printed token URL works
+// as on loopback (its scripts, its socket and its frames pass on the cookie the token set), and the
+// same address without the token shows nothing.
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ensureBuilt,
+  kpi,
+  launchChromium,
+  openApp,
+  removeDir,
+  startServe,
+  tempDir,
+  type ServeProcess,
+} from '../support/e2e-harness';
+
+let dir: string;
+let serve: ServeProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = await tempDir('token');
+  serve = await startServe(path.join(dir, 'data'), ['--host', '0.0.0.0', '--demo']);
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  await removeDir(dir);
+});
+
+describe('kvscope serve --host 0.0.0.0 in a browser', () => {
+  it('runs the app from the token URL: frames arrive over the socket', async () => {
+    expect(new URL(serve.url).searchParams.get('token')).toMatch(/^[\w-]{32,}$/);
+    const page = await openApp(browser, serve.url);
+    // The demo publishes: the stored count moves, so frames come over the cookie-carried socket.
+    const first = await kpi(page, 'stored-blocks');
+    await expect.poll(() => kpi(page, 'stored-blocks'), { timeout: 20_000 }).toBeGreaterThan(first);
+    await page.context().close();
+  });
+
+  it('shows nothing at the same address without the token', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const bare = new URL(serve.url);
+    bare.search = '';
+    const response = await page.goto(bare.toString());
+    expect(response?.status()).toBe(403);
+    expect(await page.content()).toMatch(/needs its token/);
+    expect(await page.getByTestId('kpi-stored-blocks').count()).toBe(0);
+    await context.close();
+  });
+});
