@@ -43,6 +43,8 @@ export interface SourceCounters {
   undecoded: number;
   eventErrors: number;
   oversized: number;
+  /** Replay frames refused: below the request, out of order, past the newest seq, unreadable. */
+  replayRejected: number;
 }
 
 /** Health of one subscribed endpoint (one per data-parallel rank), as the source itself knows it. */

@@ -1,7 +1,7 @@
 // `kvscope capture`: subscribe to one engine and print its redacted events (the seed script's
 // output, plus seq and dp_rank, with exact integer hashes). Gaps, resets and health go to stderr.
 import type { Command } from 'commander';
-import type { SourceHealth } from '../../shared/api-types';
+import type { SourceCounters, SourceHealth } from '../../shared/api-types';
 import { missingCase, type IngestRecord, type IngestSink } from '../../shared/records';
 import { KvSource } from '../ingest/kv-source';
 import { validateEndpoint, type SourceConfig } from '../ingest/source-config';
@@ -17,6 +17,21 @@ interface CaptureOptions {
   max?: number;
   json?: boolean;
   stallAfter: number;
+}
+
+/** The capture's closing counters as one JSON object (the keys scripts read). */
+export function summaryJson(c: SourceCounters): string {
+  return JSON.stringify({
+    messages: c.messages,
+    events: c.events,
+    gaps: c.gaps,
+    recovered: c.recovered,
+    lost: c.lost,
+    duplicates: c.duplicates,
+    resets: c.resets,
+    undecoded: c.undecoded,
+    replay_rejected: c.replayRejected,
+  });
 }
 
 const positiveInt =
@@ -147,6 +162,8 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
     `done: ${seen} events printed; ${c.messages} messages, ${c.gaps} gaps (${c.recovered} recovered, ${c.lost} lost), ` +
       `${c.resets} resets, ${c.duplicates} duplicates, ${c.undecoded} undecoded`,
   );
+  // The last stderr line, for scripts: the source's own counters, the ones the app shows.
+  err(`summary ${summaryJson(c)}`);
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   await out.end();

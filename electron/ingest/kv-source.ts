@@ -6,14 +6,16 @@ import { batchTime, decodeBatch, type DecodeResult } from '../wire/decode-batch'
 import { FingerprintBuilder } from '../wire/fingerprint';
 import { parseMessage } from '../wire/message';
 import type { IngestSink } from '../../shared/records';
-import { ReplayTimeoutError, requestReplay, type ReplayBatch } from './replay-client';
+import { streamReplay } from './replay-client';
 import { Sequencer, type SettledGap } from './sequencer';
 import { DEFAULT_STALL_AFTER_SEC, validateEndpoint, type SourceConfig } from './source-config';
 import { silenceHint, socketErrorText } from './source-hint';
 
 export interface KvSourceOptions {
-  /** How long a replay may take before the gap is given up (default 3000 ms). */
-  replayTimeoutMs?: number;
+  /** A replay answer with no progress for this long is over (default 3000 ms). */
+  replayIdleMs?: number;
+  /** With a replay endpoint: silent this long, ask once for anything after the last seq (default 1000 ms). */
+  probeAfterMs?: number;
   maxHeldBatches?: number;
   maxHeldBytes?: number;
   /**
@@ -25,15 +27,12 @@ export interface KvSourceOptions {
 
 type StatusListener = (s: SourceHealth) => void;
 
-/** A batch as sequenced: its decoded form, and its bytes to tell a duplicate from a restart. */
-interface Arrival {
-  payload: Uint8Array;
-  d: DecodeResult;
-}
+// A batch is sequenced as its payload bytes (they tell a duplicate from a restart) and decoded
+// only when delivered: what a gap holds costs its bytes, and a dropped duplicate costs nothing.
+type Arrival = Uint8Array;
 
 const samePayload = (a: Arrival, b: Arrival): boolean =>
-  a.payload.byteLength === b.payload.byteLength &&
-  Buffer.from(a.payload.buffer, a.payload.byteOffset, a.payload.byteLength).equals(b.payload);
+  a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 
 const zeroCounters = (): SourceCounters => ({
   messages: 0,
@@ -47,6 +46,7 @@ const zeroCounters = (): SourceCounters => ({
   undecoded: 0,
   eventErrors: 0,
   oversized: 0,
+  replayRejected: 0,
 });
 
 /** A KV event subscription with gap recovery and health; delivers to its sink in seq order. */
@@ -66,10 +66,15 @@ export class KvSource {
   private readonly replays = new Set<AbortController>();
   private readonly seq: Sequencer<Arrival>;
   private readonly stallMs: number;
-  private readonly replayTimeoutMs: number;
+  private readonly replayIdleMs: number;
+  private readonly probeAfterMs: number;
   private readonly limits: { maxPayloadBytes?: number };
   private readonly beforeReceive: (() => Promise<void> | null) | undefined;
   private timer: NodeJS.Timeout | null = null;
+  private tickMs = 1000;
+  private lastTickAt = 0;
+  private messagesAtTick = 0;
+  private quietMs = 0;
   private closed = false;
 
   constructor(
@@ -78,23 +83,24 @@ export class KvSource {
     opts: KvSourceOptions = {},
   ) {
     this.stallMs = (cfg.stallAfterSec ?? DEFAULT_STALL_AFTER_SEC) * 1000;
-    this.replayTimeoutMs = opts.replayTimeoutMs ?? 3000;
+    this.replayIdleMs = opts.replayIdleMs ?? 3000;
+    this.probeAfterMs = opts.probeAfterMs ?? 1000;
     this.beforeReceive = opts.beforeReceive;
     this.limits = cfg.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: cfg.maxPayloadBytes };
     this.seq = new Sequencer<Arrival>(
       {
         replay: cfg.replayEndpoint !== null,
         same: samePayload,
-        // A little past the client's own timeout, so a partial answer still counts.
-        replayTimeoutMs: this.replayTimeoutMs + 500,
+        replayIdleMs: this.replayIdleMs,
         ...(opts.maxHeldBatches === undefined ? {} : { maxHeldBatches: opts.maxHeldBatches }),
         ...(opts.maxHeldBytes === undefined ? {} : { maxHeldBytes: opts.maxHeldBytes }),
       },
       {
-        deliver: (seq, item) => this.deliver(seq, item.d),
+        deliver: (seq, item) => this.deliver(seq, decodeBatch(item, this.limits)),
         gap: (g) => this.onGap(g),
-        reset: (prev, item) => this.onReset(prev, item.d),
+        reset: (prev, item) => this.onReset(prev, decodeBatch(item, this.limits)),
         duplicate: () => void this.counters.duplicates++,
+        rejected: () => void this.counters.replayRejected++,
         request: (id, from) => this.replay(id, from),
       },
     );
@@ -135,8 +141,10 @@ export class KvSource {
       this.fail(msg);
       throw new Error(msg);
     }
-    const period = Math.max(50, Math.min(1000, this.stallMs / 4));
-    this.timer = setInterval(() => this.tick(), period);
+    const quiet = cfg.replayEndpoint === null ? 1000 : this.probeAfterMs / 4;
+    this.tickMs = Math.max(50, Math.min(1000, this.stallMs / 4, quiet));
+    this.lastTickAt = Date.now();
+    this.timer = setInterval(() => this.tick(), this.tickMs);
     this.timer.unref();
     void this.receiveLoop(sock);
   }
@@ -167,7 +175,7 @@ export class KvSource {
   /** Delivers what a pending gap holds, then releases the socket, timers and replays. */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.seq.giveUp(Date.now());
+    this.seq.giveUp();
     this.closed = true;
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
@@ -220,12 +228,7 @@ export class KvSource {
     }
     const payload = m.payload;
     c.bytes += payload.byteLength;
-    this.seq.receive(
-      m.seq,
-      { payload, d: decodeBatch(payload, this.limits) },
-      payload.byteLength,
-      now,
-    );
+    this.seq.receive(m.seq, payload, payload.byteLength, now);
   }
 
   private deliver(seq: bigint, d: DecodeResult): void {
@@ -271,7 +274,8 @@ export class KvSource {
     c.gaps++;
     c.recovered += g.recovered;
     c.lost += g.lost;
-    const at = batchTime(g.revealedBy.d) ?? Date.now() / 1000;
+    const revealed = g.revealedBy === null ? null : decodeBatch(g.revealedBy, this.limits);
+    const at = (revealed === null ? null : batchTime(revealed)) ?? Date.now() / 1000;
     this.sink.record({
       k: 'gap',
       rec: {
@@ -301,28 +305,33 @@ export class KvSource {
     if (endpoint === null) return;
     const ac = new AbortController();
     this.replays.add(ac);
-    const done = (batches: ReplayBatch[]): void => {
-      this.replays.delete(ac);
-      if (this.closed) return;
-      const decoded = batches.map((b) => ({
-        seq: b.seq,
-        item: { payload: b.payload, d: decodeBatch(b.payload, this.limits) },
-        bytes: b.payload.byteLength,
-      }));
-      this.seq.replayed(id, decoded, Date.now());
+    const handlers = {
+      batch: (seq: bigint, payload: Uint8Array): boolean =>
+        !this.closed && this.seq.replayedBatch(id, seq, payload, Date.now()),
+      garbage: (): boolean => !this.closed && this.seq.replayedGarbage(id),
     };
-    requestReplay(endpoint, from, { timeoutMs: this.replayTimeoutMs, signal: ac.signal }).then(
-      done,
+    const ended = (complete: boolean): void => {
+      this.replays.delete(ac);
+      if (!this.closed) this.seq.replayEnded(id, complete, Date.now());
+    };
+    streamReplay(endpoint, from, handlers, { idleMs: this.replayIdleMs, signal: ac.signal }).then(
+      (outcome) => ended(outcome === 'complete'),
       (e: unknown) => {
-        if (this.closed) return;
-        this.lastError = (e as Error).message;
-        done(e instanceof ReplayTimeoutError ? e.partial : []);
+        if (!this.closed) this.lastError = (e as Error).message;
+        ended(false);
       },
     );
   }
 
   private tick(): void {
     const now = Date.now();
+    const elapsed = now - this.lastTickAt;
+    this.lastTickAt = now;
+    // A tick far later than its period: this process was suspended (SIGSTOP, sleep) or busy, and
+    // what arrived meanwhile is still unread: neither replay progress nor silence can be judged.
+    const resumed = elapsed > 3 * this.tickMs;
+    this.probeWhenQuiet(now, elapsed, resumed);
+    if (resumed) return;
     this.seq.tick(now);
     const since =
       this.lastMessageAt === null ? now - this.startedAt : now - this.lastMessageAt * 1000;
@@ -333,6 +342,19 @@ export class KvSource {
     this.hint = hint;
     if (received && this.state === 'connected') this.setState('stalled');
     else if (hintChanged) this.notify();
+  }
+
+  /** With a replay endpoint, silence may hide a loss at the end of a burst: ask once. */
+  private probeWhenQuiet(now: number, elapsed: number, resumed: boolean): void {
+    if (this.cfg.replayEndpoint === null) return;
+    const messages = this.counters.messages;
+    if (messages !== this.messagesAtTick || resumed) {
+      this.messagesAtTick = messages;
+      this.quietMs = 0;
+      return;
+    }
+    this.quietMs += elapsed;
+    if (this.quietMs >= this.probeAfterMs) this.seq.probe(now);
   }
 
   private fail(message: string): void {

@@ -1,27 +1,43 @@
 // Per-source ordering of a publisher's batches: gaps, duplicates, restarts and replay merge.
-// Pure: no sockets, no timers. The caller feeds arrivals, replay answers and the clock (tick).
+// Pure: no sockets, no timers. The caller feeds live arrivals, replay frames as they arrive,
+// the end of each replay exchange, and the clock (tick).
 //
-// Rules, with `last` the highest seq delivered so far:
+// With `last` the highest seq settled (delivered, or counted lost) and `liveHigh` the highest
+// seq seen on the live stream:
 // - the first batch ever seen is delivered as is (we joined mid-stream: not a gap);
 // - seq = last + 1 is delivered at once;
-// - seq > last + 1 opens a gap [last + 1, seq - 1]. Without replay it is recorded lost at once
-//   and the batch delivered. With replay, later batches are held, a replay from last + 1 is
-//   requested, and the answer is merged in seq order; what the answer lacks is lost;
-// - seq <= last is a publisher RESET when seq is more than `resetWindow` (default 64) below
-//   last. Within the window: when the owner gives `same(a, b)` (KvSource: equal payload bytes)
-//   it is a DUPLICATE (dropped) only if it matches the batch delivered under that seq, else a
-//   RESET (an engine restarted after a short run, maybe with its first batches missed);
-//   without `same`, seq = 0 (last > 0) is a reset and anything else a duplicate. After a
-//   reset the new run is expected from 0, so a restart whose first batches we missed shows
-//   as a gap from 0;
-// - a pending gap is given up (missing seqs lost, held batches delivered) after
-//   `replayTimeoutMs`, on a replay failure, on a reset, or when the held batches pass
-//   `maxHeldBatches` / `maxHeldBytes`.
+// - seq > last + 1 opens a gap. Without replay the missing seqs are lost at once and the batch
+//   delivered. With replay, this and later live batches are held (never read as anything else)
+//   and one replay exchange asks from last + 1. Its frames are applied as they arrive: a frame
+//   that fills the next hole is delivered, held live batches behind it follow; a frame that
+//   skips ahead tells that the engine no longer holds what it skipped: lost, counted once. The
+//   exchange is over when nothing is held any more (its remaining frames are not needed), at
+//   its end marker, or when it makes no progress for `replayIdleMs`;
+// - every replayed seq is checked against the request: below its start, not above the previous
+//   frame of the answer, or beyond the newest seq seen live: rejected (counted, never applied,
+//   never moving `lost`). A hole inside an answer (frames dropped on the way) is asked for
+//   again, at most three times. A frame beyond the newest seq ends the exchange: a replay answer is
+//   in seq order, so nothing after it can fill a hole. A bad exchange (rejected frames, idle,
+//   failed) settles what is held, holes lost, and asks nothing more for it; a clean one may
+//   ask once more for a hole the live stream revealed after the engine answered;
+// - `probe()` (a quiet source) asks once for anything after `last`, to find a loss at the end
+//   of a burst; it is allowed again only after a new live batch;
+// - a live seq at or below `liveHigh` is a DUPLICATE or a RESET: a RESET when more than
+//   `resetWindow` (default 64) below `liveHigh`; within the window, with `same(a, b)` (KvSource:
+//   equal payload bytes) a DUPLICATE only if it matches the batch delivered under that seq,
+//   without `same` a RESET only for seq 0. A live seq above `liveHigh` but not above `last`
+//   is the live stream catching up with what a replay already delivered: a duplicate, never a
+//   restart. After a reset the new run is expected from 0 (a missed start shows as a gap);
+// - held batches past `maxHeldBatches` / `maxHeldBytes` give the exchange up.
+import { HeldBatches } from './held-batches';
 
 export interface SequencerOptions<T = unknown> {
   /** A replay endpoint exists: hold and ask instead of recording gaps lost at once. */
   replay: boolean;
-  replayTimeoutMs?: number;
+  /** An exchange with no accepted frame for this long is over (default 3000 ms). */
+  replayIdleMs?: number;
+  /** A probe accepts seqs at most this far past `last` (default 100,000: ten default buffers). */
+  probeReach?: bigint;
   maxHeldBatches?: number;
   maxHeldBytes?: number;
   resetWindow?: bigint;
@@ -29,14 +45,14 @@ export interface SequencerOptions<T = unknown> {
   same?: (a: T, b: T) => boolean;
 }
 
-/** A gap once settled: how many of its seqs came back and how many are gone. */
+/** A run of seqs the live stream missed, once settled: how many came back, how many are gone. */
 export interface SettledGap<T> {
   from: bigint;
   to: bigint;
   recovered: number;
   lost: number;
-  /** The batch whose arrival revealed the gap. */
-  revealedBy: T;
+  /** The live batch right after the run, or null when the run ended with a replay's tail. */
+  revealedBy: T | null;
 }
 
 /** What the sequencer tells its owner, synchronously, in delivery order. */
@@ -45,38 +61,43 @@ export interface SequencerOut<T> {
   gap(g: SettledGap<T>): void;
   reset(previousSeq: bigint, item: T): void;
   duplicate(seq: bigint): void;
-  /** Ask the replay endpoint for every batch with seq >= fromSeq; answer with replayed(id, ...). */
+  /** A replay frame was refused: outside the request, out of order, or unreadable. */
+  rejected(): void;
+  /**
+   * Ask the replay endpoint for every batch with seq >= fromSeq; feed its frames to
+   * replayedBatch(id, ...) and its end to replayEnded(id, ...).
+   */
   request(id: number, fromSeq: bigint): void;
 }
 
-/** One batch given back by the replay endpoint. */
-export interface ReplayedBatch<T> {
-  seq: bigint;
-  item: T;
-  bytes: number;
-}
-
-interface Held<T> {
-  item: T;
-  bytes: number;
-  replayed: boolean;
-}
-
-interface Pending<T> {
+interface Exchange {
   id: number;
-  deadline: number;
-  held: Map<bigint, Held<T>>;
-  heldBytes: number;
-  maxHeld: bigint;
-  /** Highest seq held when the request went out: the answer covers at least up to here. */
-  requestedUpTo: bigint;
+  kind: 'gap' | 'probe';
+  start: bigint;
+  /** Newest seq known when asked: the engine held at least up to here when it answered. */
+  upTo: bigint;
+  lastReplayed: bigint | null;
+  lastProgress: number;
+  rejected: number;
+  /** Times this gap was asked again because an answer lost frames on the way. */
+  retries: number;
 }
+
+/** How often an answer torn in transit is asked again before its holes count as lost. */
+const MAX_RETRIES = 3;
 
 export class Sequencer<T> {
   private last: bigint | null = null;
-  private pending: Pending<T> | null = null;
+  private liveHigh: bigint | null = null;
+  private readonly held = new HeldBatches<T>();
+  private ex: Exchange | null = null;
+  /** Start of the run of missed seqs being settled (null: none open) and its recovered count. */
+  private runFrom: bigint | null = null;
+  private runRecovered = 0;
+  private probeAllowed = false;
   private nextId = 1;
-  private readonly timeoutMs: number;
+  private readonly idleMs: number;
+  private readonly probeReach: bigint;
   private readonly maxBatches: number;
   private readonly maxBytes: number;
   private readonly resetWindow: bigint;
@@ -88,8 +109,9 @@ export class Sequencer<T> {
     private readonly opts: SequencerOptions<T>,
     private readonly out: SequencerOut<T>,
   ) {
-    this.timeoutMs = opts.replayTimeoutMs ?? 3000;
-    this.maxBatches = opts.maxHeldBatches ?? 10_000;
+    this.idleMs = opts.replayIdleMs ?? 3000;
+    this.probeReach = opts.probeReach ?? 100_000n;
+    this.maxBatches = opts.maxHeldBatches ?? 100_000;
     this.maxBytes = opts.maxHeldBytes ?? 64 * 1024 * 1024;
     this.resetWindow = opts.resetWindow ?? 64n;
     // A power of two at least as large as the window, so a slot is `seq & mask`.
@@ -99,113 +121,210 @@ export class Sequencer<T> {
     this.recent = opts.same === undefined ? [] : new Array<undefined>(Number(slots));
   }
 
-  /** Highest seq delivered so far (null before the first batch). */
+  /** Highest seq settled so far (null before the first batch). */
   get lastSeq(): bigint | null {
     return this.last;
   }
 
-  /** A gap is waiting for its replay answer. */
+  /** A replay exchange is open. */
   get waiting(): boolean {
-    return this.pending !== null;
+    return this.ex !== null;
   }
 
-  /** Batches held behind the pending gap. */
+  /** Live batches held behind an open gap. */
   get heldCount(): number {
-    return this.pending?.held.size ?? 0;
+    return this.held.size;
   }
 
   /** A batch arrived on the live stream. */
   receive(seq: bigint, item: T, bytes: number, now: number): void {
+    this.probeAllowed = true;
     const last = this.last;
-    const p = this.pending;
-    if (p === null) {
-      if (last === null || seq === last + 1n) {
-        this.last = seq;
-        this.emit(seq, item, false);
-        return;
-      }
-      if (seq > last) {
-        this.openGap(last + 1n, seq, item, bytes, now);
-        return;
-      }
-      this.backwards(seq, item, bytes, now, last);
+    if (last === null) {
+      this.liveHigh = seq;
+      this.advance(seq, item, false);
       return;
     }
-    // last is never null while a gap is pending.
-    if (last !== null && seq <= last) {
-      this.backwards(seq, item, bytes, now, last);
+    const high = this.liveHigh as bigint;
+    if (seq <= high) {
+      if (this.held.has(seq)) this.out.duplicate(seq);
+      else this.backwards(seq, item, bytes, now);
       return;
     }
-    if (p.held.has(seq)) {
+    this.liveHigh = seq;
+    if (seq <= last) {
+      // A replay delivered it before the live stream got here.
       this.out.duplicate(seq);
       return;
     }
-    p.held.set(seq, { item, bytes, replayed: false });
-    p.heldBytes += bytes;
-    if (seq > p.maxHeld) p.maxHeld = seq;
-    if (p.held.size > this.maxBatches || p.heldBytes > this.maxBytes) this.giveUp(now);
-  }
-
-  /** The replay endpoint answered request `id` (ignored if that request was given up). */
-  replayed(id: number, batches: ReplayedBatch<T>[], now: number): void {
-    const p = this.pending;
-    if (p === null || p.id !== id || this.last === null) return;
-    let cutoff = p.requestedUpTo;
-    for (const b of batches) {
-      if (b.seq <= this.last || p.held.has(b.seq)) continue;
-      p.held.set(b.seq, { item: b.item, bytes: b.bytes, replayed: true });
-      if (b.seq > cutoff) cutoff = b.seq;
-    }
-    this.settle(cutoff, now);
-  }
-
-  /** Give up on the pending gap: what is missing is lost; held batches are delivered. */
-  giveUp(now: number): void {
-    const p = this.pending;
-    if (p === null) return;
-    this.settle(p.maxHeld, now);
-  }
-
-  /** Advance the clock: gives up on a gap whose replay has not answered in time. */
-  tick(now: number): void {
-    const p = this.pending;
-    if (p !== null && now >= p.deadline) this.giveUp(now);
-  }
-
-  private openGap(from: bigint, seq: bigint, item: T, bytes: number, now: number): void {
-    if (!this.opts.replay) {
-      this.out.gap({
-        from,
-        to: seq - 1n,
-        recovered: 0,
-        lost: Number(seq - from),
-        revealedBy: item,
-      });
-      this.last = seq;
-      this.emit(seq, item, false);
+    if (seq === last + 1n) {
+      this.advance(seq, item, false);
       return;
     }
-    const id = this.nextId++;
-    const held = new Map<bigint, Held<T>>([[seq, { item, bytes, replayed: false }]]);
-    this.pending = {
-      id,
-      deadline: now + this.timeoutMs,
-      held,
-      heldBytes: bytes,
-      maxHeld: seq,
-      requestedUpTo: seq,
+    if (!this.opts.replay) {
+      this.advance(seq, item, false);
+      return;
+    }
+    this.held.add(seq, item, bytes);
+    if (this.ex === null) this.ask('gap', now);
+    this.checkBounds();
+  }
+
+  /** One frame of the answer to request `id`; false when the exchange needs no more frames. */
+  replayedBatch(id: number, seq: bigint, item: T, now: number): boolean {
+    const ex = this.ex;
+    if (ex === null || ex.id !== id) return false;
+    if (seq < ex.start || (ex.lastReplayed !== null && seq <= ex.lastReplayed)) {
+      this.reject(ex);
+      return true;
+    }
+    const bound = ex.kind === 'gap' ? (this.liveHigh as bigint) : ex.start - 1n + this.probeReach;
+    if (seq > bound) {
+      this.reject(ex);
+      this.endExchange(ex, false, now);
+      return false;
+    }
+    const last = this.last as bigint;
+    if (ex.lastReplayed !== null && seq > ex.lastReplayed + 1n && seq > last + 1n) {
+      // A hole in the middle of an answer: the engine evicts only from the front of its buffer,
+      // so these frames were dropped on the way (its ROUTER drops at its high-water mark). The
+      // engine still holds them: ask again from the hole rather than calling them lost.
+      this.ex = null;
+      if (ex.retries < MAX_RETRIES) this.ask(ex.kind, now, ex.retries + 1);
+      else this.endExchange(ex, false, now);
+      return false;
+    }
+    ex.lastReplayed = seq;
+    ex.lastProgress = now;
+    if (seq <= last) return true; // the answer overlaps what is settled
+    // The engine skipped what it no longer holds: settle up to here, holes lost.
+    if (seq > last + 1n) this.flushHeld(seq - 1n);
+    const live = this.held.firstSeq() === seq ? this.held.shift() : null;
+    if (live !== null) this.advance(seq, live.item, false);
+    else this.advance(seq, item, true);
+    this.drain();
+    if (ex.kind === 'gap' && this.held.size === 0) {
+      this.ex = null;
+      return false;
+    }
+    return true;
+  }
+
+  /** A frame of the answer to `id` that carries no readable seq; false when no more are needed. */
+  replayedGarbage(id: number): boolean {
+    const ex = this.ex;
+    if (ex === null || ex.id !== id) return false;
+    this.reject(ex);
+    return true;
+  }
+
+  /** The exchange `id` ended: `complete` = its end marker came; otherwise it timed out or failed. */
+  replayEnded(id: number, complete: boolean, now: number): void {
+    const ex = this.ex;
+    if (ex === null || ex.id !== id) return;
+    this.endExchange(ex, complete && ex.rejected === 0, now);
+  }
+
+  /** The source went quiet: ask once for anything after the last seq. True when a request went out. */
+  probe(now: number): boolean {
+    if (!this.opts.replay || this.last === null || this.ex !== null || !this.probeAllowed) {
+      return false;
+    }
+    this.probeAllowed = false;
+    this.ask('probe', now);
+    return true;
+  }
+
+  /** Give up on the open exchange: held batches are delivered, what is missing is lost. */
+  giveUp(): void {
+    this.ex = null;
+    const tail = this.held.lastSeq();
+    if (tail !== null) this.flushHeld(tail);
+    this.closeRun(null);
+  }
+
+  /** Advance the clock: an exchange without progress for the idle time is over. */
+  tick(now: number): void {
+    const ex = this.ex;
+    if (ex !== null && now - ex.lastProgress >= this.idleMs) this.endExchange(ex, false, now);
+  }
+
+  private ask(kind: Exchange['kind'], now: number, retries = 0): void {
+    const last = this.last as bigint;
+    const high = this.liveHigh as bigint;
+    const ex: Exchange = {
+      id: this.nextId++,
+      kind,
+      start: last + 1n,
+      upTo: high > last ? high : last,
+      lastReplayed: null,
+      lastProgress: now,
+      rejected: 0,
+      retries,
     };
-    this.out.request(id, from);
-    const p = this.pending;
-    if (p !== null && p.id === id && (held.size > this.maxBatches || bytes > this.maxBytes)) {
-      this.giveUp(now);
+    this.ex = ex;
+    this.out.request(ex.id, ex.start);
+  }
+
+  private reject(ex: Exchange): void {
+    ex.rejected++;
+    this.out.rejected();
+  }
+
+  private endExchange(ex: Exchange, clean: boolean, now: number): void {
+    this.ex = null;
+    if (!clean) {
+      // A bad answer settles everything held and asks nothing more until the stream moves on.
+      this.probeAllowed = false;
+      const tail = this.held.lastSeq();
+      if (tail !== null) this.flushHeld(tail);
+      this.closeRun(null);
+      return;
+    }
+    // The engine answered with all it held from start: a hole up to what it had is gone.
+    const cutoff =
+      ex.lastReplayed !== null && ex.lastReplayed > ex.upTo ? ex.lastReplayed : ex.upTo;
+    this.flushHeld(cutoff);
+    this.drain();
+    // A hole past that was revealed after the engine answered: ask once more.
+    if (this.held.size > 0) this.ask('gap', now);
+    else this.closeRun(null);
+  }
+
+  private checkBounds(): void {
+    if (this.held.size > this.maxBatches || this.held.bytes > this.maxBytes) this.giveUp();
+  }
+
+  /** Deliver held batches up to `upTo` in order; what is missing up to there is lost. */
+  private flushHeld(upTo: bigint): void {
+    for (let f = this.held.firstSeq(); f !== null && f <= upTo; f = this.held.firstSeq()) {
+      const e = this.held.shift();
+      if (e !== null) this.advance(e.seq, e.item, false);
+    }
+    const last = this.last as bigint;
+    if (upTo > last) {
+      if (this.runFrom === null) this.runFrom = last + 1n;
+      this.last = upTo;
     }
   }
 
-  private backwards(seq: bigint, item: T, bytes: number, now: number, last: bigint): void {
+  /** Deliver held batches that follow `last` without a hole. */
+  private drain(): void {
+    for (
+      let f = this.held.firstSeq();
+      f !== null && f === (this.last as bigint) + 1n;
+      f = this.held.firstSeq()
+    ) {
+      const e = this.held.shift();
+      if (e !== null) this.advance(e.seq, e.item, false);
+    }
+  }
+
+  private backwards(seq: bigint, item: T, bytes: number, now: number): void {
+    const ref = this.liveHigh as bigint;
     let isReset: boolean;
-    if (last - seq > this.resetWindow) isReset = true;
-    else if (this.opts.same === undefined) isReset = seq === 0n && last > 0n;
+    if (ref - seq > this.resetWindow) isReset = true;
+    else if (this.opts.same === undefined) isReset = seq === 0n && ref > 0n;
     else {
       const r = this.recent[Number(seq & this.ringMask)];
       isReset = r === undefined || r.seq !== seq || !this.opts.same(r.item, item);
@@ -214,68 +333,39 @@ export class Sequencer<T> {
       this.out.duplicate(seq);
       return;
     }
-    this.giveUp(now);
-    const previous = this.last ?? last;
-    this.out.reset(previous, item);
+    this.giveUp();
+    this.out.reset(this.last as bigint, item);
     // The new run counts from 0: a restart whose first batches we missed shows as a gap.
     this.last = -1n;
+    this.liveHigh = -1n;
     this.receive(seq, item, bytes, now);
   }
 
-  /**
-   * Deliver everything held up to `cutoff` in order and settle the runs of seqs that the live
-   * stream missed below it (recovered = replayed, lost = neither); re-feed the rest.
-   */
-  private settle(cutoff: bigint, now: number): void {
-    const p = this.pending;
-    if (p === null || this.last === null) return;
-    this.pending = null;
-    const keys = [...p.held.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    let runFrom = this.last + 1n;
-    let runRecovered = 0;
-    let lastItem: T | null = null;
-    let i = 0;
-    for (; i < keys.length; i++) {
-      const k = keys[i] as bigint;
-      const h = p.held.get(k) as Held<T>;
-      if (k > cutoff) {
-        // A live batch past the answer: the run up to the cutoff is settled now.
-        this.emitRun(runFrom, cutoff, runRecovered, h.item);
-        break;
-      }
-      if (h.replayed) {
-        runRecovered++;
-      } else {
-        this.emitRun(runFrom, k - 1n, runRecovered, h.item);
-        runFrom = k + 1n;
-        runRecovered = 0;
-      }
-      this.last = k;
-      lastItem = h.item;
-      this.emit(k, h.item, h.replayed);
+  /** Settle `seq` (delivered live or recovered), closing or extending the run of missed seqs. */
+  private advance(seq: bigint, item: T, recovered: boolean): void {
+    const last = this.last;
+    if (last !== null && seq > last + 1n && this.runFrom === null) this.runFrom = last + 1n;
+    if (recovered) {
+      if (this.runFrom === null) this.runFrom = seq;
+      this.runRecovered++;
+    } else if (this.runFrom !== null) {
+      this.last = seq - 1n;
+      this.closeRun(item);
     }
-    if (i === keys.length && lastItem !== null) {
-      // Replayed batches past the newest live one were not missed, just early: count only holes.
-      const size = Number(cutoff - runFrom + 1n);
-      if (size > runRecovered) this.emitRun(runFrom, cutoff, runRecovered, lastItem);
-    }
-    // Live batches past what the answer covered go through the rules again (a new gap there
-    // may still be in the engine's buffer).
-    for (; i < keys.length; i++) {
-      const k = keys[i] as bigint;
-      const h = p.held.get(k) as Held<T>;
-      this.receive(k, h.item, h.bytes, now);
-    }
-  }
-
-  private emit(seq: bigint, item: T, recovered: boolean): void {
+    this.last = seq;
     if (this.opts.same !== undefined) this.recent[Number(seq & this.ringMask)] = { seq, item };
     this.out.deliver(seq, item, recovered);
   }
 
-  private emitRun(from: bigint, to: bigint, recovered: number, revealedBy: T): void {
+  /** Report the open run of missed seqs, ending at `last`. */
+  private closeRun(revealedBy: T | null): void {
+    const from = this.runFrom;
+    if (from === null) return;
+    const to = this.last as bigint;
+    const recovered = this.runRecovered;
+    this.runFrom = null;
+    this.runRecovered = 0;
     if (to < from) return;
-    const lost = Number(to - from + 1n) - recovered;
-    this.out.gap({ from, to, recovered, lost, revealedBy });
+    this.out.gap({ from, to, recovered, lost: Number(to - from + 1n) - recovered, revealedBy });
   }
 }

@@ -1,7 +1,7 @@
 // SimPublisher: publishes an engine-like workload exactly as vLLM's ZmqEventPublisher does,
 // one PUB (+ optional ROUTER replay) per data-parallel rank, paced or stepped by hand.
 import { encodeBatch, garbagePayload } from './encode';
-import { RankSockets } from './rank';
+import { RankSockets, type ReplayRequestLog } from './rank';
 import { Truth, sumCounts } from './truth';
 import type { PublishedBatch, SimOptions, SimStats } from './types';
 import { SharedTraffic, Workload } from './workload';
@@ -55,8 +55,9 @@ export class SimPublisher {
           port: opts.port ?? 0,
           connectTo: opts.bind === false ? (opts.connectTo ?? null) : null,
           replayPort: replay === false ? null : replay === true ? 0 : replay,
-          replayBuffer: opts.replayBuffer ?? 2000,
+          replayBuffer: opts.replayBuffer === 'unbounded' ? Infinity : (opts.replayBuffer ?? 2000),
           replayTopicFrame: opts.replayTopicFrame ?? false,
+          pubHighWaterMark: opts.pubHighWaterMark ?? 100_000,
         });
         const workload = new Workload({
           seed,
@@ -114,10 +115,21 @@ export class SimPublisher {
     return (this.state[rank]?.sockets.bufferedSeqs() ?? []).map(Number);
   }
 
+  /** Every replay request a rank's ROUTER served, with what its buffer held then. */
+  replayRequests(rank = 0): ReplayRequestLog[] {
+    return this.state[rank]?.sockets.replayRequests() ?? [];
+  }
+
   /** Be told of every message as it is published (raw events with token ids); returns unsubscribe. */
   onBatch(listener: (b: PublishedBatch) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Stop publishing on the clock (what it published is final at once); replay still answers. */
+  stopPacing(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
   }
 
   /** Stop pacing and close every socket. Safe to call twice. */
@@ -211,7 +223,8 @@ function validate(o: SimOptions): void {
   if (o.hash !== 'int' && o.hash !== 'bytes') throw new Error(`hash must be "int" or "bytes"`);
   intIn('port', o.port, 0, 65535);
   intIn('dp', o.dp, 1, 64);
-  intIn('replayBuffer', o.replayBuffer, 1, 10_000_000);
+  if (o.replayBuffer !== 'unbounded') intIn('replayBuffer', o.replayBuffer, 1, 10_000_000);
+  intIn('pubHighWaterMark', o.pubHighWaterMark, 0, 10_000_000);
   if (typeof o.replay === 'number') intIn('replay port', o.replay, 0, 65535);
   if (o.rate !== undefined && !(Number.isFinite(o.rate) && o.rate >= 0)) {
     throw new Error(`rate must be a number >= 0 (batches per second per rank), got ${o.rate}`);

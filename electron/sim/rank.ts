@@ -15,8 +15,21 @@ export interface RankSocketOptions {
   connectTo: string | null;
   /** null = no replay; 0 = ephemeral. */
   replayPort: number | null;
+  /** Batches kept for replay; Infinity keeps every one. */
   replayBuffer: number;
   replayTopicFrame: boolean;
+  /** The PUB socket's send high-water mark: past it, messages to a slow subscriber are dropped. */
+  pubHighWaterMark: number;
+}
+
+/** One replay request as the ROUTER saw it, and what its buffer held at that moment. */
+export interface ReplayRequestLog {
+  start: bigint;
+  /** Oldest and newest seq buffered when the request came (null: empty buffer). */
+  oldest: bigint | null;
+  newest: bigint | null;
+  /** Batches the answer carried (seq >= start). */
+  answered: number;
 }
 
 /** Big-endian u64 frame. */
@@ -30,17 +43,20 @@ export function seqFrame(seq: bigint): Buffer {
 export class RankSockets {
   pubEndpoint = '';
   replayEndpoint: string | null = null;
-  private readonly pub = new Publisher({ linger: 0, sendHighWaterMark: 100_000 });
+  private readonly pub: Publisher;
   private router: Router | null = null;
   private readonly topic: Buffer;
-  /** Ring of [seq, payload], oldest first. */
+  /** [seq, payload], oldest first from `head` (a head index: no O(n) shift per message). */
   private buffer: { seq: bigint; payload: Uint8Array }[] = [];
+  private head = 0;
+  private readonly requests: ReplayRequestLog[] = [];
   private sendChain: Promise<void> = Promise.resolve();
   private closed = false;
   private replayLoop: Promise<void> = Promise.resolve();
 
   private constructor(private readonly opts: RankSocketOptions) {
     this.topic = Buffer.from(opts.topic, 'utf8');
+    this.pub = new Publisher({ linger: 0, sendHighWaterMark: opts.pubHighWaterMark });
   }
 
   /** Bind (or connect) the rank's sockets. */
@@ -68,7 +84,8 @@ export class RankSockets {
       this.pubEndpoint = this.pub.lastEndpoint ?? endpoint(host, port + rank);
     }
     if (replayPort !== null) {
-      this.router = new Router({ linger: 0 });
+      // No send high-water mark: a ROUTER drops what does not fit, which would tear answers.
+      this.router = new Router({ linger: 0, sendHighWaterMark: 0 });
       const want = endpoint(host, replayPort === 0 ? 0 : replayPort + rank);
       await this.router.bind(want).catch((err: unknown) => {
         throw bindError('replay ROUTER', want, err);
@@ -81,7 +98,13 @@ export class RankSockets {
   /** Buffer a message for replay and (unless dropped) send it on PUB, in seq order. */
   send(seq: bigint, payload: Uint8Array, onPub: boolean): Promise<void> {
     this.buffer.push({ seq, payload });
-    if (this.buffer.length > this.opts.replayBuffer) this.buffer.shift();
+    if (this.buffer.length - this.head > this.opts.replayBuffer) {
+      this.head++;
+      if (this.head >= 4096 && this.head * 2 >= this.buffer.length) {
+        this.buffer = this.buffer.slice(this.head);
+        this.head = 0;
+      }
+    }
     if (!onPub) return this.sendChain;
     const frames = [this.topic, seqFrame(seq), payload];
     this.sendChain = this.sendChain.then(async () => {
@@ -97,11 +120,21 @@ export class RankSockets {
   /** A restarted publisher has an empty replay buffer. */
   resetBuffer(): void {
     this.buffer = [];
+    this.head = 0;
   }
 
   /** Seqs currently held for replay (oldest first). */
   bufferedSeqs(): bigint[] {
-    return this.buffer.map((b) => b.seq);
+    return this.held().map((b) => b.seq);
+  }
+
+  /** Every replay request served so far, oldest first (a copy). */
+  replayRequests(): ReplayRequestLog[] {
+    return this.requests.map((r) => ({ ...r }));
+  }
+
+  private held(): { seq: bigint; payload: Uint8Array }[] {
+    return this.head === 0 ? this.buffer : this.buffer.slice(this.head);
   }
 
   private async serveReplay(router: Router): Promise<void> {
@@ -112,7 +145,14 @@ export class RankSockets {
         const [id, , start] = msg;
         if (!id || !start || start.length === 0 || start.length > 8) continue;
         const startSeq = BigInt('0x' + Buffer.from(start).toString('hex'));
-        const items = this.buffer.filter((b) => b.seq >= startSeq);
+        const held = this.held();
+        const items = held.filter((b) => b.seq >= startSeq);
+        this.requests.push({
+          start: startSeq,
+          oldest: held[0]?.seq ?? null,
+          newest: held.at(-1)?.seq ?? null,
+          answered: items.length,
+        });
         for (const b of items) {
           const head = this.opts.replayTopicFrame ? [this.topic] : [];
           await router.send([id, '', ...head, seqFrame(b.seq), b.payload]);

@@ -22,8 +22,12 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the CLI; `until` (optional) is called with the stdout so far and may return true to send SIGINT. */
-function runCli(args: string[], until?: (out: string, err: string) => boolean): Promise<Run> {
+/** Runs the CLI; `until` (optional) is called with the stdout so far and may return true to send `signal`. */
+function runCli(
+  args: string[],
+  until?: (out: string, err: string) => boolean,
+  signal: NodeJS.Signals = 'SIGINT',
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: ROOT,
@@ -36,7 +40,7 @@ function runCli(args: string[], until?: (out: string, err: string) => boolean): 
     const check = (): void => {
       if (until && !signalled && until(stdout, stderr)) {
         signalled = true;
-        child.kill('SIGINT');
+        child.kill(signal);
       }
     };
     child.stdout.on('data', (d: Buffer) => {
@@ -130,6 +134,16 @@ function expectNoTokens(text: string, truth: Map<number, PublishedBatch>): void 
   }
 }
 
+const SUMMARY =
+  /^# summary \{"messages":(\d+),"events":(\d+),"gaps":(\d+),"recovered":(\d+),"lost":(\d+),"duplicates":(\d+),"resets":(\d+),"undecoded":(\d+),"replay_rejected":(\d+)\}$/;
+
+/** The summary line, which must be the last line on stderr. */
+function summaryOf(stderr: string): Record<string, number> {
+  const last = stderr.trimEnd().split('\n').at(-1) ?? '';
+  expect(last).toMatch(SUMMARY);
+  return JSON.parse(last.slice('# summary '.length)) as Record<string, number>;
+}
+
 describe('kvscope capture (built CLI) against the simulator', () => {
   for (const format of ['array', 'map'] as const) {
     for (const hash of ['int', 'bytes'] as const) {
@@ -202,6 +216,12 @@ describe('kvscope capture (built CLI) against the simulator', () => {
     expect(seqs.some((s) => s % 10 === 5)).toBe(true);
     expect(r.stderr).toMatch(/gap: seq \d+\.\.\d+ \(1 missing\): replay recovered 1, lost 0/);
     checkAgainstTruth(r.stdout, truth);
+    // --max ends it too: the summary counts what the source took in, gaps recovered, none lost.
+    const sum = summaryOf(r.stderr);
+    expect(sum.gaps).toBeGreaterThan(0);
+    expect(sum.recovered).toBe(sum.gaps);
+    expect(sum.lost).toBe(0);
+    expect(sum.events).toBeGreaterThanOrEqual(120);
   });
 
   it('prints readable lines without --json and stops at --max', async () => {
@@ -226,6 +246,27 @@ describe('kvscope capture (built CLI) against the simulator', () => {
     expect(r.stdout.endsWith('\n')).toBe(true);
     checkAgainstTruth(r.stdout, truth);
     expect(r.stderr).toMatch(/done: \d+ events printed/);
+    const sum = summaryOf(r.stderr);
+    expect(sum.events).toBe(r.stdout.trim().split('\n').length);
+    expect([sum.gaps, sum.lost, sum.resets, sum.undecoded, sum.replay_rejected]).toEqual([
+      0, 0, 0, 0, 0,
+    ]);
+  });
+
+  it('ends with the summary line after SIGTERM too', async () => {
+    const { sim } = await startSim({ faults: { garbageEvery: 5 } });
+    const r = await runCli(
+      ['capture', '--endpoint', sim.ranks[0]!.pubEndpoint, '--json'],
+      (out) => out.split('\n').length > 20,
+      'SIGTERM',
+    );
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    const sum = summaryOf(r.stderr);
+    const undecoded = lines.filter((l) => l.includes('"UNDECODED"')).length;
+    expect(sum.undecoded).toBe(undecoded);
+    expect(sum.events).toBe(lines.length - undecoded);
+    expect(sum.messages).toBeGreaterThan(0);
   });
 
   it('says so on stderr when nothing arrives on a wrong topic', async () => {
@@ -246,5 +287,16 @@ describe('kvscope capture (built CLI) against the simulator', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/is the topic right/);
     expect(r.stderr).toMatch(/done: 0 events printed; 0 messages/);
+    expect(summaryOf(r.stderr)).toEqual({
+      messages: 0,
+      events: 0,
+      gaps: 0,
+      recovered: 0,
+      lost: 0,
+      duplicates: 0,
+      resets: 0,
+      undecoded: 0,
+      replay_rejected: 0,
+    });
   });
 });

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Router } from 'zeromq';
-import { ReplayTimeoutError, requestReplay } from '../../electron/ingest/replay-client';
+import {
+  ReplayTimeoutError,
+  requestReplay,
+  streamReplay,
+} from '../../electron/ingest/replay-client';
+import { encodeSeq } from '../../electron/wire/message';
 import { SimPublisher } from '../../electron/sim/publisher';
 
 const open: { close(): unknown }[] = [];
@@ -36,11 +41,11 @@ describe('replay client (DEALER against the engine ROUTER)', () => {
     const router = new Router({ linger: 0 });
     open.push(router);
     await router.bind('tcp://127.0.0.1:*');
-    const err = await requestReplay(router.lastEndpoint!, 5n, { timeoutMs: 200 }).catch(
+    const err = await requestReplay(router.lastEndpoint!, 5n, { idleMs: 200 }).catch(
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(ReplayTimeoutError);
-    expect((err as Error).message).toMatch(/did not finish within 200 ms.*replay_endpoint/);
+    expect((err as Error).message).toMatch(/sent nothing for 200 ms.*replay_endpoint/);
     expect((err as ReplayTimeoutError).partial).toEqual([]);
   });
 
@@ -49,8 +54,57 @@ describe('replay client (DEALER against the engine ROUTER)', () => {
     open.push(router);
     await router.bind('tcp://127.0.0.1:*');
     const ac = new AbortController();
-    const p = requestReplay(router.lastEndpoint!, 0n, { timeoutMs: 10_000, signal: ac.signal });
+    const p = requestReplay(router.lastEndpoint!, 0n, { idleMs: 10_000, signal: ac.signal });
     ac.abort();
     await expect(p).rejects.toThrow(/aborted/);
+  });
+});
+
+describe('replay client streaming a long answer', () => {
+  it('hands over a 10,000-batch answer frame by frame, with an idle timeout, not a total one', async () => {
+    const router = new Router({ linger: 0, sendHighWaterMark: 0 });
+    open.push(router);
+    await router.bind('tcp://127.0.0.1:*');
+    const payload = Buffer.alloc(200, 7);
+    // A slow engine: 10,000 batches in bursts, pausing longer in total than the idle timeout.
+    void (async () => {
+      const [id] = await router.receive();
+      for (let q = 0; q < 10_000; q++) {
+        await router.send([id!, '', encodeSeq(BigInt(q)), payload]);
+        if (q % 2500 === 2499) await new Promise((r) => setTimeout(r, 150));
+      }
+      await router.send([id!, '', encodeSeq(-1n), '']);
+    })();
+    const seqs: bigint[] = [];
+    const outcome = await streamReplay(
+      router.lastEndpoint!,
+      0n,
+      { batch: (seq) => seqs.push(seq) > 0, garbage: () => true },
+      { idleMs: 300 },
+    );
+    expect(outcome).toBe('complete');
+    expect(seqs).toHaveLength(10_000);
+    expect(seqs.every((q, i) => q === BigInt(i))).toBe(true);
+  });
+
+  it('reports frames without a readable seq as garbage and stops when told to', async () => {
+    const router = new Router({ linger: 0 });
+    open.push(router);
+    await router.bind('tcp://127.0.0.1:*');
+    void (async () => {
+      const [id] = await router.receive();
+      await router.send([id!, '', Buffer.from('bad'), Buffer.from('x')]);
+      await router.send([id!, '', encodeSeq(3n), Buffer.from('p')]);
+      await router.send([id!, '', encodeSeq(4n), Buffer.from('p')]);
+    })();
+    let garbage = 0;
+    const seqs: bigint[] = [];
+    const outcome = await streamReplay(router.lastEndpoint!, 3n, {
+      batch: (seq) => seqs.push(seq) < 1,
+      garbage: () => ++garbage > 0,
+    });
+    expect(outcome).toBe('stopped');
+    expect(garbage).toBe(1);
+    expect(seqs).toEqual([3n]);
   });
 });

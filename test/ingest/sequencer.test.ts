@@ -7,6 +7,7 @@ type Ev =
   | { k: 'gap'; from: number; to: number; recovered: number; lost: number }
   | { k: 'reset'; previous: number }
   | { k: 'dup'; seq: number }
+  | { k: 'rejected' }
   | { k: 'request'; id: number; from: number };
 
 function make(opts: SequencerOptions<string>) {
@@ -24,6 +25,7 @@ function make(opts: SequencerOptions<string>) {
       }),
     reset: (previous) => log.push({ k: 'reset', previous: Number(previous) }),
     duplicate: (seq) => log.push({ k: 'dup', seq: Number(seq) }),
+    rejected: () => log.push({ k: 'rejected' }),
     request: (id, from) => log.push({ k: 'request', id, from: Number(from) }),
   });
   const feed = (...seqs: number[]) => {
@@ -32,13 +34,14 @@ function make(opts: SequencerOptions<string>) {
   const delivered = () =>
     log.filter((e) => e.k === 'deliver').map((e) => (e as { seq: number }).seq);
   const of = <K extends Ev['k']>(k: K) => log.filter((e) => e.k === k) as Extract<Ev, { k: K }>[];
-  const replay = (id: number, seqs: number[], now = 0) =>
-    s.replayed(
-      id,
-      seqs.map((q) => ({ seq: BigInt(q), item: `replay${q}`, bytes: 10 })),
-      now,
-    );
-  return { s, log, feed, delivered, of, replay };
+  /** The engine answers request `id` with these seqs, then its end marker (unless `end` is false). */
+  const replay = (id: number, seqs: number[], now = 0, end = true) => {
+    for (const q of seqs) s.replayedBatch(id, BigInt(q), `replay${q}`, now);
+    if (end) s.replayEnded(id, true, now);
+  };
+  const lost = () => of('gap').reduce((n, g) => n + g.lost, 0);
+  const recovered = () => of('gap').reduce((n, g) => n + g.recovered, 0);
+  return { s, log, feed, delivered, of, replay, lost, recovered };
 }
 
 describe('sequencer without a replay endpoint', () => {
@@ -110,11 +113,7 @@ describe('sequencer telling duplicates from restarts by content', () => {
     t.s.receive(3n, 'new3', 10, 0);
     expect(t.of('reset')).toEqual([{ k: 'reset', previous: 10 }]);
     expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 0 }]);
-    t.s.replayed(
-      1,
-      [0n, 1n, 2n, 3n].map((q) => ({ seq: q, item: `new${q}`, bytes: 1 })),
-      0,
-    );
+    for (const q of [0n, 1n, 2n, 3n]) t.s.replayedBatch(1, q, `new${q}`, 0);
     expect(
       t
         .of('deliver')
@@ -165,7 +164,7 @@ describe('sequencer with a replay endpoint', () => {
   });
 
   it('gives up after the timeout: the missing seqs are lost and the held batches delivered', () => {
-    const t = make({ replay: true, replayTimeoutMs: 1000 });
+    const t = make({ replay: true, replayIdleMs: 1000 });
     t.s.receive(0n, 'a', 1, 0);
     t.s.receive(3n, 'b', 1, 100);
     t.s.receive(4n, 'c', 1, 200);
@@ -240,14 +239,16 @@ describe('sequencer with a replay endpoint', () => {
     expect(t.of('reset')).toEqual([{ k: 'reset', previous: 104 }]);
   });
 
-  it('replayed batches already delivered are ignored, and later live copies count as duplicates', () => {
+  it('replayed seqs below the start are rejected, never applied; the rest of the answer still counts', () => {
     const t = make({ replay: true });
     t.feed(0, 1, 3);
     t.replay(1, [0, 1, 2, 3, 4]);
-    expect(t.delivered()).toEqual([0, 1, 2, 3, 4]);
+    expect(t.of('rejected')).toHaveLength(2);
+    expect(t.of('deliver').map((d) => d.item)).toEqual(['live0', 'live1', 'replay2', 'live3']);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 2, to: 2, recovered: 1, lost: 0 }]);
     t.feed(4, 5);
-    expect(t.of('dup').map((d) => d.seq)).toEqual([4]);
     expect(t.delivered()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(t.of('dup')).toEqual([]);
   });
 
   it('whatever the arrival order and drops, delivers strictly increasing seqs and accounts for every seq', () => {
@@ -269,15 +270,237 @@ describe('sequencer with a replay endpoint', () => {
               }
             }
           }
-          t.s.giveUp(0);
+          t.s.giveUp();
           const d = t.delivered();
           for (let i = 1; i < d.length; i++) expect(d[i]! > d[i - 1]!).toBe(true);
-          const lost = t.of('gap').reduce((a, g) => a + g.lost, 0);
-          // Every seq up to the last delivered is either delivered or counted lost.
-          expect(d.length + lost).toBe((d[d.length - 1] ?? 0) + 1);
+          // Every seq up to the last delivered is either delivered or counted lost, once.
+          expect(d.length + t.lost()).toBe((d[d.length - 1] ?? 0) + 1);
+          const fromReplay = t.of('deliver').filter((x) => x.recovered).length;
+          expect(t.recovered()).toBe(fromReplay);
+          expect(t.of('reset')).toEqual([]);
+          // An answer past the newest live seq is refused once and ends its exchange.
+          expect(t.of('rejected').length).toBeLessThanOrEqual(t.of('request').length);
         },
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('sequencer taking a backlog through replay', () => {
+  it('applies replay frames as they arrive, before the answer ends', () => {
+    const t = make({ replay: true });
+    t.feed(0, 5);
+    t.replay(1, [1, 2], 0, false);
+    expect(t.delivered()).toEqual([0, 1, 2]);
+    expect(t.s.waiting).toBe(true);
+  });
+
+  it('takes a 10,000-batch answer in full with a live backlog held behind it; what the engine lost is counted once', () => {
+    const t = make({ replay: true });
+    t.feed(999);
+    // The consumer fell behind: the live stream resumes at 20,000 and goes on to 24,999.
+    for (let q = 20_000; q < 25_000; q++) t.feed(q);
+    expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 1000 }]);
+    expect(t.s.heldCount).toBe(5000);
+    // The engine's buffer holds the last 10,000 batches it published (15,000..24,999).
+    t.replay(
+      1,
+      Array.from({ length: 10_000 }, (_, i) => 15_000 + i),
+    );
+    const d = t.delivered();
+    expect(d.length).toBe(1 + 5000 + 5000);
+    expect(d.every((q, i) => i === 0 || q > d[i - 1]!)).toBe(true);
+    expect(t.of('gap')).toEqual([
+      { k: 'gap', from: 1000, to: 19_999, recovered: 5000, lost: 14_000 },
+    ]);
+    expect(t.of('reset')).toEqual([]);
+    expect(t.of('rejected')).toEqual([]);
+    expect(t.s.waiting).toBe(false);
+  });
+
+  it('stops reading the answer once nothing is held (the rest would only be rejected)', () => {
+    const t = make({ replay: true });
+    t.feed(0, 3);
+    expect(t.s.replayedBatch(1, 1n, 'replay1', 0)).toBe(true);
+    expect(t.s.replayedBatch(1, 2n, 'replay2', 0)).toBe(false);
+    expect(t.s.waiting).toBe(false);
+    expect(t.of('rejected')).toEqual([]);
+  });
+
+  it('rejects repeated, out-of-order and unreadable frames without applying them or moving lost', () => {
+    const t = make({ replay: true });
+    t.feed(0, 10);
+    t.s.replayedBatch(1, 3n, 'replay3', 0);
+    t.s.replayedBatch(1, 3n, 'again3', 0);
+    t.s.replayedBatch(1, 2n, 'replay2', 0);
+    t.s.replayedGarbage(1);
+    expect(t.of('rejected')).toHaveLength(3);
+    expect(t.of('deliver').map((d) => d.item)).toEqual(['live0', 'replay3']);
+    t.replay(1, [4, 5, 6, 7, 8, 9]);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 1, to: 9, recovered: 7, lost: 2 }]);
+  });
+
+  it('a seq beyond the newest live one is rejected, ends the exchange, and invents no loss past it', () => {
+    const t = make({ replay: true });
+    t.feed(0, 5);
+    expect(t.s.replayedBatch(1, 2n ** 40n, 'far', 0)).toBe(false);
+    expect(t.of('rejected')).toHaveLength(1);
+    expect(t.delivered()).toEqual([0, 5]);
+    expect(t.lost()).toBe(4);
+    t.feed(6, 7);
+    expect(t.delivered()).toEqual([0, 5, 6, 7]);
+    expect(t.of('request')).toHaveLength(1);
+  });
+
+  it('a bad answer settles every hole held and asks nothing more for them (no request storm)', () => {
+    const t = make({ replay: true });
+    t.feed(0);
+    for (let q = 2; q < 200; q += 2) t.feed(q); // every other batch missing
+    t.s.replayedGarbage(1);
+    t.s.replayEnded(1, true, 0);
+    expect(t.of('request')).toHaveLength(1);
+    expect(t.lost()).toBe(99);
+    expect(t.s.waiting).toBe(false);
+    // The next hole the live stream shows is asked for once.
+    t.feed(200, 210);
+    expect(t.of('request')).toHaveLength(2);
+  });
+
+  it('an answer with no end marker and no progress is given up after the idle time, not before', () => {
+    const t = make({ replay: true, replayIdleMs: 1000 });
+    t.s.receive(0n, 'live0', 1, 0);
+    t.s.receive(100n, 'live100', 1, 0);
+    // Progress keeps it open long past one idle time: an idle timeout, not a total one.
+    for (let q = 1; q < 50; q++) {
+      t.s.replayedBatch(1, BigInt(q), `replay${q}`, q * 500);
+      t.s.tick(q * 500);
+    }
+    expect(t.s.waiting).toBe(true);
+    expect(t.delivered().length).toBe(50);
+    // Then it repeats itself forever: rejected frames are no progress.
+    for (let i = 0; i < 100; i++) t.s.replayedBatch(1, 49n, 'again', 24_500 + i);
+    t.s.tick(25_400);
+    expect(t.s.waiting).toBe(true);
+    t.s.tick(25_500);
+    expect(t.s.waiting).toBe(false);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 1, to: 99, recovered: 49, lost: 50 }]);
+    expect(t.of('rejected')).toHaveLength(100);
+    expect(t.of('request')).toHaveLength(1);
+  });
+
+  it('live batches far past an open gap are held, never read as a restart', () => {
+    const t = make({ replay: true, same: (a, b) => a === b });
+    t.feed(0, 1, 100_000, 100_001);
+    expect(t.of('reset')).toEqual([]);
+    expect(t.delivered()).toEqual([0, 1]);
+    t.s.replayEnded(1, true, 0);
+    expect(t.delivered()).toEqual([0, 1, 100_000, 100_001]);
+    expect(t.lost()).toBe(100_000 - 2);
+    expect(t.of('reset')).toEqual([]);
+  });
+
+  it('still sees a restart (seq back to 0) after a long stall that was recovered by replay', () => {
+    const t = make({ replay: true, same: (a, b) => a === b });
+    t.feed(0, 1, 5000);
+    t.replay(
+      1,
+      Array.from({ length: 4999 }, (_, i) => i + 2),
+    );
+    expect(t.s.waiting).toBe(false);
+    t.s.receive(0n, 'new0', 10, 0);
+    expect(t.of('reset')).toEqual([{ k: 'reset', previous: 5000 }]);
+  });
+});
+
+describe('sequencer probing a quiet source', () => {
+  it('asks once for anything after the last seq and reports a recovered tail as a gap', () => {
+    const t = make({ replay: true });
+    t.feed(0, 1, 2);
+    expect(t.s.probe(0)).toBe(true);
+    expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 3 }]);
+    t.replay(1, [3, 4, 5]);
+    expect(t.delivered()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 3, to: 5, recovered: 3, lost: 0 }]);
+    // Once per quiet episode: a new live batch allows the next probe.
+    expect(t.s.probe(0)).toBe(false);
+    t.feed(6);
+    expect(t.s.probe(0)).toBe(true);
+  });
+
+  it('an empty answer to a probe changes nothing', () => {
+    const t = make({ replay: true });
+    t.feed(0, 1);
+    t.s.probe(0);
+    t.replay(1, []);
+    expect(t.of('gap')).toEqual([]);
+    expect(t.delivered()).toEqual([0, 1]);
+  });
+
+  it('counts what the engine skipped at the end of a burst as lost, but refuses a far-fetched seq', () => {
+    const t = make({ replay: true, probeReach: 1000n });
+    t.feed(0);
+    t.s.probe(0);
+    t.replay(1, [5, 6]);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 1, to: 6, recovered: 2, lost: 4 }]);
+    t.feed(7);
+    t.s.probe(0);
+    expect(t.s.replayedBatch(2, 5000n, 'far', 0)).toBe(false);
+    expect(t.of('rejected')).toHaveLength(1);
+    expect(t.lost()).toBe(4);
+  });
+
+  it('live batches that a probe already delivered are duplicates, not a restart', () => {
+    const t = make({ replay: true, same: (a, b) => a === b });
+    t.feed(0, 1);
+    t.s.probe(0);
+    t.replay(
+      1,
+      Array.from({ length: 200 }, (_, i) => i + 2),
+    );
+    // The live copies were still on their way.
+    for (let q = 2; q < 202; q++) t.feed(q);
+    t.feed(202);
+    expect(t.of('reset')).toEqual([]);
+    expect(t.of('dup')).toHaveLength(200);
+    expect(t.delivered().at(-1)).toBe(202);
+  });
+
+  it('never probes without a replay endpoint or before the first batch', () => {
+    expect(make({ replay: false }).s.probe(0)).toBe(false);
+    expect(make({ replay: true }).s.probe(0)).toBe(false);
+  });
+});
+
+describe('sequencer with an answer torn on the way', () => {
+  it('asks again from a hole inside an answer instead of counting it lost', () => {
+    const t = make({ replay: true });
+    t.feed(0, 10);
+    // Frames 4 and 5 were dropped at the engine's ROUTER: they are still in its buffer.
+    expect(t.s.replayedBatch(1, 1n, 'replay1', 0)).toBe(true);
+    t.s.replayedBatch(1, 2n, 'replay2', 0);
+    t.s.replayedBatch(1, 3n, 'replay3', 0);
+    expect(t.s.replayedBatch(1, 6n, 'replay6', 0)).toBe(false);
+    expect(t.of('request')).toEqual([
+      { k: 'request', id: 1, from: 1 },
+      { k: 'request', id: 2, from: 4 },
+    ]);
+    t.replay(2, [4, 5, 6, 7, 8, 9, 10]);
+    expect(t.delivered()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 1, to: 9, recovered: 9, lost: 0 }]);
+  });
+
+  it('gives a torn answer up after three retries: the holes are lost, no more requests', () => {
+    const t = make({ replay: true });
+    t.feed(0, 10);
+    for (let id = 1; id <= 4; id++) {
+      const from = t.of('request').at(-1)!.from;
+      t.s.replayedBatch(id, BigInt(from), `replay${from}`, 0);
+      t.s.replayedBatch(id, BigInt(from + 2), `replay${from + 2}`, 0);
+    }
+    expect(t.of('request')).toHaveLength(4);
+    expect(t.s.waiting).toBe(false);
+    expect(t.delivered()).toEqual([0, 1, 2, 3, 4, 10]);
+    expect(t.lost()).toBe(5);
   });
 });

@@ -1,0 +1,237 @@
+// Replay endpoints that answer badly, over real sockets: a live SimPublisher drops a few batches
+// from PUB, and a ROUTER written here answers the replay request with garbage. Counters stay
+// sane, nothing is invented, and the ROUTER is asked once, not in a storm.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Router } from 'zeromq';
+import { KvSource } from '../../electron/ingest/kv-source';
+import type { SourceConfig } from '../../electron/ingest/source-config';
+import { SimPublisher } from '../../electron/sim/publisher';
+import { encodeSeq, readSeq } from '../../electron/wire/message';
+import { waitFor } from '../support/wait-for';
+import { recordingSink, warmUp, type Recorded } from './helpers';
+
+const open: { close(): unknown }[] = [];
+afterEach(async () => {
+  for (const x of open.splice(0).reverse()) await x.close();
+});
+
+type Send = (frames: (Buffer | string)[]) => Promise<void>;
+
+/** A replay ROUTER whose answer is `answer(start, send)`; it counts the requests it gets. */
+async function badEngine(
+  answer: (start: bigint, send: Send, stopped: () => boolean) => Promise<void>,
+) {
+  const router = new Router({ linger: 0, sendHighWaterMark: 0 });
+  await router.bind('tcp://127.0.0.1:*');
+  const requests: bigint[] = [];
+  let closed = false;
+  void (async () => {
+    try {
+      for await (const [id, , start] of router) {
+        requests.push(readSeq(start!) ?? -1n);
+        const send: Send = async (frames) => {
+          if (!closed) await router.send([id!, '', ...frames]);
+        };
+        void answer(requests.at(-1)!, send, () => closed).catch(() => undefined);
+      }
+    } catch {
+      // closed under the loop
+    }
+  })();
+  open.push({
+    close: () => {
+      closed = true;
+      router.close();
+    },
+  });
+  return { endpoint: router.lastEndpoint!, requests };
+}
+
+interface Setup {
+  sim: SimPublisher;
+  src: KvSource;
+  rec: Recorded;
+  payloads: Map<number, Uint8Array>;
+  events: Map<number, number>;
+  /** The last seq heard before the drops. */
+  f: number;
+}
+
+/** Live stream from a sim; the next batches f+1..f+3 will be dropped from PUB. */
+async function setup(replayEndpoint: string, opts = {}): Promise<Setup> {
+  const drop = new Set<bigint>();
+  const sim = await SimPublisher.start({
+    format: 'map',
+    hash: 'int',
+    seed: 5,
+    faults: { dropFromPub: (seq) => drop.has(seq) },
+  });
+  open.push(sim);
+  const payloads = new Map<number, Uint8Array>();
+  const events = new Map<number, number>();
+  sim.onBatch((b) => {
+    payloads.set(b.seq, b.payload);
+    events.set(b.seq, b.events.length);
+  });
+  const cfg: SourceConfig = {
+    id: 'src',
+    name: 'test',
+    endpoint: sim.ranks[0]!.pubEndpoint,
+    mode: 'connect',
+    topic: '',
+    replayEndpoint,
+    profileId: null,
+  };
+  const rec = recordingSink();
+  // No quiet probe here: these tests count the requests a gap makes.
+  const src = new KvSource(cfg, rec.sink, { replayIdleMs: 300, probeAfterMs: 3_600_000, ...opts });
+  open.push(src);
+  await src.start();
+  await warmUp(
+    () => sim.publish(),
+    () => rec.seqs.length,
+  );
+  // At least a few batches before the gap, so an answer can reach below its start.
+  await sim.publish(6);
+  await waitFor(() => rec.seqs.at(-1) === sim.stats().ranks[0]!.lastSeq, 'the warm-up');
+  const f = sim.stats().ranks[0]!.lastSeq!;
+  for (const d of [1, 2, 3]) drop.add(BigInt(f + d));
+  return { sim, src, rec, payloads, events, f };
+}
+
+/** Publishes f+1..f+10 (three dropped), waits for them to settle and checks nothing was invented. */
+async function runGap(s: Setup): Promise<void> {
+  await s.sim.publish(10);
+  await waitFor(() => s.rec.seqs.at(-1) === s.f + 10, 'the batches after the gap');
+  const seqs = s.rec.seqs;
+  for (let i = 1; i < seqs.length; i++) expect(seqs[i]!).toBeGreaterThan(seqs[i - 1]!);
+  const published = [...seqs].reduce((n, q) => n + (s.events.get(q) ?? NaN), 0);
+  expect(s.rec.events.length).toBe(published);
+  const after = seqs.filter((q) => q > s.f);
+  expect(after.every((q) => q <= s.f + 10)).toBe(true);
+  for (let d = 4; d <= 10; d++) expect(after).toContain(s.f + d);
+}
+
+/** Live goes on without drops: no further request follows from the bad answer. */
+async function thenQuietly(s: Setup, requests: bigint[]): Promise<void> {
+  await s.sim.publish(5);
+  await waitFor(() => s.rec.seqs.at(-1) === s.f + 15, 'the batches after');
+  expect(requests).toEqual([BigInt(s.f + 1)]);
+}
+
+describe('KvSource against a replay endpoint that answers badly', () => {
+  it('garbage seq frames: rejected, the gap lost, asked once', async () => {
+    const eng = await badEngine(async (_start, send) => {
+      for (let i = 0; i < 3; i++) await send([Buffer.from('xyz'), Buffer.from('payload')]);
+      await send([encodeSeq(-1n), '']);
+    });
+    const s = await setup(eng.endpoint);
+    await runGap(s);
+    const c = s.src.status().counters;
+    expect([c.gaps, c.recovered, c.lost, c.replayRejected]).toEqual([1, 0, 3, 3]);
+    await thenQuietly(s, eng.requests);
+  });
+
+  it('seqs below the start: rejected, never applied (no second copy of a batch)', async () => {
+    const eng = await badEngine(async (start, send) => {
+      for (let q = Number(start) - 5; q < Number(start); q++)
+        await send([encodeSeq(BigInt(q)), Buffer.from(s.payloads.get(q)!)]);
+      await send([encodeSeq(-1n), '']);
+    });
+    // The engine answers only after setup() has returned (the gap comes later).
+    const s = await setup(eng.endpoint);
+    const before = s.rec.seqs.length;
+    await runGap(s);
+    expect(s.rec.seqs.length - before).toBe(7);
+    const c = s.src.status().counters;
+    expect([c.recovered, c.lost, c.replayRejected, c.duplicates]).toEqual([0, 3, 5, 0]);
+    await thenQuietly(s, eng.requests);
+  });
+
+  it('a seq far ahead: rejected, ends the answer, moves neither lost nor the stream', async () => {
+    const eng = await badEngine(async (start, send) => {
+      await send([encodeSeq(2n ** 40n), Buffer.from(s.payloads.get(Number(start))!)]);
+      // Whatever follows a refused frame is not read as part of the answer.
+      await send([encodeSeq(start), Buffer.from(s.payloads.get(Number(start))!)]);
+      await send([encodeSeq(-1n), '']);
+    });
+    // The engine answers only after setup() has returned (the gap comes later).
+    const s = await setup(eng.endpoint);
+    await runGap(s);
+    const c = s.src.status().counters;
+    expect([c.gaps, c.recovered, c.lost, c.replayRejected, c.resets]).toEqual([1, 0, 3, 1, 0]);
+    await thenQuietly(s, eng.requests);
+  });
+
+  it('an endless answer that repeats itself: given up after the idle time, asked once', async () => {
+    const eng = await badEngine(async (start, send, stopped) => {
+      const p = Buffer.from(s.payloads.get(Number(start))!);
+      while (!stopped()) {
+        await send([encodeSeq(start), p]);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    });
+    // The engine answers only after setup() has returned (the gap comes later).
+    const s = await setup(eng.endpoint);
+    await runGap(s);
+    const c = s.src.status().counters;
+    expect([c.gaps, c.recovered, c.lost]).toEqual([1, 1, 2]);
+    expect(c.replayRejected).toBeGreaterThan(0);
+    expect(s.rec.seqs).toContain(s.f + 1);
+    await thenQuietly(s, eng.requests);
+  });
+
+  it('no end marker: what came is applied, the rest lost after the idle time', async () => {
+    const eng = await badEngine(async (start, send) => {
+      await send([encodeSeq(start), Buffer.from(s.payloads.get(Number(start))!)]);
+    });
+    // The engine answers only after setup() has returned (the gap comes later).
+    const s = await setup(eng.endpoint);
+    await runGap(s);
+    const c = s.src.status().counters;
+    expect([c.gaps, c.recovered, c.lost, c.replayRejected]).toEqual([1, 1, 2, 0]);
+    await thenQuietly(s, eng.requests);
+  });
+});
+
+describe('KvSource asking a quiet source for its tail', () => {
+  it('finds batches lost at the end of a burst without waiting for the next one', async () => {
+    const drop = new Set<bigint>();
+    const sim = await SimPublisher.start({
+      format: 'map',
+      hash: 'int',
+      seed: 9,
+      replay: true,
+      faults: { dropFromPub: (seq) => drop.has(seq) },
+    });
+    open.push(sim);
+    const cfg: SourceConfig = {
+      id: 'src',
+      name: 'test',
+      endpoint: sim.ranks[0]!.pubEndpoint,
+      mode: 'connect',
+      topic: '',
+      replayEndpoint: sim.ranks[0]!.replayEndpoint,
+      profileId: null,
+    };
+    const rec = recordingSink();
+    const src = new KvSource(cfg, rec.sink, { probeAfterMs: 300 });
+    open.push(src);
+    await src.start();
+    await warmUp(
+      () => sim.publish(),
+      () => rec.seqs.length,
+    );
+    const f = sim.stats().ranks[0]!.lastSeq!;
+    // The burst's last three batches never reach the subscriber; nothing is published after.
+    for (const d of [8, 9, 10]) drop.add(BigInt(f + d));
+    await sim.publish(10);
+    await waitFor(() => rec.seqs.at(-1) === f + 10, 'the tail, through the probe');
+    expect(rec.seqs.filter((q) => q > f)).toEqual(Array.from({ length: 10 }, (_, i) => f + 1 + i));
+    expect(rec.gaps).toEqual([expect.objectContaining({ from: f + 8, to: f + 10, recovered: 3 })]);
+    const c = src.status().counters;
+    expect([c.gaps, c.recovered, c.lost, c.replayRejected]).toEqual([1, 3, 0, 0]);
+    // One request found them: the probe (no live batch ever revealed this gap).
+    expect(sim.replayRequests().map((r) => Number(r.start))).toEqual([f + 8]);
+  });
+});
