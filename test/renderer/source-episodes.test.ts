@@ -14,6 +14,7 @@ const counters: SourceCounters = {
   undecoded: 0,
   eventErrors: 0,
   oversized: 0,
+  replayRejected: 0,
 };
 
 type S = Pick<SourceStatus, 'id' | 'name' | 'state' | 'counters' | 'ageSec'>;
