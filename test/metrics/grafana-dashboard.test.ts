@@ -59,6 +59,7 @@ const FULL: MetricsSnapshot = {
         undecoded: 6,
         eventErrors: 7,
         oversized: 0,
+        replayRejected: 0,
       },
       lastMessageAt: 999,
       media: [

@@ -20,6 +20,7 @@ const counters = {
   undecoded: 0,
   eventErrors: 0,
   oversized: 0,
+  replayRejected: 0,
 };
 
 const source = (over: Partial<SourceMetrics> = {}): SourceMetrics => ({
