@@ -75,6 +75,8 @@ export class KvSource {
   private lastTickAt = 0;
   private messagesAtTick = 0;
   private quietMs = 0;
+  /** Receiving waits on beforeReceive: live batches queue unread, so silence says nothing. */
+  private receiveHeld = false;
   private closed = false;
 
   constructor(
@@ -191,7 +193,11 @@ export class KvSource {
       let turn = performance.now();
       for (;;) {
         const held = this.beforeReceive?.();
-        if (held) await held;
+        if (held) {
+          this.receiveHeld = true;
+          await held;
+          this.receiveHeld = false;
+        }
         const frames = await sock.receive();
         this.onMessage(frames);
         // receive() resolves at once while messages wait, so this loop alone would starve timers
@@ -348,7 +354,7 @@ export class KvSource {
   private probeWhenQuiet(now: number, elapsed: number, resumed: boolean): void {
     if (this.cfg.replayEndpoint === null) return;
     const messages = this.counters.messages;
-    if (messages !== this.messagesAtTick || resumed) {
+    if (messages !== this.messagesAtTick || resumed || this.receiveHeld) {
       this.messagesAtTick = messages;
       this.quietMs = 0;
       return;

@@ -234,4 +234,40 @@ describe('KvSource asking a quiet source for its tail', () => {
     // One request found them: the probe (no live batch ever revealed this gap).
     expect(sim.replayRequests().map((r) => Number(r.start))).toEqual([f + 8]);
   });
+
+  it('does not ask while its own consumer holds receiving (the backlog is queued, not lost)', async () => {
+    const sim = await SimPublisher.start({ format: 'map', hash: 'int', seed: 4, replay: true });
+    open.push(sim);
+    const cfg: SourceConfig = {
+      id: 'src',
+      name: 'test',
+      endpoint: sim.ranks[0]!.pubEndpoint,
+      mode: 'connect',
+      topic: '',
+      replayEndpoint: sim.ranks[0]!.replayEndpoint,
+      profileId: null,
+    };
+    const rec = recordingSink();
+    let gate: Promise<void> | null = null;
+    let release = (): void => undefined;
+    const src = new KvSource(cfg, rec.sink, { probeAfterMs: 200, beforeReceive: () => gate });
+    open.push(src);
+    await src.start();
+    await warmUp(
+      () => sim.publish(),
+      () => rec.seqs.length,
+    );
+    gate = new Promise<void>((resolve) => (release = resolve));
+    await sim.publish(20);
+    // Held well past the probe delay: the scenario, a slow stdout under `kvscope capture`.
+    const until = Date.now() + 1000;
+    await waitFor(() => Date.now() > until, 'the hold');
+    gate = null;
+    release();
+    const last = sim.stats().ranks[0]!.lastSeq!;
+    await waitFor(() => rec.seqs.at(-1) === last, 'the queued batches');
+    expect(sim.replayRequests()).toEqual([]);
+    const c = src.status().counters;
+    expect([c.gaps, c.duplicates, c.resets]).toEqual([0, 0, 0]);
+  });
 });
