@@ -18,8 +18,8 @@ export interface RankSocketOptions {
   /** Batches kept for replay; Infinity keeps every one. */
   replayBuffer: number;
   replayTopicFrame: boolean;
-  /** The PUB socket's send high-water mark: past it, messages to a slow subscriber are dropped. */
-  pubHighWaterMark: number;
+  /** The PUB socket's send high-water mark (default 100,000): past it, a slow subscriber's messages are dropped. */
+  pubHighWaterMark?: number;
 }
 
 /** One replay request as the ROUTER saw it, and what its buffer held at that moment. */
@@ -56,7 +56,7 @@ export class RankSockets {
 
   private constructor(private readonly opts: RankSocketOptions) {
     this.topic = Buffer.from(opts.topic, 'utf8');
-    this.pub = new Publisher({ linger: 0, sendHighWaterMark: opts.pubHighWaterMark });
+    this.pub = new Publisher({ linger: 0, sendHighWaterMark: opts.pubHighWaterMark ?? 100_000 });
   }
 
   /** Bind (or connect) the rank's sockets. */
