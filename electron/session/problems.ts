@@ -40,7 +40,7 @@ export class Problems {
 
   result(): string[] {
     return this.extra > 0
-      ? [...this.list, `… and ${this.extra} more lines skipped`]
+      ? [...this.list, `… and ${this.extra} more lines with problems`]
       : [...this.list];
   }
 }

@@ -84,6 +84,15 @@ describe('event time in files', () => {
     expect(r.problems[0]).toMatch(/^line 2: batch ts .* \(kept as an event error\)$/);
   });
 
+  it('lists 20 problem lines of a file full of bad times, then says how many more', async () => {
+    const lines = [header];
+    for (let i = 0; i < 25; i += 1) lines.push(withTs(ev(i + 1, T0, String(i)), '1e16'));
+    const r = await session(lines);
+    expect(r.counts.eventErrors).toBe(25);
+    expect(r.problems).toHaveLength(21);
+    expect(r.problems.at(-1)).toBe('… and 5 more lines with problems');
+  });
+
   it('a gap at an absurd time is a bad line, not a marker at 1e16', async () => {
     const gap = JSON.stringify({ k: 'gap', source: 'a', from: 2, to: 3, at: 1e16 });
     const r = await session([header, ev(1, T0, '1'), gap, ev(4, T0, '4')]);
