@@ -26,7 +26,7 @@ export interface GzipEnd {
 }
 
 /** A slice of at most this many compressed bytes is inflated at a time, so abort() is prompt. */
-const SLICE = 16 * 1024;
+const SLICE = 64 * 1024;
 
 const FEXTRA = 4;
 const FNAME = 8;
@@ -195,7 +195,7 @@ export class GzipMembers {
   }
 
   private startMember(): void {
-    const inf = createInflateRaw({ finishFlush: constants.Z_SYNC_FLUSH });
+    const inf = createInflateRaw({ finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 64 * 1024 });
     inf.on('data', (c: Buffer) => {
       if (this.aborted) return;
       this.outSize += c.length;
