@@ -11,6 +11,7 @@ import './styles/layout.css';
 import './styles/overview.css';
 import './styles/tables.css';
 import './styles/connections.css';
+import './styles/insights.css';
 
 installWsBridgeIfAbsent();
 startFrames();

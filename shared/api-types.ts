@@ -310,7 +310,7 @@ export interface AppInfo {
   wireFormatUrl: string;
 }
 
-export type ViewName = 'overview' | 'chains' | 'events' | 'connections';
+export type ViewName = 'overview' | 'insights' | 'chains' | 'events' | 'connections';
 
 export type MenuCommand =
   | { kind: 'view'; view: ViewName }

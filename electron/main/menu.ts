@@ -1,7 +1,7 @@
 // The native menu. File actions run here in main; view and theme commands go to the renderer.
 
 import { Menu, app, shell, type MenuItemConstructorOptions } from 'electron';
-import type { FileResult, MenuCommand } from '../../shared/api-types';
+import type { FileResult, MenuCommand, ViewName } from '../../shared/api-types';
 import type { FileActions } from '../service/invoke-handlers';
 import { WIRE_FORMAT_URL } from '../service/service';
 
@@ -17,11 +17,7 @@ export interface MenuActions {
 /** Builds and installs the application menu. */
 export function installMenu(actions: MenuActions): void {
   const { files, command, report } = actions;
-  const view = (
-    label: string,
-    key: string,
-    name: 'overview' | 'chains' | 'events' | 'connections',
-  ) => ({
+  const view = (label: string, key: string, name: ViewName) => ({
     label,
     accelerator: `CmdOrCtrl+${key}`,
     click: () => command({ kind: 'view', view: name }),
@@ -69,9 +65,10 @@ export function installMenu(actions: MenuActions): void {
       label: 'View',
       submenu: [
         view('Overview', '1', 'overview'),
-        view('Chains', '2', 'chains'),
-        view('Events', '3', 'events'),
-        view('Connections', '4', 'connections'),
+        view('Insights', '2', 'insights'),
+        view('Chains', '3', 'chains'),
+        view('Events', '4', 'events'),
+        view('Connections', '5', 'connections'),
         { type: 'separator' },
         { role: 'resetZoom' },
         { role: 'zoomIn' },

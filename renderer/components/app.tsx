@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { MenuCommand, ViewName } from '../../shared/api-types';
 import { bridge } from '../bridge/bridge';
+import { formatDeepLink, parseDeepLink } from '../lib/deep-link';
 import { useFrameState } from '../state/frames';
 import { INITIAL_OVERVIEW } from '../state/overview-state';
 import type { OverviewState } from '../state/overview-state';
@@ -9,6 +10,7 @@ import { useSourceNotices } from '../state/use-source-notices';
 import { ChainsView } from '../views/chains-view';
 import { ConnectionsView } from '../views/connections-view';
 import { EventsView } from '../views/events-view';
+import { InsightsView } from '../views/insights-view';
 import { OverviewView } from '../views/overview-view';
 import { AboutDialog } from './about-dialog';
 import { AppHeader } from './app-header';
@@ -28,7 +30,19 @@ interface Notice {
 export function App() {
   const { frame, epoch } = useFrameState();
   const { theme } = useTheme();
-  const [view, setView] = useState<ViewName>('overview');
+  const [link] = useState(() => parseDeepLink(window.location.hash));
+  const [view, setViewState] = useState<ViewName>(link.view);
+  const [chainHash, setChainHash] = useState<string | undefined>(link.hash);
+  // A hash handed to Chains by a link holds until the user goes to another view.
+  const setView = useCallback((next: ViewName) => {
+    setViewState(next);
+    if (next !== 'chains') setChainHash(undefined);
+  }, []);
+
+  useEffect(() => {
+    const hash = formatDeepLink({ view, hash: view === 'chains' ? chainHash : undefined });
+    if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
+  }, [view, chainHash]);
   const [about, setAbout] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [dismissed, setDismissed] = useState<string | null>(null);
@@ -55,7 +69,7 @@ export function App() {
       else if (cmd.kind === 'export-png') void exportPng(theme, notify);
       else setAbout(true);
     });
-  }, [theme, notify]);
+  }, [theme, notify, setView]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -67,7 +81,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [setView]);
 
   useEffect(() => {
     const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
@@ -138,7 +152,15 @@ export function App() {
         {view === 'overview' && (
           <OverviewView state={overview} onChange={setOverview} epoch={epoch} />
         )}
-        {view === 'chains' && <ChainsView />}
+        {view === 'insights' && (
+          <InsightsView
+            onOpenChain={(hash) => {
+              setViewState('chains');
+              setChainHash(hash);
+            }}
+          />
+        )}
+        {view === 'chains' && <ChainsView initialHash={chainHash} />}
         {view === 'events' && <EventsView />}
         {view === 'connections' && <ConnectionsView notify={notify} />}
       </main>

@@ -4,6 +4,7 @@ import type { ViewName } from '../../shared/api-types';
 
 export const VIEWS: { id: ViewName; label: string }[] = [
   { id: 'overview', label: 'Overview' },
+  { id: 'insights', label: 'Insights' },
   { id: 'chains', label: 'Chains' },
   { id: 'events', label: 'Events' },
   { id: 'connections', label: 'Connections' },

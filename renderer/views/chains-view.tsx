@@ -27,13 +27,18 @@ const clearFrom =
   (e: LoadError | null): LoadError | null =>
     e?.from === from ? null : e;
 
+interface Props {
+  /** A hash to search for at once (a link from another view). */
+  initialHash?: string;
+}
+
 /** The chain browser: a sortable, filterable list of chains and the detail of one. */
-export function ChainsView() {
+export function ChainsView({ initialHash }: Props) {
   const { frame } = useFrameState();
   const names = useSourceNames();
   const [sort, setSort] = useState<ChainSort>('lastSeen');
   const [desc, setDesc] = useState(true);
-  const [search, setSearch] = useState('');
+  const [search, setSearch] = useState(initialHash ?? '');
   const [source, setSource] = useState('');
   const [residentOnly, setResidentOnly] = useState(false);
   const [paused, setPaused] = useState(false);

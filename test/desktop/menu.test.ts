@@ -55,9 +55,10 @@ function install() {
 describe('the application menu', () => {
   it('sends each view accelerator to its view', () => {
     const m = install();
-    for (const key of ['1', '2', '3', '4']) m.click(`CmdOrCtrl+${key}`);
+    for (const key of ['1', '2', '3', '4', '5']) m.click(`CmdOrCtrl+${key}`);
     expect(m.commands).toEqual([
       { kind: 'view', view: 'overview' },
+      { kind: 'view', view: 'insights' },
       { kind: 'view', view: 'chains' },
       { kind: 'view', view: 'events' },
       { kind: 'view', view: 'connections' },

@@ -1,0 +1,73 @@
+// The Insights' verdict: a few plain sentences drawn from the analysis report, each one carried
+// by a number in it. Nothing is said that the figures do not show. Pure.
+
+import type { AnalysisReport, WhatIfReport } from '../../shared/analysis-report';
+import { formatInt } from './format';
+
+/** A share as a percentage with one decimal, the same everywhere on the screen. */
+export function pct(part: number, whole: number): string {
+  if (whole <= 0) return '0%';
+  return `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+/** The what-if row whose cache re-stored the most, if any re-stored at all. */
+export function worstWhatIf(r: AnalysisReport): WhatIfReport | null {
+  let worst: WhatIfReport | null = null;
+  for (const w of r.whatIf)
+    if (w.restores > 0 && (!worst || w.restores > worst.restores)) worst = w;
+  return worst;
+}
+
+/** The verdict's sentences; `label` names a source for the screen. */
+export function insightsVerdict(r: AnalysisReport, label: (source: string) => string): string[] {
+  const t = r.totals;
+  if (t.newStores === 0) return ['No block has been stored yet: nothing to judge.'];
+  const out: string[] = [];
+  const worst = worstWhatIf(r);
+  if (!worst) {
+    out.push(
+      `No block was stored again after its eviction (${formatInt(t.newStores)} new stores): ` +
+        'at this load the cache is big enough.',
+    );
+  } else {
+    const where = `${label(worst.source)}'s ${worst.medium} cache`;
+    const thrashShare = worst.thrashRestores / worst.restores;
+    const within = `${pct(worst.thrashRestores, worst.restores)} within ${formatInt(r.thrashWindowS)} s of their eviction`;
+    out.push(
+      thrashShare >= 0.25
+        ? `${where} thrashes: ${formatInt(worst.restores)} re-stores, ${within}.`
+        : `${where} re-stores evicted blocks (${formatInt(worst.restores)} re-stores), but only ${within}: little thrash.`,
+    );
+    const quarter = worst.points.find((p) => p.extraFraction === 0.25);
+    if (quarter && quarter.extraHits > 0) {
+      out.push(
+        `With 25% more ${worst.medium} blocks (${formatInt(quarter.extraBlocks)}) about ` +
+          `${formatInt(quarter.extraHits)} of them would have been hits ` +
+          `(${pct(quarter.extraHits, worst.newStores)} of its new stores).`,
+      );
+    } else if (quarter) {
+      const twice = worst.points.find((p) => p.extraFraction === 2);
+      out.push(
+        twice && twice.extraHits > 0
+          ? `25% more ${worst.medium} blocks would not have kept them; twice the capacity would have kept ${formatInt(twice.extraHits)}.`
+          : `Even twice the ${worst.medium} capacity would not have kept them: they come back long after eviction.`,
+      );
+    }
+  }
+  if (r.sources.length >= 2) {
+    const dup = r.crossSource.duplicateStores;
+    out.push(
+      dup > 0
+        ? `${pct(dup, t.newStores)} of new stores were already cached on another source ` +
+            `(${formatInt(r.crossSource.duplicateBlocksNow)} duplicate blocks held now).`
+        : 'No source stored a block that another source held at that moment.',
+    );
+  }
+  if (t.hitRatio !== null) {
+    out.push(
+      `Announced hit ratio ${pct(t.announcedHits, t.announcedHits + t.newStores)} ` +
+        `(${formatInt(t.announcedHits)} re-announced blocks).`,
+    );
+  }
+  return out;
+}

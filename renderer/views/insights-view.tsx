@@ -1,0 +1,108 @@
+import { useCallback, useState } from 'react';
+import type { AnalysisReport } from '../../shared/analysis-report';
+import { bridge, errorText } from '../bridge/bridge';
+import { insightsVerdict } from '../lib/insights-verdict';
+import { sourceLabel } from '../lib/source-names';
+import { chartColors } from '../lib/theme';
+import { useFrameState } from '../state/frames';
+import { useSourceNames } from '../state/use-source-names';
+import { useTheme } from '../state/theme-store';
+import { useThrottledRefresh } from '../state/use-throttled-refresh';
+import { HotPrefixesPanel } from './hot-prefixes-panel';
+import { InsightFigures } from './insight-figures';
+import { LifetimePanel } from './lifetime-panel';
+import { RouterPanel } from './router-panel';
+import { ThrashPanel } from './thrash-panel';
+import { WhatIfPanel } from './what-if-panel';
+
+/** What-if rows shown at most (the busiest first); the report holds them all. */
+const MAX_WHAT_IF = 8;
+
+interface Props {
+  onOpenChain(hash: string): void;
+}
+
+/** The answers: is the cache big enough, what thrashes, how long blocks live, what is held twice. */
+export function InsightsView({ onOpenChain }: Props) {
+  const { frame } = useFrameState();
+  const { theme } = useTheme();
+  const colors = chartColors(theme);
+  const names = useSourceNames();
+  const label = useCallback((id: string) => sourceLabel(names, id), [names]);
+  const [report, setReport] = useState<AnalysisReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setReport(await bridge().getInsights());
+      setError(null);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }, []);
+  useThrottledRefresh(load, 1000, frame?.n, true);
+
+  if (!report) {
+    return <p className="muted">{error ? `Could not load the insights: ${error}` : 'Loading…'}</p>;
+  }
+  const verdict = insightsVerdict(report, label);
+  const whatIf = [...report.whatIf]
+    .sort((a, b) => b.restores - a.restores || b.newStores - a.newStores)
+    .slice(0, MAX_WHAT_IF);
+  const hits = report.totals;
+  return (
+    <div className="insights" data-testid="insights">
+      <section className="panel verdict" aria-label="Verdict" data-testid="insights-verdict">
+        {verdict.map((line) => (
+          <p key={line}>{line}</p>
+        ))}
+        {report.estimate && (
+          <p className="muted small">Some figures are sampled estimates (a bounded memory).</p>
+        )}
+        {error && <p className="error">Could not refresh: {error}</p>}
+      </section>
+      <InsightFigures report={report} />
+      <section className="panel insight-panel" aria-label="Hits" data-testid="hits-panel">
+        <h3>Hits</h3>
+        {hits.hitRatio === null ? (
+          <p className="muted">
+            This engine does not re-announce reused blocks, so hits are not in the stream. vLLM does
+            with <code>kv_cache_report_mode=&quot;full&quot;</code> in its{' '}
+            <code>--kv-events-config</code>.
+          </p>
+        ) : (
+          <p>
+            {hits.announcedHits.toLocaleString('en-US')} announced hits against{' '}
+            {hits.newStores.toLocaleString('en-US')} new stores: a hit ratio of{' '}
+            <strong data-testid="insight-hit-ratio" data-value={hits.hitRatio}>
+              {(hits.hitRatio * 100).toFixed(1)}%
+            </strong>
+            .
+          </p>
+        )}
+      </section>
+      <h2 className="insights-heading">Is the cache big enough?</h2>
+      {whatIf.length === 0 ? (
+        <p className="muted">No block has been stored yet.</p>
+      ) : (
+        <div className="insight-grid">
+          {whatIf.map((w) => (
+            <WhatIfPanel
+              key={`${w.source}\u0000${w.medium}`}
+              w={w}
+              label={label(w.source)}
+              colors={colors}
+            />
+          ))}
+        </div>
+      )}
+      <ThrashPanel report={report} colors={colors} />
+      <LifetimePanel lifetimes={report.lifetimes} colors={colors} />
+      {report.sources.length >= 2 && <RouterPanel report={report} label={label} />}
+      <HotPrefixesPanel
+        prefixes={report.hotPrefixes}
+        exact={report.hotPrefixesExact}
+        onOpenChain={onOpenChain}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { AnalysisReport } from '../../shared/analysis-report';
+import { formatClock, formatInt } from '../lib/format';
+import { pct } from '../lib/insights-verdict';
+import type { ChartColors } from '../lib/theme';
+
+interface Props {
+  report: AnalysisReport;
+  colors: ChartColors;
+}
+
+/** Re-stores over time, and how many of them count as thrash for a window the user picks. */
+export function ThrashPanel({ report, colors }: Props) {
+  const windows = report.thrashByWindow;
+  const [windowS, setWindowS] = useState(report.thrashWindowS);
+  const chosen = windows.find((w) => w.windowS === windowS);
+  const s = report.restoreSeries;
+  const rows =
+    s.startS === null
+      ? []
+      : s.restores.map((n, i) => ({
+          t: (s.startS as number) + i * s.binS,
+          restores: n - (s.thrashRestores[i] ?? 0),
+          thrash: s.thrashRestores[i] ?? 0,
+        }));
+  const tick = { fill: colors.text, fontSize: 11 };
+  const restores = report.totals.restores;
+  return (
+    <section className="panel insight-panel" aria-label="Thrash" data-testid="thrash-panel">
+      <h3>Thrash</h3>
+      <div className="insight-row">
+        <label className="field-inline">
+          <span>Window</span>
+          <select
+            value={windowS}
+            data-testid="thrash-window"
+            onChange={(e) => setWindowS(Number(e.target.value))}
+          >
+            {[...new Set([report.thrashWindowS, ...windows.map((w) => w.windowS)])]
+              .sort((a, b) => a - b)
+              .map((w) => (
+                <option key={w} value={w}>
+                  {w} s
+                </option>
+              ))}
+          </select>
+        </label>
+        <span
+          data-testid="thrash-at-window"
+          data-value={chosen?.thrashRestores ?? report.totals.thrashRestores}
+        >
+          {formatInt(chosen?.thrashRestores ?? report.totals.thrashRestores)} of{' '}
+          {formatInt(restores)} re-stores came back within {windowS} s of their eviction (
+          {pct(chosen?.thrashRestores ?? report.totals.thrashRestores, restores)})
+        </span>
+      </div>
+      {rows.length === 0 ? (
+        <p className="muted">No re-store yet.</p>
+      ) : (
+        <>
+          <ResponsiveContainer width="100%" height={180}>
+            <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
+              <CartesianGrid stroke={colors.grid} strokeDasharray="3 3" />
+              <XAxis dataKey="t" tick={tick} tickFormatter={(t: number) => formatClock(t)} />
+              <YAxis tick={tick} tickFormatter={formatInt} width={56} />
+              <Tooltip
+                contentStyle={{ background: colors.tooltipBg, color: colors.text }}
+                labelFormatter={(t) => `${formatClock(Number(t))}, ${s.binS} s bin`}
+              />
+              <Bar
+                dataKey="thrash"
+                name={`thrash (within ${report.thrashWindowS} s)`}
+                stackId="r"
+                fill={colors.lines[1]}
+                isAnimationActive={false}
+              />
+              <Bar
+                dataKey="restores"
+                name="other re-stores"
+                stackId="r"
+                fill={colors.lines[0]}
+                isAnimationActive={false}
+              />
+            </BarChart>
+          </ResponsiveContainer>
+          <p className="muted small">
+            Bars: re-stores per {s.binS} s of event time; red ones came back within{' '}
+            {report.thrashWindowS} s of their eviction.
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

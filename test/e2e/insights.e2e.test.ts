@@ -1,0 +1,138 @@
+// The Insights view in Chromium: for an opened capture of two data-parallel ranks it shows the
+// numbers `kvscope analyze --json` prints for the same file; for the live demo it answers at all.
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../support/built-app';
+import {
+  SCREENSHOT_DIR,
+  ensureBuilt,
+  launchChromium,
+  openApp,
+  removeDir,
+  setTheme,
+  startServe,
+  tempDir,
+  type ServeProcess,
+} from '../support/e2e-harness';
+import { eventually } from '../support/wait-for';
+import { twoRankCapture } from '../analysis/two-rank-capture';
+
+let dir: string;
+let capture: string;
+let analyzed: Record<string, unknown>;
+let opened: ServeProcess;
+let live: ServeProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureBuilt();
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  dir = await tempDir('insights');
+  capture = path.join(dir, 'two-ranks.jsonl');
+  await writeFile(capture, twoRankCapture(9, 900).text);
+  analyzed = JSON.parse(
+    execFileSync('node', [CLI, 'analyze', '--json', capture], { encoding: 'utf8' }),
+  );
+  opened = await startServe(path.join(dir, 'data-opened'), ['--import', capture]);
+  live = await startServe(path.join(dir, 'data-live'));
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await opened?.stop();
+  await live?.stop();
+  await removeDir(dir);
+});
+
+const value = async (page: Page, id: string): Promise<string | null> =>
+  page.getByTestId(`insight-${id}`).getAttribute('data-value');
+
+async function showInsights(page: Page): Promise<void> {
+  await page.getByTestId('tab-insights').click();
+  await page.getByTestId('insights').waitFor({ timeout: 20_000 });
+}
+
+describe('the Insights view', () => {
+  it('shows what kvscope analyze prints for the same capture of two ranks', async () => {
+    const page = await openApp(browser, opened.url);
+    await showInsights(page);
+    const a = analyzed as {
+      new_stores: number;
+      restores: number;
+      thrash_restores: number;
+      announced_hits: number;
+      lifetime: Record<string, { p50_s: number | null }>;
+      cross_source: {
+        duplicate_stores: number;
+        routing_regret_blocks: number;
+        shared_blocks_now: number;
+      };
+    };
+    expect(a.new_stores).toBeGreaterThan(0);
+    expect(a.restores).toBeGreaterThan(0);
+    expect(a.cross_source.duplicate_stores).toBeGreaterThan(0);
+    const expected: Record<string, number | null> = {
+      'new-stores': a.new_stores,
+      restores: a.restores,
+      'thrash-restores': a.thrash_restores,
+      'announced-hits': a.announced_hits,
+      'duplicate-stores': a.cross_source.duplicate_stores,
+      'routing-regret': a.cross_source.routing_regret_blocks,
+      'shared-now': a.cross_source.shared_blocks_now,
+      'lifetime-p50-gpu': a.lifetime.GPU?.p50_s ?? null,
+      'lifetime-p50-cpu': a.lifetime.CPU?.p50_s ?? null,
+    };
+    for (const [id, want] of Object.entries(expected)) {
+      const got = await value(page, id);
+      expect(got === '' ? null : Number(got), id).toBe(want);
+    }
+    const verdict = await page.getByTestId('insights-verdict').textContent();
+    expect(verdict).toMatch(/re-stores/);
+    expect(verdict).toMatch(/already cached on another source/);
+    expect(await page.getByTestId('overlap-heatmap').count()).toBe(1);
+    expect(await page.getByTestId('what-if').count()).toBeGreaterThan(0);
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      await page.screenshot({
+        path: path.join(SCREENSHOT_DIR, `insights-two-ranks-1280-${theme}.png`),
+        fullPage: true,
+      });
+    }
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.screenshot({
+      path: path.join(SCREENSHOT_DIR, 'insights-two-ranks-1024-light.png'),
+      fullPage: true,
+    });
+    await page.context().close();
+  }, 90_000);
+
+  it('opens a hot prefix in Chains by its hash', async () => {
+    const page = await openApp(browser, opened.url);
+    await showInsights(page);
+    const row = page.getByTestId('hot-prefix').first();
+    const hash = await row.locator('.hash').getAttribute('title');
+    await row.getByRole('button', { name: 'Open in Chains' }).click();
+    await expect.poll(() => page.getByTestId('chain-search').inputValue()).toBe(hash);
+    expect(page.url()).toContain(`#chains?hash=${hash}`);
+    await page.context().close();
+  }, 60_000);
+
+  it('answers for the live demo too, and opens straight from the #insights link', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${live.url}#insights`);
+    await page.getByTestId('insights').waitFor({ timeout: 20_000 });
+    await eventually(
+      async () => Number((await value(page, 'new-stores')) ?? 0),
+      (n) => n > 0,
+      'the demo to store blocks',
+    );
+    expect(await page.getByTestId('insights-verdict').textContent()).not.toBe('');
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'insights-demo-1280-light.png') });
+    await context.close();
+  }, 60_000);
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { AnalysisReport, WhatIfReport } from '../../shared/analysis-report';
+import { insightsVerdict } from '../../renderer/lib/insights-verdict';
+
+const whatIf = (over: Partial<WhatIfReport> = {}): WhatIfReport => ({
+  source: 'dp0',
+  dpRank: 0,
+  medium: 'GPU',
+  peakResident: 2048,
+  capacityBlocks: 2048,
+  capacityBasis: 'peak-resident',
+  newStores: 35_000,
+  restores: 4310,
+  thrashRestores: 3060,
+  ghosts: 900,
+  estimate: false,
+  points: [
+    { extraFraction: 0.1, extraBlocks: 205, extraHits: 400 },
+    { extraFraction: 0.25, extraBlocks: 512, extraHits: 1200 },
+    { extraFraction: 0.5, extraBlocks: 1024, extraHits: 2000 },
+    { extraFraction: 1, extraBlocks: 2048, extraHits: 3000 },
+    { extraFraction: 2, extraBlocks: 4096, extraHits: 4000 },
+  ],
+  curve: [],
+  ...over,
+});
+
+const report = (over: Partial<AnalysisReport> = {}): AnalysisReport =>
+  ({
+    thrashWindowS: 60,
+    estimate: false,
+    totals: {
+      storedBlocks: 0,
+      removedBlocks: 0,
+      residentBlocks: 0,
+      newStores: 35_000,
+      announcedHits: 0,
+      hitRatio: null,
+      restores: 4310,
+      thrashRestores: 3060,
+    },
+    sources: [{ source: 'dp0' }, { source: 'dp1' }],
+    whatIf: [whatIf()],
+    lifetimes: [],
+    crossSource: {
+      duplicateStores: 6650,
+      routingRegretBlocks: 0,
+      routingRegretTokens: 0,
+      sharedBlocksNow: 10,
+      duplicateBlocksNow: 12,
+      overlap: [],
+    },
+    hotPrefixes: [],
+    hotPrefixesExact: true,
+    thrashByWindow: [],
+    restoreSeries: { startS: null, binS: 1, restores: [], thrashRestores: [] },
+    input: {},
+    ...over,
+  }) as AnalysisReport;
+
+describe('the insights verdict', () => {
+  it('says what thrashes, what more capacity would keep and what is held twice, with the numbers', () => {
+    expect(insightsVerdict(report(), (s) => s)).toEqual([
+      "dp0's GPU cache thrashes: 4,310 re-stores, 71.0% within 60 s of their eviction.",
+      'With 25% more GPU blocks (512) about 1,200 of them would have been hits (3.4% of its new stores).',
+      '19.0% of new stores were already cached on another source (12 duplicate blocks held now).',
+    ]);
+  });
+
+  it('says the cache is big enough only when nothing was re-stored', () => {
+    const r = report({ whatIf: [whatIf({ restores: 0, thrashRestores: 0 })], sources: [] });
+    expect(insightsVerdict(r, (s) => s)).toEqual([
+      'No block was stored again after its eviction (35,000 new stores): at this load the cache is big enough.',
+    ]);
+  });
+
+  it('does not call late re-stores thrash, and says when more capacity would not help', () => {
+    const w = whatIf({
+      thrashRestores: 10,
+      points: whatIf().points.map((p) => ({ ...p, extraHits: 0 })),
+    });
+    const lines = insightsVerdict(report({ whatIf: [w], sources: [] }), (s) => s);
+    expect(lines[0]).toMatch(/only 0.2% within 60 s .*little thrash/);
+    expect(lines[1]).toMatch(/Even twice the GPU capacity would not have kept them/);
+  });
+
+  it('names the hit ratio where hits are announced, and nothing before any store', () => {
+    const t = { ...report().totals, announcedHits: 5000, hitRatio: 5000 / 40_000 };
+    expect(insightsVerdict(report({ totals: t }), (s) => s).at(-1)).toBe(
+      'Announced hit ratio 12.5% (5,000 re-announced blocks).',
+    );
+    const empty = { ...report().totals, newStores: 0 };
+    expect(insightsVerdict(report({ totals: empty }), (s) => s)).toEqual([
+      'No block has been stored yet: nothing to judge.',
+    ]);
+  });
+});
