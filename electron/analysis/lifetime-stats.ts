@@ -39,10 +39,12 @@ export class LifetimeStats {
   private readonly buckets = new Array<number>(LIFETIME_BOUNDS_S.length + 1).fill(0);
   private readonly sketch = new Float64Array(MAX_INDEX - MIN_INDEX + 1);
   private sketchZero = 0;
+  private total = 0;
 
   /** One lifetime, seconds. */
   add(sec: number): void {
     this.n += 1;
+    this.total += sec;
     const b = lifetimeBucket(sec);
     this.buckets[b] = (this.buckets[b] as number) + 1;
     if (sec < 1e-9) this.sketchZero += 1;
@@ -80,6 +82,16 @@ export class LifetimeStats {
       histogram,
       estimate: this.samples === null,
     };
+  }
+
+  /** Counts per bucket of LIFETIME_BOUNDS_S, then the open bucket (for /metrics). */
+  bucketCounts(): readonly number[] {
+    return this.buckets;
+  }
+
+  /** Sum of every lifetime, seconds (a Prometheus histogram's _sum). */
+  get sumS(): number {
+    return this.total;
   }
 
   private quantile(p: number): number {

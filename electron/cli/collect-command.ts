@@ -14,6 +14,7 @@ interface CollectFlags extends EndpointFlags {
   metricsPort: number;
   metricsHost: string;
   record: boolean;
+  analysis: boolean;
   dataDir: string;
 }
 
@@ -33,6 +34,10 @@ export function registerCollect(program: Command): void {
       '127.0.0.1',
     )
     .option('--record', 'also record every redacted event (in --data-dir/recordings)', false)
+    .option(
+      '--no-analysis',
+      'skip the cache analysis (re-stores, thrash, hits, lifetimes): less CPU and memory',
+    )
     .option('--data-dir <dir>', 'where --record writes', defaultDataDir());
   addEndpointOptions(command).action((flags: CollectFlags) => runCollect(flags));
 }
@@ -53,6 +58,7 @@ async function runCollect(flags: CollectFlags): Promise<void> {
     recordDir: flags.record ? path.join(flags.dataDir, 'recordings') : null,
     metricsHost: flags.metricsHost,
     metricsPort: flags.metricsPort,
+    analysis: flags.analysis,
   });
   process.stdout.write(`KV Scope collector: metrics on ${collector.server.url}\n`);
   if (collector.recording) process.stderr.write(`recording to ${collector.recording.path}\n`);

@@ -1,5 +1,5 @@
 // `kvscope collect`: sources in, /metrics out, nothing else. No model, no frames, no renderer;
-// a recording only when asked. One collector per group of engines; Prometheus aggregates the fleet.
+// the cache analysis unless told not to; a recording only when asked. One collector per group of engines; Prometheus aggregates the fleet.
 
 import type { Profile } from '../../shared/api-types';
 import type { IngestSink } from '../../shared/records';
@@ -7,6 +7,8 @@ import { APP_VERSION } from '../app-version';
 import { KvSource } from '../ingest/kv-source';
 import { expandProfile } from '../ingest/source-config';
 import { Recording } from '../session/recording';
+import { CacheAnalysis } from '../analysis/cache-analysis';
+import { analysisMetrics, useEngineCapacity } from './analysis-metrics';
 import { MetricsHub } from './metrics-hub';
 import { startMetricsServer, type MetricsServer } from './metrics-http';
 
@@ -19,6 +21,8 @@ export interface CollectorOptions {
   metricsPort: number;
   enginePollMs?: number;
   engineTimeoutMs?: number;
+  /** Run the cache analysis too (re-stores, thrash, hits, duplicates, lifetimes); default true. */
+  analysis?: boolean;
 }
 
 /** A running headless collector. */
@@ -34,24 +38,29 @@ export class Collector {
   static async start(opts: CollectorOptions): Promise<Collector> {
     const plan = opts.profiles.map((p) => ({ profile: p, configs: expandProfile(p) }));
     const sources: KvSource[] = [];
-    const hub = new MetricsHub({
+    const analysis = opts.analysis === false ? null : new CacheAnalysis();
+    const hub: MetricsHub = new MetricsHub({
       statuses: () => sources.map((s) => s.status()),
       processMetrics: true,
       ...(opts.enginePollMs === undefined ? {} : { enginePollMs: opts.enginePollMs }),
       ...(opts.engineTimeoutMs === undefined ? {} : { engineTimeoutMs: opts.engineTimeoutMs }),
+      onEngineRead: () => {
+        if (analysis) useEngineCapacity(analysis, hub.engineReadings());
+      },
     });
+    if (analysis) hub.setAnalysis(() => analysisMetrics(analysis));
     const recording =
       opts.recordDir === null
         ? null
         : await Recording.create({ dir: opts.recordDir, app: APP_VERSION });
-    const sink: IngestSink = recording
-      ? {
-          record: (r) => {
-            recording.record(r);
-            hub.tally.record(r);
-          },
-        }
-      : hub.tally;
+    const tally = hub.tally;
+    const sink: IngestSink = {
+      record: (r) => {
+        recording?.record(r);
+        tally.record(r);
+        analysis?.apply(r);
+      },
+    };
     let server: MetricsServer;
     try {
       server = await startMetricsServer({ hub, host: opts.metricsHost, port: opts.metricsPort });

@@ -196,18 +196,12 @@ export class KvMetricsRegistry {
   }
 
   private lifetimeRows(): HistogramRow[] {
-    const byId = new Map(this.snap.sources.map((s) => [s.id, s]));
-    return (this.snap.analysis?.lifetimes ?? []).flatMap((h) => {
-      const s = byId.get(h.source);
-      if (!s) return [];
-      const labels: Record<string, string> = {
-        source: s.name,
-        endpoint: s.endpoint,
-        dp_rank: String(s.dpRank),
-        medium: h.medium,
-      };
-      return [{ labels, counts: h.counts, sum: h.sumSec }];
-    });
+    // The analysis keeps lifetimes per medium over every source: the series carry medium only.
+    return (this.snap.analysis?.lifetimes ?? []).map((h) => ({
+      labels: { medium: h.medium },
+      counts: h.counts,
+      sum: h.sumSec,
+    }));
   }
 }
 

@@ -46,9 +46,8 @@ export interface AnalysisMediumCounts {
   announcedHits: number;
 }
 
-/** A lifetime histogram of one (source, medium): counts per bucket, not cumulative. */
+/** The lifetime histogram of one medium (over every source, as the analysis keeps it). */
 export interface LifetimeHistogram {
-  source: string;
   medium: string;
   /**
    * One count per bucket of LIFETIME_BOUNDS_S (a sample equal to a bound counts in the next one),

@@ -27,6 +27,7 @@ import type { AnalysisReport } from '../../shared/analysis-report';
 import { done, failed } from '../../shared/file-result';
 import { APP_VERSION } from '../app-version';
 import { ratesCsv } from '../export/rates-csv';
+import { analysisMetrics, useEngineCapacity } from '../metrics/analysis-metrics';
 import { MetricsHub } from '../metrics/metrics-hub';
 import { loadIntoModel } from '../session/load';
 import {
@@ -88,8 +89,13 @@ export class KvScopeService {
     this.metrics = new MetricsHub({
       statuses: () => this.connections.health(),
       processMetrics: true,
-      onEngineRead: changed,
+      onEngineRead: () => {
+        // The engine's real GPU capacity is the what-if analysis' capacity where it is known.
+        useEngineCapacity(live.analysis, this.metrics.engineReadings());
+        changed();
+      },
     });
+    this.metrics.setAnalysis(() => analysisMetrics(live.analysis));
     const tally = this.metrics.tally;
     this.connections = new Connections({
       store,

@@ -121,6 +121,9 @@ describe('kvscope collect', () => {
     expect(one(last, 'kvscope_engine_metrics_up')).toBe(0);
     expect(last.some((x) => x.name === 'kvscope_stored_blocks_total' && x.value > 0)).toBe(true);
     expect(one(last, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    // The cache analysis runs in the collector: its counters have series once blocks were stored.
+    expect(last.some((x) => x.name === 'kvscope_announced_hits_total')).toBe(true);
+    expect(last.some((x) => x.name === 'kvscope_restores_total')).toBe(true);
     await waitFor(() => run.err().includes('connection refused'), 'the engine metrics message');
     expect(run.err()).toContain(`engine metrics http://127.0.0.1:${down}/metrics`);
     expect(existsSync(path.join(data, 'recordings'))).toBe(false);
@@ -128,11 +131,26 @@ describe('kvscope collect', () => {
     expect(await run.exited).toBe(0);
   });
 
-  it('answers only loopback Host names on loopback (DNS rebinding gets a 403)', async () => {
+  it('answers only loopback Host names on loopback (DNS rebinding gets a 403); --no-analysis', async () => {
     const s = await sim();
-    const run = collect(['--endpoint', s.ranks[0]?.pubEndpoint ?? '', '--metrics-port', '0']);
+    const run = collect([
+      '--endpoint',
+      s.ranks[0]?.pubEndpoint ?? '',
+      '--metrics-port',
+      '0',
+      '--no-analysis',
+    ]);
     const url = await metricsUrl(run);
     const port = new URL(url).port;
+    await eventually(
+      async () => {
+        await s.publish(1);
+        return scrape(url);
+      },
+      (x) => (one(x, 'kvscope_events_total') ?? 0) > 0,
+      'the first events',
+    );
+    expect((await scrape(url)).some((x) => x.name === 'kvscope_announced_hits_total')).toBe(false);
     expect(await getWithHost(url, `127.0.0.1:${port}`)).toBe(200);
     expect(await getWithHost(url, `localhost:${port}`)).toBe(200);
     expect(await getWithHost(url, `attacker.example:${port}`)).toBe(403);

@@ -88,7 +88,6 @@ const FULL: MetricsSnapshot = {
     duplicateStores: [{ source: 's', count: 2 }],
     lifetimes: [
       {
-        source: 's',
         medium: 'GPU',
         counts: [1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1],
         sumSec: 4000.5,

@@ -88,7 +88,6 @@ describe('the KV Scope registry', () => {
           ],
           lifetimes: [
             {
-              source: 's1',
               medium: 'GPU',
               counts: [1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 3],
               sumSec: 9000,

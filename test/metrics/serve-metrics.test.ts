@@ -208,6 +208,51 @@ describe('/metrics in kvscope serve', () => {
     expect(media.size).toBeGreaterThan(1);
   });
 
+  it('carries the cache analysis the Insights show: re-stores, thrash, hits, duplicates, lifetimes', async () => {
+    const { samples } = await scrape();
+    const report = service.insights();
+    const frame = frames.at(-1);
+    if (!frame) throw new Error('no frame');
+    let restores = 0;
+    for (const [rank, status] of frame.sources.entries()) {
+      const labels = { source: status.name, dp_rank: String(rank) };
+      const mine = report.sources.find((r) => r.source === status.id);
+      if (!mine) throw new Error(`no insights for ${status.id}`);
+      const sum = (name: string) => Math.round(value(samples, name, labels) ?? 0);
+      expect(sum('kvscope_restores_total')).toBe(mine.restores);
+      expect(sum('kvscope_thrash_restores_total')).toBe(mine.thrashRestores);
+      expect(sum('kvscope_announced_hits_total')).toBe(mine.announcedHits);
+      expect(sum('kvscope_duplicate_stores_total')).toBe(mine.duplicateStores);
+      restores += mine.restores;
+    }
+    expect(restores).toBeGreaterThan(0);
+    for (const l of report.lifetimes) {
+      const count = value(samples, 'kvscope_block_lifetime_seconds_count', { medium: l.medium });
+      expect(count).toBe(l.count);
+      const inf = value(samples, 'kvscope_block_lifetime_seconds_bucket', {
+        medium: l.medium,
+        le: '+Inf',
+      });
+      expect(inf).toBe(l.count);
+      // The first bucket (le="1") holds the samples below 1 s.
+      const first = value(samples, 'kvscope_block_lifetime_seconds_bucket', {
+        medium: l.medium,
+        le: '1',
+      });
+      expect(first).toBe(l.histogram[0]?.count);
+    }
+    expect(report.lifetimes.some((l) => l.count > 0)).toBe(true);
+  });
+
+  it('gives the what-if analysis the engine num_gpu_blocks as its GPU capacity', () => {
+    const gpu = service.insights().whatIf.filter((w) => w.medium === 'GPU');
+    expect(gpu.length).toBe(2);
+    for (const w of gpu) {
+      expect(w.capacityBasis).toBe('engine');
+      expect(w.capacityBlocks).toBe(2048);
+    }
+  });
+
   it("exports the engine's own figures per rank beside the stream's", async () => {
     const { samples } = await scrape();
     for (const e of ENGINES) {
