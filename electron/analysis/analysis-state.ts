@@ -1,9 +1,9 @@
 // The state the analysis keeps per source and per (source, medium): R with store times, G, the
 // peak of |R|, ghost distances and the counters the report is made of.
 
-import type { HashKey } from '../../shared/events';
 import { DistanceHistogram } from './distance-histogram';
 import { GhostList } from './ghost-list';
+import { ResidentSet } from './resident-set';
 
 /** Counters kept per (source, medium) and per source. */
 export interface Counters {
@@ -20,7 +20,7 @@ export interface Counters {
 export interface MediumState {
   medium: string;
   /** Resident hash -> ts of the new store that made it resident. */
-  resident: Map<HashKey, number>;
+  resident: ResidentSet;
   ghosts: GhostList;
   peak: number;
   distances: DistanceHistogram;
@@ -57,7 +57,7 @@ export function newCounters(): Counters {
 export function newMedium(medium: string, exactCap?: number, tailCap?: number): MediumState {
   return {
     medium,
-    resident: new Map(),
+    resident: new ResidentSet(),
     ghosts: new GhostList(exactCap, tailCap),
     peak: 0,
     distances: new DistanceHistogram(),

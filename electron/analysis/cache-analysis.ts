@@ -183,7 +183,7 @@ export class CacheAnalysis {
       }
       m.c.newStores += 1;
       src.c.newStores += 1;
-      m.resident.set(h, ts);
+      m.resident.add(h, ts);
       if (m.resident.size > m.peak) m.peak = m.resident.size;
       const ghost = m.ghosts.restore(h);
       if (ghost) {
@@ -219,9 +219,8 @@ export class CacheAnalysis {
     m.c.removedBlocks += n;
     src.c.removedBlocks += n;
     for (const h of ev.block_hashes) {
-      const storedAt = m.resident.get(h);
+      const storedAt = m.resident.take(h);
       if (storedAt === undefined) continue;
-      m.resident.delete(h);
       this.lifetimeOf(m.medium).add(ts - storedAt);
       m.ghosts.add(h, ts);
       if (!this.heldElsewhere(src, m, h)) this.holdings.remove(h, src.idx);

@@ -1,5 +1,6 @@
 // Hashes in removal order, oldest first, with "how many entries are newer than this one" in
-// O(log n): a Fenwick tree of 0/1 over removal slots. Slots are handed out in order; when they
+// O(log n): slots are handed out in order, and a Fenwick tree counts the slots freed since (so a
+// push costs no tree update; newer = later slots - freed later slots). When slots
 // run out, the live entries are packed to the front (and the slots doubled when more than half
 // are live), so a push costs O(1) amortized and memory stays within four times the entries held.
 
@@ -23,6 +24,8 @@ export class GhostOrder {
   private readonly slotOf = new Map<HashKey, number>();
   private next = 0;
   private oldest = 0;
+  /** Freed slots below next. */
+  private freed = 0;
 
   /** capacity: the most entries it will be asked to hold (the caller pops the oldest past it). */
   constructor(private readonly capacity: number) {
@@ -49,14 +52,13 @@ export class GhostOrder {
     this.keys[slot] = hash;
     this.at[slot] = removedAt;
     this.slotOf.set(hash, slot);
-    this.add(slot, 1);
   }
 
   /** Removes hash and says how many entries were newer, or null when it is not held. */
   take(hash: HashKey): TakenGhost | null {
     const slot = this.slotOf.get(hash);
     if (slot === undefined) return null;
-    const newer = this.slotOf.size - this.prefix(slot);
+    const newer = this.next - 1 - slot - (this.freed - this.prefix(slot));
     const removedAt = this.at[slot] as number;
     this.drop(hash, slot);
     return { newer, removedAt };
@@ -98,12 +100,14 @@ export class GhostOrder {
     this.at = new Float64Array(this.slots);
     this.next = 0;
     this.oldest = 0;
+    this.freed = 0;
   }
 
   private drop(hash: HashKey, slot: number): void {
     this.slotOf.delete(hash);
     this.keys[slot] = undefined;
-    this.add(slot, -1);
+    this.freed += 1;
+    this.add(slot, 1);
   }
 
   /** Packs live entries to slots 0..n-1 in order, growing the slots when over half are live. */
@@ -121,17 +125,12 @@ export class GhostOrder {
       this.slotOf.set(k, j);
       j += 1;
     }
-    // A tree of n ones, built in linear time: each node passes its sum to its parent.
-    const tree = new Int32Array(slots + 1);
-    for (let i = 1; i <= slots; i += 1) {
-      if (i <= n) tree[i] = (tree[i] as number) + 1;
-      const parent = i + (i & -i);
-      if (parent <= slots) tree[parent] = (tree[parent] as number) + (tree[i] as number);
-    }
     this.slots = slots;
     this.keys = keys;
     this.at = at;
-    this.tree = tree;
+    // Packed: no slot below next is free.
+    this.tree = new Int32Array(slots + 1);
+    this.freed = 0;
     this.next = n;
     this.oldest = 0;
   }
@@ -141,7 +140,7 @@ export class GhostOrder {
       this.tree[i] = (this.tree[i] as number) + delta;
   }
 
-  /** Live entries in slots 0..slot inclusive. */
+  /** Freed slots in 0..slot inclusive. */
   private prefix(slot: number): number {
     let sum = 0;
     for (let i = slot + 1; i > 0; i -= i & -i) sum += this.tree[i] as number;
