@@ -1,10 +1,6 @@
 // The live side: what the sources deliver goes to the recording file first (so a crash loses
 // nothing already received), then into the live model.
 
-import { randomBytes } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { APP_VERSION } from '../app-version';
 import type { RecordingStatus } from '../../shared/api-types';
 import type { IngestSink } from '../../shared/records';
@@ -90,19 +86,6 @@ export class LiveSession {
   async saveAs(target: string): Promise<void> {
     await this.recording.saveAs(target);
     this.unsaved = false;
-  }
-
-  /** The recording's bytes as a session file (the browser mode's download). */
-  async bytes(): Promise<Buffer> {
-    // Random, not just pid + time: two downloads in one millisecond must not share (and delete) a file.
-    const name = `kvscope-download-${process.pid}-${randomBytes(6).toString('hex')}.gz`;
-    const copy = path.join(os.tmpdir(), name);
-    try {
-      await this.saveAs(copy);
-      return await readFile(copy);
-    } finally {
-      await rm(copy, { force: true });
-    }
   }
 
   async close(): Promise<void> {

@@ -14,9 +14,18 @@ const SECRET = 'zzsecret';
 const encoder = new Encoder({ useBigInt64: true });
 const enc = (v: unknown): Uint8Array => encoder.encode(v);
 
+/**
+ * Event fields the decoder keeps as free text. In a corrupted payload the bytes of a redacted
+ * value can shift into one of them (a flipped map header turns a cache_salt into a lora_name):
+ * the decoder cannot know, so for mutated input only these fields may hold the marker.
+ */
+const KEPT_TEXT = new Set(['lora_name', 'medium', 'kv_cache_spec_kind']);
+
 /** The token-range numbers and redacted values found in a decoder result's JSON. */
-function leaks(result: unknown): string[] {
-  const json = JSON.stringify(result);
+function leaks(result: unknown, keptTextMayHoldMarker = false): string[] {
+  const json = JSON.stringify(result, (key, v: unknown) =>
+    keptTextMayHoldMarker && KEPT_TEXT.has(key) && typeof v === 'string' ? '<kept text>' : v,
+  );
   const found = (json.match(/\b3000000\d{3}\b/g) ?? []).filter((n) => {
     const v = Number(n);
     return v >= TOKEN_MIN && v <= TOKEN_MAX;
@@ -149,9 +158,9 @@ function mutate(payload: Uint8Array, m: Mutation): Uint8Array {
   }
 }
 
-function checkOutcome(payload: Uint8Array): void {
+function checkOutcome(payload: Uint8Array, mutated = false): void {
   const r = decodeBatch(payload);
-  expect(leaks(r)).toEqual([]);
+  expect(leaks(r, mutated)).toEqual([]);
   if (!r.ok) {
     expect(r.bytes).toBe(payload.byteLength);
     expect(r.error).toMatch(/^(MsgpackError|SchemaError): \S/);
@@ -203,7 +212,7 @@ describe('decodeBatch under arbitrary input', () => {
       fc.property(batch, fc.array(mutation, { minLength: 1, maxLength: 3 }), ({ value }, ms) => {
         let payload = enc(value);
         for (const m of ms) payload = mutate(payload, m);
-        checkOutcome(payload);
+        checkOutcome(payload, true);
       }),
       { numRuns: 5000 },
     );
