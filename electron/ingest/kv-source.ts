@@ -59,6 +59,8 @@ export class KvSource {
   private readonly counters = zeroCounters();
   private lastError: string | null = null;
   private hint: string | null = null;
+  /** Whether a TCP peer ever connected: tells "never connected" from "connected and silent". */
+  private peerConnected = false;
   private lastMessageAt: number | null = null;
   private readonly startedAt = Date.now();
   private readonly fingerprint = new FingerprintBuilder();
@@ -124,7 +126,12 @@ export class KvSource {
     if (cfg.topic === '') sock.subscribe();
     else sock.subscribe(cfg.topic);
     sock.events.on('connect', () => {
+      this.peerConnected = true;
       if (this.state === 'connecting') this.setState('waiting');
+    });
+    // A bound source learns of a publisher that connected in.
+    sock.events.on('accept', () => {
+      this.peerConnected = true;
     });
     sock.events.on('disconnect', () => {
       if (this.state === 'waiting') this.setState('connecting');
@@ -343,7 +350,11 @@ export class KvSource {
       this.lastMessageAt === null ? now - this.startedAt : now - this.lastMessageAt * 1000;
     if (since < this.stallMs || this.state === 'error' || this.state === 'closed') return;
     const received = this.lastMessageAt !== null;
-    const hint = silenceHint(this.cfg, since / 1000, received);
+    const hint = silenceHint(this.cfg, {
+      silentSec: since / 1000,
+      everReceived: received,
+      peerConnected: this.peerConnected,
+    });
     const hintChanged = this.hint === null;
     this.hint = hint;
     if (received && this.state === 'connected') this.setState('stalled');

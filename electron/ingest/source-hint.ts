@@ -1,29 +1,47 @@
 // What to tell a user whose source is silent: the usual reasons, in the order they bite.
 import type { SourceConfig } from './source-config';
 
-/** The hint for a source that got nothing (or nothing more) for `silentSec` seconds. */
-export function silenceHint(cfg: SourceConfig, silentSec: number, everReceived: boolean): string {
+/** What a silent source knows: whether anything ever arrived, and whether a peer is connected. */
+export interface Silence {
+  silentSec: number;
+  everReceived: boolean;
+  /** A TCP peer is (or was) connected: the engine answered; for bind, a publisher connected in. */
+  peerConnected: boolean;
+}
+
+/** The hint for a source that got nothing (or nothing more) for a while: the cases told apart. */
+export function silenceHint(cfg: SourceConfig, s: Silence): string {
   const where = `${cfg.endpoint}${cfg.topic === '' ? '' : ` (topic filter "${cfg.topic}")`}`;
-  const secs = Math.round(silentSec);
-  if (everReceived) {
+  const secs = Math.round(s.silentSec);
+  if (s.everReceived) {
     return (
       `no messages for ${secs} s on ${where}: the engine may be idle, stopped or restarting ` +
       `(ZeroMQ reconnects by itself; the source turns connected again when messages resume)`
     );
   }
-  const side =
-    cfg.mode === 'connect'
-      ? 'this source connects, so the engine must bind (vLLM does: tcp://*:5557); a publisher that connects out (llm-d simulator) needs --bind / mode bind here'
-      : 'this source binds, so the publisher must connect out to this address; vLLM binds itself, so connect to it instead';
+  if (s.peerConnected) {
+    return (
+      `connected to ${where}, but no events for ${secs} s: is the engine started with ` +
+      `--kv-events-config '{"enable_kv_cache_events":true,"publisher":"zmq",...}'? ` +
+      `is the topic right (publisher topic vs this prefix filter; "" takes all)? ` +
+      `an idle engine publishes nothing until it serves a request`
+    );
+  }
   const rankMatch = /#(\d+)$/.exec(cfg.id);
   const rank = rankMatch
-    ? `; with data parallel, rank r is on port base+r (this is rank ${rankMatch[1]})`
-    : '; with data parallel, rank r is on port base+r';
+    ? `with data parallel, rank r is on port base+r (this is rank ${rankMatch[1]})`
+    : 'with data parallel, rank r is on port base+r';
+  if (cfg.mode === 'bind') {
+    return (
+      `nothing connected to ${where} in ${secs} s: this source binds, so the publisher must ` +
+      `connect out to this address (as llm-d's simulator does); vLLM binds itself, so connect ` +
+      `to it instead; ${rank}`
+    );
+  }
   return (
-    `no messages for ${secs} s on ${where}: is the engine started with ` +
-    `--kv-events-config '{"enable_kv_cache_events":true,"publisher":"zmq",...}'? ` +
-    `is the topic right (publisher topic vs this prefix filter; "" takes all)? ` +
-    `${side}${rank}`
+    `never connected to ${where} in ${secs} s: is the engine running, are the host and port ` +
+    `right (a closed port, a wrong host)? vLLM binds (tcp://*:5557), so this source connects; a ` +
+    `publisher that connects out (llm-d's simulator) needs bind here; ${rank}`
   );
 }
 

@@ -111,11 +111,36 @@ describe('KvSource over real ZeroMQ', () => {
     expect(bad.s.status().counters.messages).toBe(0);
     expect(bad.rec.events).toHaveLength(0);
     const hint = bad.s.status().hint!;
+    // Connected and silent: the engine side is up, so the hint is about what it publishes.
+    expect(hint).toMatch(/^connected to/);
     expect(hint).toMatch(/enable_kv_cache_events/);
     expect(hint).toMatch(/topic/);
-    expect(hint).toMatch(/base\+r/);
+    expect(hint).not.toMatch(/base\+r/);
     expect(hint).toContain(ep);
     expect(good.s.status().hint).toBeNull();
+  });
+
+  it('tells a source that never connected what to check: port, host, bind, the rank offset', async () => {
+    const port = await freePorts(1);
+    const ep = `tcp://127.0.0.1:${port}`;
+    const { s } = await source(cfg({ id: 'p#2', endpoint: ep, stallAfterSec: 0.3 }));
+    await waitFor(() => s.status().hint !== null, 'the hint');
+    const hint = s.status().hint!;
+    expect(s.status().state).toBe('connecting');
+    expect(hint).toMatch(/^never connected to/);
+    expect(hint).toMatch(/host and port/);
+    expect(hint).toMatch(/bind/);
+    expect(hint).toMatch(/base\+r \(this is rank 2\)/);
+    expect(hint).not.toMatch(/enable_kv_cache_events/);
+  });
+
+  it('tells a bound source that no publisher connected in', async () => {
+    const port = await freePorts(1);
+    const { s } = await source(
+      cfg({ endpoint: `tcp://127.0.0.1:${port}`, mode: 'bind', stallAfterSec: 0.3 }),
+    );
+    await waitFor(() => s.status().hint !== null, 'the hint');
+    expect(s.status().hint).toMatch(/^nothing connected to .*connect out/);
   });
 
   it('recovers a gap through replay, in order, with no loss', async () => {
