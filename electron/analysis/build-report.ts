@@ -16,7 +16,7 @@ import {
   type WhatIfPoint,
   type WhatIfReport,
 } from '../../shared/analysis-report';
-import type { Counters, MediumState, SourceState } from './analysis-state';
+import { newCounters, type Counters, type MediumState, type SourceState } from './analysis-state';
 import type { CacheAnalysis } from './cache-analysis';
 
 /** The report of an analysis as it stands. */
@@ -151,14 +151,7 @@ function figures(c: Counters, resident: number): StoreFigures {
 }
 
 function sumCounters(list: Counters[]): Counters {
-  const out: Counters = {
-    storedBlocks: 0,
-    removedBlocks: 0,
-    newStores: 0,
-    announcedHits: 0,
-    restores: 0,
-    thrashRestores: 0,
-  };
+  const out = newCounters();
   for (const c of list) {
     out.storedBlocks += c.storedBlocks;
     out.removedBlocks += c.removedBlocks;
