@@ -25,7 +25,7 @@ import { EventRing } from './event-ring';
 import { Forest } from './forest';
 import { hashMatcher } from './hash-query';
 import { Residency, UNSPECIFIED_MEDIUM } from './residency';
-import { buildSeries, type SeriesView } from './series';
+import { SETTLE_SEC, buildSeries, type SeriesView } from './series';
 import { blockHistory } from './block-history';
 
 /** Seconds of event time behind the storedPerSec / removedPerSec figures. */
@@ -408,7 +408,9 @@ export class CacheModel {
   ): { storedPerSec: number; removedPerSec: number } {
     const span = this.bins.span();
     if (!span) return { storedPerSec: 0, removedPerSec: 0 };
-    const to = atTs === undefined ? span.last : Math.max(span.last, Math.floor(atTs));
+    // Live (atTs), over whole seconds only, as the charts: the second still filling would read low.
+    const to = atTs === undefined ? span.last : Math.floor(atTs - SETTLE_SEC) - 1;
+    if (to < span.first) return { storedPerSec: 0, removedPerSec: 0 };
     const from = Math.max(span.first, to - KPI_WINDOW_SEC + 1);
     const secs = to - from + 1;
     let stored = 0;

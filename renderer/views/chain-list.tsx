@@ -38,8 +38,11 @@ interface Props {
   onSelect(id: string): void;
   nowTs: number | null;
   names: SourceNames;
-  /** The rows loaded are held as they are: rows outside them are not fetched. */
-  paused: boolean;
+  /** The rows loaded are held as they are (paused, or scrolled down): others are not fetched. */
+  held: boolean;
+  onAtTopChange(atTop: boolean): void;
+  /** Scrolls back to the top whenever this number changes. */
+  toTop: number;
 }
 
 /**
@@ -55,7 +58,9 @@ export function ChainList({
   onSelect,
   nowTs,
   names,
-  paused,
+  held,
+  onAtTopChange,
+  toTop,
 }: Props) {
   const count = paged.total ?? 0;
   return (
@@ -92,6 +97,8 @@ export function ChainList({
           label="Chain rows"
           testId="chain-rows"
           roving
+          onAtTopChange={onAtTopChange}
+          toTop={toTop}
           keyAt={(i) => paged.rowAt(i)?.id}
           indexOfKey={(id) => paged.findIndex((c) => c.id === id)}
           renderRow={(i, tabIndex) => {
@@ -99,7 +106,7 @@ export function ChainList({
             if (!c) {
               return (
                 <div role="row" tabIndex={tabIndex} className="trow loading muted">
-                  {paused && paged.total != null ? 'not in the paused list: resume to see it' : '…'}
+                  {held && paged.total != null ? 'not in the held list: resume to see it' : '…'}
                 </div>
               );
             }

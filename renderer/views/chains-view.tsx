@@ -42,6 +42,15 @@ export function ChainsView({ initialHash }: Props) {
   const [source, setSource] = useState('');
   const [residentOnly, setResidentOnly] = useState(false);
   const [paused, setPaused] = useState(false);
+  // Scrolled down, the list holds its rows as a paused one does: new chains would push them down.
+  const [atTop, setAtTop] = useState(true);
+  const held = paused || !atTop;
+  const [toTop, setToTop] = useState(0);
+  const togglePause = () => {
+    // Resume means live: back at the top, where the list is not held by the scroll either.
+    if (paused) setToTop((n) => n + 1);
+    setPaused((p) => !p);
+  };
   const [selected, setSelected] = useState<string | null>(null);
   const [detail, setDetail] = useState<{ id: string; value: Detail | null } | null>(null);
   const [matches, setMatches] = useState<{ text: string; value: HashMatch[] } | null>(null);
@@ -62,7 +71,7 @@ export function ChainsView({ initialHash }: Props) {
       }),
     [sort, desc, hash, source, residentOnly],
   );
-  const paged = usePagedRows<ChainSummary>(fetchPage, key, frame?.n, true, 1000, paused);
+  const paged = usePagedRows<ChainSummary>(fetchPage, key, frame?.n, true, 1000, held);
 
   const loadMatches = useCallback(async () => {
     if (!hash) return;
@@ -150,13 +159,13 @@ export function ChainsView({ initialHash }: Props) {
               ? 'The list is a snapshot: resume to see chains as they are now'
               : 'Hold the list still (a snapshot) while you read it'
           }
-          onClick={() => setPaused((p) => !p)}
+          onClick={togglePause}
         >
           {paused ? '▶ Resume' : '❚❚ Pause'}
         </button>
         <span className="muted count" data-testid="chain-count">
           {paged.total == null ? '…' : plural(paged.total, 'chain')}
-          {paused ? ' (paused)' : ''}
+          {paused ? ' (paused)' : held ? ' (held while scrolled)' : ''}
         </span>
       </div>
       <HashMatches
@@ -183,7 +192,9 @@ export function ChainsView({ initialHash }: Props) {
           onSelect={setSelected}
           nowTs={frame?.nowTs ?? null}
           names={names}
-          paused={paused}
+          held={held}
+          onAtTopChange={setAtTop}
+          toTop={toTop}
         />
         {selected && (
           <ChainDetail

@@ -224,6 +224,35 @@ describe('live views in Chromium', () => {
     await expect.poll(ids, { timeout: 20_000 }).not.toEqual(held);
   }, 60_000);
 
+  it('keeps the rows of a live chain list the reader scrolled down, and moves again at the top', async () => {
+    await showView(page, 'Chains');
+    const ids = () =>
+      page
+        .getByTestId('chain-row')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-chain-id')));
+    const chainCount = () =>
+      page.evaluate<number>(
+        "window.kvscope.listChains({ sort: 'lastSeen', desc: true, offset: 0, limit: 1 }).then((p) => p.total)",
+      );
+    await expect.poll(chainCount, { timeout: 30_000 }).toBeGreaterThan(200);
+    const scrollChains = (top: number) =>
+      page.evaluate<void>(
+        `(() => { const el = document.querySelector('[data-testid="chain-rows"]'); el.scrollTop = ${top}; el.dispatchEvent(new Event('scroll')); })()`,
+      );
+    await scrollChains(28 * 40);
+    await expect
+      .poll(() => page.getByTestId('chain-count').textContent())
+      .toContain('held while scrolled');
+    const held = await ids();
+    const before = await chainCount();
+    await eventually(chainCount, (n) => n >= before + 20, '20 more chains');
+    expect(await ids()).toEqual(held);
+    await shot('chains-held-scrolled-1280.png');
+    await scrollChains(0);
+    await expect.poll(() => page.getByTestId('chain-count').textContent()).not.toContain('held');
+    await expect.poll(ids, { timeout: 20_000 }).not.toEqual(held);
+  }, 90_000);
+
   it("keeps the Overview's range, pause and hidden series across a change of tab", async () => {
     await showView(page, 'Overview');
     await page.getByTestId('range-1m').click();

@@ -70,3 +70,16 @@ describe('a live series', () => {
     expect(m.series({ rangeSec: 60 }, T0 + 1.3).points.at(-1)?.stored).toBe(5);
   });
 });
+
+describe('live rates', () => {
+  it('count whole seconds only, so the second still filling does not pull them down', () => {
+    const m = modelWith([10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 2]);
+    // 0.5 s into second 11, which holds 2 blocks so far: the window is seconds 1..10, 10 each.
+    expect(m.kpis(T0 + 11.5).storedPerSec).toBe(10);
+    expect(m.sourceStats('s', T0 + 11.5).storedPerSec).toBe(10);
+    // Silent for a while: the window moves on with the clock and the rate falls.
+    expect(m.kpis(T0 + 17.5).storedPerSec).toBe((4 * 10 + 2) / 10);
+    expect(m.kpis(T0 + 40).storedPerSec).toBe(0);
+    expect(m.kpis(T0 + 0.5).storedPerSec).toBe(0);
+  });
+});

@@ -41,7 +41,7 @@ beforeAll(async () => {
       sub.ack(frame.n);
     },
   });
-  bytes = session(60_000);
+  bytes = session(30_000);
 });
 
 afterAll(async () => {
@@ -68,7 +68,7 @@ describe('opening a file', () => {
     expect((await service.openSession(file, 'on-disk')).status).toBe('done');
     expect(progress.some((p) => p !== null && p.totalBytes === bytes.length)).toBe(true);
     service.backToLive();
-  });
+  }, 60_000);
 
   it('stops when cancelled and keeps the view it had', async () => {
     const before = service.kpis();
@@ -81,5 +81,5 @@ describe('opening a file', () => {
     expect(service.kpis()).toEqual(before);
     expect(service.cancelOpen()).toBe(false);
     await waitFor(() => progress.at(-1) === null, 'the progress to clear');
-  });
+  }, 60_000);
 });
