@@ -45,9 +45,12 @@ export function InsightsView({ onOpenChain }: Props) {
     return <p className="muted">{error ? `Could not load the insights: ${error}` : 'Loading…'}</p>;
   }
   const verdict = insightsVerdict(report, label);
-  const whatIf = [...report.whatIf]
-    .sort((a, b) => b.restores - a.restores || b.newStores - a.newStores)
-    .slice(0, MAX_WHAT_IF);
+  // Rows without a re-store would gain nothing from more capacity: named in one line, not drawn.
+  const ranked = [...report.whatIf].sort(
+    (a, b) => b.restores - a.restores || b.newStores - a.newStores,
+  );
+  const whatIf = ranked.filter((w) => w.restores > 0).slice(0, MAX_WHAT_IF);
+  const quiet = ranked.filter((w) => w.restores === 0);
   const hits = report.totals;
   return (
     <div className="insights" data-testid="insights">
@@ -81,9 +84,13 @@ export function InsightsView({ onOpenChain }: Props) {
         )}
       </section>
       <h2 className="insights-heading">Is the cache big enough?</h2>
-      {whatIf.length === 0 ? (
-        <p className="muted">No block has been stored yet.</p>
-      ) : (
+      {quiet.length > 0 && (
+        <p className="muted" data-testid="what-if-quiet">
+          No re-store on {quiet.map((w) => `${label(w.source)} ${w.medium}`).join(', ')}: more
+          capacity there would add no hits.
+        </p>
+      )}
+      {whatIf.length > 0 && (
         <div className="insight-grid">
           {whatIf.map((w) => (
             <WhatIfPanel

@@ -8,8 +8,15 @@ interface Props {
   colors: ChartColors;
 }
 
+/** A bucket bound said short: 30 s, 2 m, 1 h. */
+function shortSpan(sec: number): string {
+  if (sec < 60) return `${sec} s`;
+  if (sec < 3600) return `${sec / 60} m`;
+  return `${sec / 3600} h`;
+}
+
 const bucketLabel = (upperS: number | null, lowerS: number): string =>
-  upperS === null ? `≥ ${formatDuration(lowerS)}` : `< ${formatDuration(upperS)}`;
+  upperS === null ? `≥ ${shortSpan(lowerS)}` : `< ${shortSpan(upperS)}`;
 
 /** How long blocks stay resident, per medium: p50 / p90 / p99 and the histogram. */
 export function LifetimePanel({ lifetimes, colors }: Props) {
