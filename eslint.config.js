@@ -98,8 +98,8 @@ export default tseslint.config(
   ),
   layer(
     'metrics',
-    ['service', 'serve', 'cli'],
-    'Metrics read records and source health: the service, the hosts and the CLI wrap them.',
+    ['service', 'cli'],
+    'Metrics read records and source health: the service and the CLI wrap them.',
   ),
   layer('service', ['main', 'serve'], 'The service knows no transport: main/ and serve/ wrap it.'),
 );

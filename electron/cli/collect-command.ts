@@ -16,6 +16,7 @@ interface CollectFlags extends EndpointFlags {
   record: boolean;
   analysis: boolean;
   dataDir: string;
+  token?: string;
 }
 
 /** Registers `kvscope collect`. */
@@ -38,7 +39,13 @@ export function registerCollect(program: Command): void {
       '--no-analysis',
       'skip the cache analysis (re-stores, thrash, hits, lifetimes): less CPU and memory',
     )
-    .option('--data-dir <dir>', 'where --record writes', defaultDataDir());
+    .option('--data-dir <dir>', 'where --record writes', defaultDataDir())
+    .addOption(
+      new Option(
+        '--token <token>',
+        'the bearer token a scrape needs when --metrics-host is not loopback (default: a new random one)',
+      ).argParser(parseToken),
+    );
   addEndpointOptions(command).action((flags: CollectFlags) => runCollect(flags));
 }
 
@@ -59,8 +66,16 @@ async function runCollect(flags: CollectFlags): Promise<void> {
     metricsHost: flags.metricsHost,
     metricsPort: flags.metricsPort,
     analysis: flags.analysis,
+    ...(flags.token === undefined ? {} : { token: flags.token }),
   });
-  process.stdout.write(`KV Scope collector: metrics on ${collector.server.url}\n`);
+  const { url, token } = collector.server;
+  // One write: whoever reads the URL line reads the token with it.
+  process.stdout.write(
+    `KV Scope collector: metrics on ${url}\n` +
+      (token === null
+        ? ''
+        : `It listens beyond loopback (${flags.metricsHost}): a scrape needs "Authorization: Bearer ${token}" (Prometheus: authorization.credentials).\n`),
+  );
   if (collector.recording) process.stderr.write(`recording to ${collector.recording.path}\n`);
   reportProblems(collector);
   const stop = () => {
@@ -87,6 +102,12 @@ function reportProblems(collector: Collector): void {
   };
   for (const s of collector.sources) s.onStatus(check);
   setInterval(check, 1000).unref();
+}
+
+function parseToken(value: string): string {
+  if (!/^[\w-]{16,}$/.test(value))
+    throw new Error('--token: at least 16 letters, digits, - or _ (guessable tokens are no door)');
+  return value;
 }
 
 function parsePort(value: string): number {

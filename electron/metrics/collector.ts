@@ -19,6 +19,8 @@ export interface CollectorOptions {
   metricsHost: string;
   /** 0 picks a free port. */
   metricsPort: number;
+  /** The token /metrics needs off loopback (default: a new random one). */
+  token?: string;
   enginePollMs?: number;
   engineTimeoutMs?: number;
   /** Run the cache analysis too (re-stores, thrash, hits, duplicates, lifetimes); default true. */
@@ -63,7 +65,12 @@ export class Collector {
     };
     let server: MetricsServer;
     try {
-      server = await startMetricsServer({ hub, host: opts.metricsHost, port: opts.metricsPort });
+      server = await startMetricsServer({
+        hub,
+        host: opts.metricsHost,
+        port: opts.metricsPort,
+        ...(opts.token === undefined ? {} : { token: opts.token }),
+      });
     } catch (err) {
       await recording?.close();
       throw err;

@@ -1,10 +1,10 @@
-// `kvscope collect`'s HTTP side: GET /metrics (Prometheus text) and nothing else. On loopback it
-// answers only requests whose Host is a loopback name (a page on another site that rebinds its DNS
-// name to 127.0.0.1 gets nothing); bound to another address on purpose (--metrics-host, for
-// Prometheus in a cluster, which scrapes by pod IP) it answers any Host: the page holds counts
-// only, never prompt content, and takes no input.
+// `kvscope collect`'s HTTP side: GET /metrics (Prometheus text) and nothing else, behind the same
+// door as `kvscope serve`: the Host must name the address served (a page of another site whose DNS
+// name rebinds to 127.0.0.1 gets nothing), and off loopback every request needs the token, which
+// Prometheus sends as `Authorization: Bearer` (its scrape config's `authorization.credentials`).
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createDoor } from '../serve/door';
 import type { MetricsHub } from './metrics-hub';
 
 /** Where /metrics is served, in `kvscope serve` and `kvscope collect` alike. */
@@ -16,24 +16,22 @@ export interface MetricsServerOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /** The token off loopback (default: a new random one). */
+  token?: string;
 }
 
 export interface MetricsServer {
   /** http://host:port/metrics */
   url: string;
+  /** What a scrape must send as `Authorization: Bearer` off loopback; null on loopback. */
+  token: string | null;
   close(): Promise<void>;
-}
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-/** True for an address that only this machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** Serves the hub's /metrics until closed. */
 export async function startMetricsServer(opts: MetricsServerOptions): Promise<MetricsServer> {
   let port = opts.port;
+  const door = createDoor(opts.host, opts.token);
   const server = createServer((req, res) => {
     answer(req, res).catch((err: unknown) => {
       if (res.headersSent) res.destroy();
@@ -47,13 +45,8 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
   });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (isLoopbackHost(opts.host) && !loopbackHostHeader(req.headers.host, port)) {
-      return send(
-        res,
-        403,
-        'this collector answers requests addressed to 127.0.0.1 or localhost\n',
-      );
-    }
+    const verdict = door.check(req, port);
+    if (verdict.kind !== 'pass') return send(res, verdict.status, `${verdict.message}\n`);
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== METRICS_PATH) return send(res, 404, `KV Scope serves ${METRICS_PATH} here\n`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'GET only\n');
@@ -77,19 +70,12 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
   const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   return {
     url: `http://${shown}:${port}${METRICS_PATH}`,
+    token: door.token,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function loopbackHostHeader(header: string | undefined, port: number): boolean {
-  if (header === undefined) return false;
-  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(header.trim().toLowerCase());
-  if (!m) return false;
-  const portOk = m[2] === undefined ? port === 80 : Number(m[2]) === port;
-  return portOk && isLoopbackHost(m[1] as string);
 }
 
 function send(res: ServerResponse, status: number, text: string): void {

@@ -4,6 +4,7 @@ import type { BenchResult } from './bench-result';
 import { runCaptureBench } from './capture-bench';
 import { runCrashBench } from './crash-bench';
 import { runDecodeBench } from './decode-bench';
+import { runFleetBench } from './fleet-bench';
 import { runFramesBench } from './frames-bench';
 import { runIngestBench } from './ingest-bench';
 import { runMemoryBench } from './memory-bench';
@@ -17,6 +18,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['analysis', runAnalysisBench],
   ['ghost-memory', runGhostMemoryBench],
   ['crash', runCrashBench],
+  ['fleet', runFleetBench],
 ];
 
 async function main(): Promise<void> {

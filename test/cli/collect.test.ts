@@ -131,7 +131,7 @@ describe('kvscope collect', () => {
     expect(await run.exited).toBe(0);
   });
 
-  it('answers only loopback Host names on loopback (DNS rebinding gets a 403); --no-analysis', async () => {
+  it('answers only the Host names it serves (DNS rebinding gets a 421); --no-analysis', async () => {
     const s = await sim();
     const run = collect([
       '--endpoint',
@@ -153,7 +153,7 @@ describe('kvscope collect', () => {
     expect((await scrape(url)).some((x) => x.name === 'kvscope_announced_hits_total')).toBe(false);
     expect(await getWithHost(url, `127.0.0.1:${port}`)).toBe(200);
     expect(await getWithHost(url, `localhost:${port}`)).toBe(200);
-    expect(await getWithHost(url, `attacker.example:${port}`)).toBe(403);
+    expect(await getWithHost(url, `attacker.example:${port}`)).toBe(421);
     expect(await getWithHost(url.replace('/metrics', '/'), `127.0.0.1:${port}`)).toBe(404);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
@@ -186,6 +186,31 @@ describe('kvscope collect', () => {
     const files = readdirSync(path.join(data, 'recordings'));
     expect(files).toHaveLength(1);
     expect(statSync(path.join(data, 'recordings', files[0] ?? '')).size).toBeGreaterThan(100);
+  });
+
+  it('off loopback, answers only a scrape that brings its bearer token', async () => {
+    const s = await sim();
+    const token = 'collector-test-token-0123';
+    const run = collect([
+      '--endpoint',
+      s.ranks[0]?.pubEndpoint ?? '',
+      '--metrics-port',
+      '0',
+      '--metrics-host',
+      '0.0.0.0',
+      '--token',
+      token,
+    ]);
+    await waitFor(() => run.out().includes('Authorization: Bearer'), 'the token line');
+    expect(run.out()).toContain(`"Authorization: Bearer ${token}"`);
+    const port = /metrics on http:\/\/0\.0\.0\.0:(\d+)/.exec(run.out())?.[1];
+    const url = `http://127.0.0.1:${port}/metrics`;
+    expect((await fetch(url)).status).toBe(403);
+    const ok = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('# TYPE kvscope_messages_total counter');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
   });
 
   it('refuses to start without an endpoint, and on a metrics port in use, saying why', async () => {

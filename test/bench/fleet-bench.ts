@@ -1,0 +1,242 @@
+// A fleet into one collector: 64 simulated data-parallel ranks (`kvscope sim --dp 64`, in a child
+// process so its CPU is not counted) into one `kvscope collect` (the Collector, in this process),
+// against a bare zeromq.js receive loop (the ratio, against DESIGN's live-path budget) and, for the
+// breakdown, against 64 KvSources into a counting sink and the collector without its analysis. CPU per message is measured with
+// process.cpuUsage() between two reads of the message count (read every 100 ms, so the reading
+// costs next to nothing); memory per rank after a GC with the collector running. One /metrics
+// scrape of the 64 ranks is timed too.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Subscriber } from 'zeromq';
+import { KvSource } from '../../electron/ingest/kv-source';
+import { Collector } from '../../electron/metrics/collector';
+import type { IngestSink } from '../../shared/records';
+import type { Profile } from '../../shared/api-types';
+import { CLI, ROOT, ensureBuilt } from '../support/built-app';
+import type { BenchResult } from './bench-result';
+
+const RANKS = 64;
+const RATE = 25; // batches per second per rank: a busy engine
+const WARM = RANKS * RATE * 2; // messages (2 s) before measuring
+const MEASURE = 16_000; // messages over all ranks (10 s at 64 x 25/s)
+const ROUNDS = 2;
+
+interface Sample {
+  /** CPU per message, µs. */
+  us: number;
+  /** Share of one core per rank. */
+  corePerRank: number;
+}
+
+const cpuNow = (): number => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+function startFleet(): Promise<{ child: ChildProcess; endpoints: string[] }> {
+  ensureBuilt();
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [CLI, 'sim', '--port', '0', '--dp', String(RANKS), '--rate', String(RATE), '--seed', '3'],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const endpoints: string[] = [];
+    let text = '';
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`kvscope sim exited (${code}): ${text}`)));
+    child.stderr?.on('data', (d: Buffer) => {
+      text += d.toString();
+      for (const m of text.matchAll(/rank (\d+): PUB bound (\S+),/g))
+        endpoints[Number(m[1])] = m[2] as string;
+      if (endpoints.filter(Boolean).length === RANKS) {
+        child.removeAllListeners('exit');
+        resolve({ child, endpoints });
+      }
+    });
+  });
+}
+
+/** CPU between the first count read past WARM and the first past WARM + MEASURE. */
+function measure(count: () => number): Promise<Sample> {
+  return new Promise((resolve) => {
+    let start: { cpu: number; n: number; t: number } | null = null;
+    const timer = setInterval(() => {
+      const n = count();
+      if (start === null) {
+        if (n >= WARM) start = { cpu: cpuNow(), n, t: performance.now() };
+        return;
+      }
+      if (n < start.n + MEASURE) return;
+      clearInterval(timer);
+      const cpuUs = cpuNow() - start.cpu;
+      const wallUs = (performance.now() - start.t) * 1000;
+      resolve({ us: cpuUs / (n - start.n), corePerRank: cpuUs / wallUs / RANKS });
+    }, 100);
+  });
+}
+
+async function bare(endpoints: string[]): Promise<Sample> {
+  let n = 0;
+  const socks = endpoints.map((e) => {
+    const s = new Subscriber({ linger: 0 });
+    s.subscribe();
+    s.connect(e);
+    return s;
+  });
+  const loops = socks.map(async (s) => {
+    for (;;) {
+      try {
+        await s.receive();
+      } catch {
+        return; // closed
+      }
+      n++;
+    }
+  });
+  const sample = await measure(() => n);
+  for (const s of socks) s.close();
+  await Promise.all(loops);
+  return sample;
+}
+
+/** The ingest every consumer pays: 64 KvSources into a sink that only counts. */
+async function sourcesOnly(endpoints: string[]): Promise<Sample> {
+  let n = 0;
+  const sink: IngestSink = {
+    record: (r) => {
+      if (r.k === 'batch' || r.k === 'undecoded') n++;
+    },
+  };
+  const sources = endpoints.map(
+    (endpoint, i) =>
+      new KvSource(
+        {
+          id: `rank-${i}`,
+          name: `engine #${i}`,
+          endpoint,
+          mode: 'connect',
+          topic: '',
+          replayEndpoint: null,
+          profileId: null,
+        },
+        sink,
+      ),
+  );
+  await Promise.all(sources.map((src) => src.start()));
+  const sample = await measure(() => n);
+  await Promise.all(sources.map((src) => src.close()));
+  return sample;
+}
+
+interface CollectorRun {
+  sample: Sample;
+  heapPerRank: number;
+  rssPerRank: number;
+  scrapeMs: number;
+  scrapeBytes: number;
+}
+
+async function collector(endpoints: string[], analysis: boolean): Promise<CollectorRun> {
+  gc?.();
+  const heap0 = process.memoryUsage().heapUsed;
+  const rss0 = process.memoryUsage().rss;
+  const profiles: Profile[] = endpoints.map((endpoint, i) => ({
+    id: `rank-${i}`,
+    name: `engine #${i}`,
+    endpoint,
+    mode: 'connect',
+    topic: '',
+    replayEndpoint: null,
+    dpRanks: 1,
+  }));
+  const c = await Collector.start({
+    profiles,
+    recordDir: null,
+    metricsHost: '127.0.0.1',
+    metricsPort: 0,
+    analysis,
+  });
+  const sample = await measure(() =>
+    c.sources.reduce((n, s) => n + s.status().counters.messages, 0),
+  );
+  // A scrape on a busy 2-core machine waits for the CPU now and then: the median of three.
+  const scrapes: number[] = [];
+  let text = '';
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    text = await (await fetch(c.server.url)).text();
+    scrapes.push(performance.now() - t0);
+  }
+  const scrapeMs = median(scrapes);
+  gc?.();
+  const heapPerRank = (process.memoryUsage().heapUsed - heap0) / RANKS;
+  const rssPerRank = (process.memoryUsage().rss - rss0) / RANKS;
+  await c.close();
+  return { sample, heapPerRank, rssPerRank, scrapeMs, scrapeBytes: text.length };
+}
+
+const median = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+/** Runs the fleet benchmark: one collector's CPU and memory per rank for 64 ranks. */
+export async function runFleetBench(): Promise<BenchResult> {
+  const { child, endpoints } = await startFleet();
+  const bareRuns: Sample[] = [];
+  const ingestRuns: Sample[] = [];
+  const leanRuns: CollectorRun[] = [];
+  const fullRuns: CollectorRun[] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      bareRuns.push(await bare(endpoints));
+      ingestRuns.push(await sourcesOnly(endpoints));
+      leanRuns.push(await collector(endpoints, false));
+      fullRuns.push(await collector(endpoints, true));
+    }
+  } finally {
+    child.kill();
+  }
+  const b = median(bareRuns.map((r) => r.us));
+  const ingest = median(ingestRuns.map((r) => r.us));
+  const lean = median(leanRuns.map((r) => r.sample.us));
+  const full = median(fullRuns.map((r) => r.sample.us));
+  const pct = (runs: CollectorRun[]) =>
+    `${(median(runs.map((r) => r.sample.corePerRank)) * 100).toFixed(2)} % of a core`;
+  const kib = (x: number) => `${(x / 1024).toFixed(0)} KiB`;
+  const mem = (runs: CollectorRun[]) =>
+    `heap ${kib(median(runs.map((r) => r.heapPerRank)))}, RSS ${kib(median(runs.map((r) => r.rssPerRank)))}`;
+  const last = fullRuns.at(-1);
+  return {
+    title: `Fleet: ${RANKS} simulated ranks at ${RATE} batches/s each into one collector (${MEASURE} msgs x ${ROUNDS} rounds)`,
+    rows: [
+      ['bare receive (64 sockets), CPU per message', `${b.toFixed(2)} µs`],
+      ['64 KvSources into a counting sink, CPU per message', `${ingest.toFixed(2)} µs`],
+      ['collector --no-analysis, CPU per message', `${lean.toFixed(2)} µs`],
+      ['collector (with the cache analysis), CPU per message', `${full.toFixed(2)} µs`],
+      [
+        'rounds (bare / sources / lean / full)',
+        [bareRuns, ingestRuns, leanRuns.map((r) => r.sample), fullRuns.map((r) => r.sample)]
+          .map((rs) => rs.map((r) => r.us.toFixed(1)).join(' '))
+          .join(' | '),
+      ],
+      ['collector --no-analysis, CPU per rank', pct(leanRuns)],
+      ['collector, CPU per rank', pct(fullRuns)],
+      ['collector --no-analysis, memory per rank (after GC)', mem(leanRuns)],
+      ['collector, memory per rank (after GC)', mem(fullRuns)],
+      [
+        'one /metrics scrape of 64 ranks',
+        `${(last?.scrapeMs ?? 0).toFixed(1)} ms, ${kib(last?.scrapeBytes ?? 0)}`,
+      ],
+      [
+        'sources ratio to the bare loop (decode and sequence ~3.5 events of many blocks)',
+        (ingest / b).toFixed(2),
+      ],
+      ['collector --no-analysis ratio to the bare loop', (lean / b).toFixed(2)],
+      ['collector (with analysis) ratio to the bare loop', (full / b).toFixed(2)],
+      ['collector (with analysis) ratio to the sources alone', (full / ingest).toFixed(2)],
+    ],
+    // DESIGN's budget for the whole live path, of which the collector (with its analysis) is a
+    // part: at most 2x the bare receive loop.
+    ratio: full / b,
+    budget: 2.0,
+  };
+}
