@@ -3,7 +3,7 @@ import { HashText } from '../components/hash-text';
 import { formatClock, formatDateTime, formatDuration } from '../lib/format';
 import { sourceLabels } from '../lib/source-names';
 import type { SourceNames } from '../lib/source-names';
-import { VirtualRows } from './virtual-rows';
+import { VirtualRows } from '../components/virtual-rows';
 
 interface Props {
   detail: Detail | null;

@@ -4,7 +4,7 @@ import { formatAgo, formatClock, formatDateTime } from '../lib/format';
 import { sourceLabels } from '../lib/source-names';
 import type { SourceNames } from '../lib/source-names';
 import type { PagedRows } from '../state/use-paged-rows';
-import { VirtualRows } from './virtual-rows';
+import { VirtualRows } from '../components/virtual-rows';
 
 interface Column {
   label: string;

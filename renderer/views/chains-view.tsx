@@ -14,7 +14,7 @@ import { useThrottledRefresh } from '../state/use-throttled-refresh';
 import { ChainDetail } from './chain-detail';
 import { ChainList } from './chain-list';
 import { HashMatches } from './hash-matches';
-import { SourceFilter } from './source-filter';
+import { SourceFilter } from '../components/source-filter';
 
 /** A failed load of the hash matches or of the chain detail; the next success clears it. */
 interface LoadError {

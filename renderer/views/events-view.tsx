@@ -8,8 +8,8 @@ import { useFrameState } from '../state/frames';
 import { useSourceNames } from '../state/use-source-names';
 import { usePagedRows } from '../state/use-paged-rows';
 import { EventRow } from './event-row';
-import { SourceFilter } from './source-filter';
-import { VirtualRows } from './virtual-rows';
+import { SourceFilter } from '../components/source-filter';
+import { VirtualRows } from '../components/virtual-rows';
 
 const HEADERS = ['Time', 'Source', 'Seq', 'Type', 'Block hashes', 'Parent', 'Medium', 'Details'];
 
