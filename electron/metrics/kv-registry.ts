@@ -57,6 +57,7 @@ const STREAM_ROWS: Record<StreamMetricName, Rows> = {
   kvscope_recovered_batches_total: perSource((s) => s.counters.recovered),
   kvscope_lost_batches_total: perSource((s) => s.counters.lost),
   kvscope_duplicate_batches_total: perSource((s) => s.counters.duplicates),
+  kvscope_replay_rejected_total: perSource((s) => s.counters.replayRejected),
   kvscope_resets_total: perSource((s) => s.counters.resets),
   kvscope_undecoded_total: perSource((s) => s.counters.undecoded),
   kvscope_event_errors_total: perSource((s) => s.counters.eventErrors),

@@ -167,6 +167,7 @@ describe('/metrics in kvscope serve', () => {
       expect(value(samples, 'kvscope_lost_batches_total', labels)).toBe(c.lost);
       expect(value(samples, 'kvscope_duplicate_batches_total', labels)).toBe(c.duplicates);
       expect(value(samples, 'kvscope_resets_total', labels)).toBe(c.resets);
+      expect(value(samples, 'kvscope_replay_rejected_total', labels)).toBe(c.replayRejected);
       expect(value(samples, 'kvscope_undecoded_total', labels)).toBe(c.undecoded);
       expect(value(samples, 'kvscope_source_up', labels)).toBe(1);
       const age = value(samples, 'kvscope_source_last_message_age_seconds', labels);
