@@ -10,6 +10,8 @@ import type { BenchResult } from './bench-result';
 
 const SECONDS = 6;
 const FRAMES_PER_SEC_BUDGET = 10;
+/** DESIGN.md: frames stay at 9-10 a second whatever the input rate. */
+const FRAMES_PER_SEC_FLOOR = 9;
 
 /** Frames per second and bytes per frame while the input runs flat out. */
 export async function runFramesBench(): Promise<BenchResult> {
@@ -73,7 +75,8 @@ export async function runFramesBench(): Promise<BenchResult> {
         `${sorted[Math.floor(sorted.length / 2)] ?? 0} / ${sorted.at(-1) ?? 0}`,
       ],
     ],
-    ratio: perSec / FRAMES_PER_SEC_BUDGET,
+    // Over budget both ways: more than ~10 a second, or fewer than 9 (ingest starving the pump).
+    ratio: Math.max(perSec / FRAMES_PER_SEC_BUDGET, FRAMES_PER_SEC_FLOOR / Math.max(perSec, 1e-9)),
     budget: 1.05,
   };
 }
