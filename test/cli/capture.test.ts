@@ -281,7 +281,7 @@ describe('kvscope capture (built CLI) against the simulator', () => {
         '--stall-after',
         '0.3',
       ],
-      (_out, err) => err.includes('no messages for'),
+      (_out, err) => err.includes('but no events for'),
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
