@@ -8,6 +8,7 @@ import { runFleetBench } from './fleet-bench';
 import { runFramesBench } from './frames-bench';
 import { runIngestBench } from './ingest-bench';
 import { runMemoryBench } from './memory-bench';
+import { OPEN_CHILD_FLAG, openChild, runOpenBench } from './open-bench';
 
 const benches: [string, () => Promise<BenchResult>][] = [
   ['decode', runDecodeBench],
@@ -19,6 +20,7 @@ const benches: [string, () => Promise<BenchResult>][] = [
   ['ghost-memory', runGhostMemoryBench],
   ['crash', runCrashBench],
   ['fleet', runFleetBench],
+  ['open', runOpenBench],
 ];
 
 async function main(): Promise<void> {
@@ -40,4 +42,8 @@ async function main(): Promise<void> {
   process.exitCode = overBudget ? 1 : 0;
 }
 
-void main();
+// The open bench runs each reader in a child of this same bundle, to measure its own CPU and RSS.
+const [flag, mode, file] = process.argv.slice(2);
+if (flag === OPEN_CHILD_FLAG && file !== undefined)
+  void openChild(mode as Parameters<typeof openChild>[0], file);
+else void main();

@@ -1,0 +1,240 @@
+// Opening a session (DESIGN "Budgets"): a 1M-event session of two data-parallel ranks, written by
+// the format's encoder, read four ways, each in a child process of its own so that its CPU and peak
+// RSS are its own: (a) a bare gunzip + JSON.parse of every line (the baseline), (b) readSession
+// alone, (c) loadIntoModel (model + analysis, what the app does), (d) the built
+// `kvscope analyze --json`. KVSCOPE_OPEN_EVENTS sets a smaller size for a quick run.
+import { execSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import { loadIntoModel } from '../../electron/session/load';
+import { readSession } from '../../electron/session/read-session';
+import { encodeRecord, makeHeader, SESSION_SUFFIX } from '../../electron/session/format';
+import { encodeBatch } from '../../electron/sim/encode';
+import { SharedTraffic, Workload } from '../../electron/sim/workload';
+import { decodeBatch } from '../../electron/wire/decode-batch';
+import { CLI, ROOT } from '../support/built-app';
+import type { BenchResult } from './bench-result';
+
+const EVENTS = Number(process.env.KVSCOPE_OPEN_EVENTS ?? 1_000_000);
+/** Blocks per event near the issue's measured session (1M events, 3.8M stored blocks). */
+const BUDGET = 2.0;
+const RSS_BUDGET_MB = 500;
+/** The argument that makes the bench bundle run one reader in a child (see openChild). */
+export const OPEN_CHILD_FLAG = '--open-child';
+
+type Mode = 'baseline' | 'read' | 'load';
+
+/**
+ * Writes the session with the format's own encoder, one gzip stream (the file a Recording makes,
+ * in one member); returns its path and what it holds.
+ */
+async function writeSession(file: string): Promise<{ events: number; stored: number }> {
+  const shared = new SharedTraffic();
+  const ranks = [0, 1].map(
+    (rank) =>
+      new Workload({
+        seed: 11,
+        rank,
+        format: 'map',
+        hash: 'int',
+        reannounce: 0.1,
+        stickiness: 0.8,
+        shared,
+      }),
+  );
+  const gz = createGzip();
+  const done = pipeline(gz, createWriteStream(file));
+  const sources = [0, 1].map((r) => ({ id: `engine#${r}`, name: `engine#${r}`, endpoint: '' }));
+  let text = `${JSON.stringify(makeHeader('kvscope-bench', new Date(Date.UTC(2026, 0, 1)), sources))}\n`;
+  let events = 0;
+  let stored = 0;
+  for (let i = 0; events < EVENTS; i++) {
+    const rank = i % 2;
+    const source = `engine#${rank}`;
+    const ts = 1_767_225_600 + i / 200;
+    const d = decodeBatch(encodeBatch(ts, ranks[rank]!.nextBatch(), rank, 'map'));
+    if (!d.ok) throw new Error(d.error);
+    const seq = Math.floor(i / 2);
+    for (const { idx, event } of d.events) {
+      text += `${encodeRecord({ k: 'event', rec: { source, seq, ts, dp_rank: rank, idx, event } })}\n`;
+      events += 1;
+      if (event.type === 'BlockStored') stored += event.block_hashes.length;
+    }
+    if (text.length > 1 << 20) {
+      if (!gz.write(text)) await once(gz, 'drain');
+      text = '';
+    }
+  }
+  gz.end(text);
+  await done;
+  return { events, stored };
+}
+
+/** The events and stored blocks of a session (read by the reader under test, outside the timing). */
+async function countSession(file: string): Promise<{ events: number; stored: number }> {
+  let events = 0;
+  let stored = 0;
+  await readSession(file, (r) => {
+    if (r.k !== 'event') return;
+    events += 1;
+    if (r.rec.event.type === 'BlockStored') stored += r.rec.event.block_hashes.length;
+  });
+  return { events, stored };
+}
+
+/** One reader, run in this process (the bench bundle started with OPEN_CHILD_FLAG). */
+export async function openChild(mode: Mode, file: string): Promise<void> {
+  let out: unknown;
+  switch (mode) {
+    case 'baseline': {
+      // The floor: inflate, split, parse. Nothing is checked or kept.
+      let lines = 0;
+      let rest = '';
+      const parse = (line: string): void => {
+        if (line === '') return;
+        JSON.parse(line);
+        lines += 1;
+      };
+      const gunzip = createReadStream(file).pipe(createGunzip({ chunkSize: 64 * 1024 }));
+      gunzip.setEncoding('utf8');
+      for await (const chunk of gunzip as AsyncIterable<string>) {
+        const parts = (rest + chunk).split('\n');
+        rest = parts.pop() ?? '';
+        for (const p of parts) parse(p);
+      }
+      parse(rest);
+      out = { lines };
+      break;
+    }
+    case 'read': {
+      let records = 0;
+      const r = await readSession(file, () => (records += 1));
+      out = { records, events: r.counts.events, problems: r.problems.length };
+      break;
+    }
+    case 'load': {
+      let progress = 0;
+      const r = await loadIntoModel(file, { onProgress: () => (progress += 1) });
+      const t = r.analysis.report().totals;
+      out = {
+        events: r.events,
+        resident: r.model.kpis().residentBlocks,
+        newStores: t.newStores,
+        hits: t.announcedHits,
+        restores: t.restores,
+        progress,
+      };
+      break;
+    }
+  }
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+interface Run {
+  cpuMs: number;
+  wallMs: number;
+  peakMb: number;
+  out: string;
+}
+
+/** Runs a child with a hook that writes its own resource usage (CPU, peak RSS) as it exits. */
+async function runChild(args: string[], hook: string, dir: string): Promise<Run> {
+  const usage = path.join(dir, 'usage.json');
+  const t0 = process.hrtime.bigint();
+  const child = spawn(process.execPath, ['--require', hook, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, KVSCOPE_BENCH_USAGE: usage },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}: ${err.slice(-2000)}`);
+  const u = JSON.parse(await readFile(usage, 'utf8')) as NodeJS.ResourceUsage;
+  return {
+    cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000,
+    wallMs,
+    peakMb: u.maxRSS / 1024,
+    out,
+  };
+}
+
+// Written into the child by --require: resourceUsage at exit covers the whole process, threads
+// (zlib's) included, and maxRSS is its own peak.
+const HOOK = `process.on('exit', () => require('node:fs').writeFileSync(process.env.KVSCOPE_BENCH_USAGE, JSON.stringify(process.resourceUsage())));\n`;
+
+/** Time and peak RSS of opening a session, each a ratio to a bare gunzip + JSON.parse. */
+export async function runOpenBench(): Promise<BenchResult> {
+  execSync('npm run build:cli', { cwd: ROOT, stdio: 'pipe' });
+  const dir = await mkdtemp(path.join(tmpdir(), 'kvscope-open-bench-'));
+  try {
+    // KVSCOPE_OPEN_FILE: a session to read (written there first when it does not exist yet).
+    const file = process.env.KVSCOPE_OPEN_FILE ?? path.join(dir, `bench${SESSION_SUFFIX}`);
+    if (!existsSync(file)) await writeSession(file);
+    const { events, stored } = await countSession(file);
+    const bytes = (await stat(file)).size;
+    const hook = path.join(dir, 'usage-hook.cjs');
+    await writeFile(hook, HOOK);
+    const self = process.argv[1] as string;
+    const mine = (mode: Mode): Promise<Run> =>
+      runChild([self, OPEN_CHILD_FLAG, mode, file], hook, dir);
+    const base = await mine('baseline');
+    const read = await mine('read');
+    const load = await mine('load');
+    const cli = await runChild([CLI, 'analyze', '--json', file], hook, dir);
+    // The app's figures and the CLI's are the same analysis of the same file.
+    const loaded = JSON.parse(load.out) as { newStores: number; hits: number; restores: number };
+    const json = JSON.parse(cli.out) as {
+      new_stores: number;
+      announced_hits: number;
+      restores: number;
+    };
+    if (
+      loaded.newStores !== json.new_stores ||
+      loaded.hits !== json.announced_hits ||
+      loaded.restores !== json.restores
+    )
+      throw new Error(`loadIntoModel and kvscope analyze disagree: ${load.out} / ${cli.out}`);
+    const row = (label: string, r: Run, ratio: boolean): [string, string] => [
+      label,
+      `${r.cpuMs.toFixed(0)} ms CPU, ${r.wallMs.toFixed(0)} ms wall, peak RSS ${r.peakMb.toFixed(0)} MB${ratio ? `, ${(r.cpuMs / base.cpuMs).toFixed(2)}x` : ''}`,
+    ];
+    const ratio = Math.max(load.cpuMs, cli.cpuMs) / base.cpuMs;
+    const peak = Math.max(load.peakMb, cli.peakMb);
+    return {
+      title: `Opening a session: ${events.toLocaleString('en-US')} events of two ranks against a bare gunzip + JSON.parse (CPU, each in its own process)`,
+      rows: [
+        [
+          'events / stored blocks / gzip bytes',
+          `${events} / ${stored} / ${(bytes / 2 ** 20).toFixed(1)} MB`,
+        ],
+        row('gunzip + JSON.parse (baseline)', base, false),
+        row('readSession', read, true),
+        row('loadIntoModel (model + analysis)', load, true),
+        row('kvscope analyze --json', cli, true),
+        [
+          'figures',
+          `${loaded.newStores} new stores, ${loaded.hits} hits, ${loaded.restores} re-stores (app = CLI)`,
+        ],
+        [
+          'peak RSS (app, CLI)',
+          `${peak.toFixed(0)} MB (budget ${RSS_BUDGET_MB} MB${events < 1_000_000 ? ', for 1M events' : ''}): ${peak <= RSS_BUDGET_MB ? 'within' : 'OVER'}`,
+        ],
+      ],
+      // Both budgets in one ratio: time against its budget, and the peak RSS past its budget
+      // counts as over too.
+      ratio: peak <= RSS_BUDGET_MB ? ratio : Math.max(ratio, BUDGET + 1),
+      budget: BUDGET,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
