@@ -47,3 +47,14 @@ export const INT32_MAX = 2 ** 31 - 1;
 export const MAX_COUNT = 2 ** 32;
 /** A raw-bytes block hash: at most 128 bytes (vLLM's digests are 32), so 256 hex characters. */
 export const MAX_HASH_HEX_CHARS = 256;
+
+/**
+ * locality and ownership (vLLM, mid-2026) are labels, an enum and a tier id: a short word is
+ * kept, anything else (a map, a long or spaced string) is not (drift, never a value to show).
+ */
+export const PLACEMENT_LABEL = /^[A-Za-z0-9_.:@/-]{1,64}$/;
+
+/** Whether v is a locality / ownership label worth keeping. */
+export function isPlacementLabel(v: unknown): v is string {
+  return typeof v === 'string' && PLACEMENT_LABEL.test(v);
+}

@@ -33,6 +33,10 @@ export interface BlockStoredEvent {
   metadata_count: number;
   /** 1 when the event carried a session_id: presence only. */
   session_id_count: number;
+  /** vLLM (mid-2026): where the blocks are, "LOCAL" | "REMOTE"; absent when not sent. */
+  locality?: string;
+  /** vLLM (mid-2026): the id of the secondary tier that owns the blocks; absent when not sent. */
+  ownership?: string;
 }
 
 export interface BlockRemovedEvent {
@@ -40,6 +44,9 @@ export interface BlockRemovedEvent {
   block_hashes: HashKey[];
   medium: string | null;
   group_idx: number | null;
+  /** As on BlockStored: absent when not sent. */
+  locality?: string;
+  ownership?: string;
 }
 
 export interface AllBlocksClearedEvent {

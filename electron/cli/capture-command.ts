@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import type { SourceCounters, SourceHealth } from '../../shared/api-types';
 import { missingCase, type IngestRecord, type IngestSink } from '../../shared/records';
 import { KvSource } from '../ingest/kv-source';
-import { validateEndpoint, type SourceConfig } from '../ingest/source-config';
+import { PROFILE_LIMITS } from '../../shared/profile-rules';
+import { rankEndpoint, validateEndpoint, type SourceConfig } from '../ingest/source-config';
 import { eventTextLine, undecodedJsonLine, undecodedTextLine } from './capture-format';
 import { EventJsonWriter } from './event-json';
 import { LineOutput } from './line-output';
@@ -17,6 +18,7 @@ interface CaptureOptions {
   max?: number;
   json?: boolean;
   stallAfter: number;
+  dp?: number;
 }
 
 /** The capture's closing counters as one JSON object (the keys scripts read). */
@@ -58,22 +60,52 @@ export function registerCapture(program: Command): void {
     .option('--max <n>', 'stop after N events (0 = run until Ctrl-C)', positiveInt('--max'))
     .option('--json', 'one JSON object per event per line (hashes as exact integers / hex strings)')
     .option('--stall-after <sec>', 'warn on stderr after this many silent seconds', Number, 10)
+    .option(
+      '--dp <n>',
+      'data-parallel ranks: rank r on the --endpoint port + r (replay port likewise)',
+      positiveInt('--dp'),
+    )
     .action((opts: CaptureOptions) => runCapture(opts));
+}
+
+/** The sum of several sources' counters (the ranks of a data-parallel capture). */
+function sumCounters(all: SourceCounters[]): SourceCounters {
+  const out = { ...(all[0] as SourceCounters) };
+  for (const c of all.slice(1)) {
+    for (const k of Object.keys(out) as (keyof SourceCounters)[]) out[k] += c[k];
+  }
+  return out;
+}
+
+/** One SourceConfig per rank: rank r on the base port + r, its replay port likewise. */
+function captureConfigs(opts: CaptureOptions): SourceConfig[] {
+  const ranks = opts.dp ?? 1;
+  const out: SourceConfig[] = [];
+  for (let r = 0; r < ranks; r++) {
+    out.push({
+      id: r === 0 ? 'capture' : `capture#${r}`,
+      name: r === 0 ? 'capture' : `capture #${r}`,
+      endpoint: rankEndpoint(opts.endpoint, r),
+      mode: opts.bind === true ? 'bind' : 'connect',
+      topic: opts.topic,
+      replayEndpoint:
+        opts.replayEndpoint === undefined ? null : rankEndpoint(opts.replayEndpoint, r),
+      profileId: null,
+      stallAfterSec: opts.stallAfter > 0 ? opts.stallAfter : 10,
+    });
+  }
+  return out;
 }
 
 async function runCapture(opts: CaptureOptions): Promise<void> {
   validateEndpoint(opts.endpoint, '--endpoint');
   if (opts.replayEndpoint !== undefined) validateEndpoint(opts.replayEndpoint, '--replay-endpoint');
-  const cfg: SourceConfig = {
-    id: 'capture',
-    name: 'capture',
-    endpoint: opts.endpoint,
-    mode: opts.bind === true ? 'bind' : 'connect',
-    topic: opts.topic,
-    replayEndpoint: opts.replayEndpoint ?? null,
-    profileId: null,
-    stallAfterSec: opts.stallAfter > 0 ? opts.stallAfter : 10,
-  };
+  const ranks = opts.dp ?? 1;
+  if (ranks < 1 || ranks > PROFILE_LIMITS.dpRanksMax)
+    throw new Error(
+      `--dp must be a whole number from 1 to ${PROFILE_LIMITS.dpRanksMax}, got ${ranks}`,
+    );
+  const cfgs = captureConfigs(opts);
   const max = opts.max ?? 0;
   const json = opts.json === true;
   const err = (line: string): void => void process.stderr.write(`# ${line}\n`);
@@ -85,14 +117,17 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
   const out = new LineOutput(process.stdout);
   const jsonLines = new EventJsonWriter(out);
 
-  const write = (r: IngestRecord): void => {
+  const write = (cfg: SourceConfig, rank: number, r: IngestRecord): void => {
+    // With --dp, a line of a batch that names no rank carries the rank of its port.
+    const from = ranks > 1 ? `rank ${rank}: ` : '';
     switch (r.k) {
       case 'batch': {
         for (const e of r.events) {
           if (full()) break;
           seen++;
-          if (json) jsonLines.write(e);
-          else out.text(`${eventTextLine(seen, e)}\n`);
+          const line = ranks > 1 && e.dp_rank === null ? { ...e, dp_rank: rank } : e;
+          if (json) jsonLines.write(line);
+          else out.text(`${eventTextLine(seen, line)}\n`);
         }
         out.endLine();
         if (full()) finish();
@@ -101,45 +136,57 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
       case 'undecoded':
         if (full()) return;
         seen++;
-        out.text(`${json ? undecodedJsonLine(r.rec) : undecodedTextLine(seen, r.rec)}\n`);
+        out.text(
+          `${json ? undecodedJsonLine(r.rec, ranks > 1 ? rank : null) : undecodedTextLine(seen, r.rec)}\n`,
+        );
         out.endLine();
         if (full()) finish();
         return;
       case 'event-error':
-        err(`event ${r.rec.idx} of seq ${r.rec.seq} could not be decoded: ${r.rec.error}`);
+        err(`${from}event ${r.rec.idx} of seq ${r.rec.seq} could not be decoded: ${r.rec.error}`);
         return;
       case 'gap': {
         const g = r.rec;
         const what =
           cfg.replayEndpoint === null ? 'no replay endpoint' : `replay recovered ${g.recovered}`;
-        err(`gap: seq ${g.from}..${g.to} (${g.to - g.from + 1} missing): ${what}, lost ${g.lost}`);
+        err(
+          `${from}gap: seq ${g.from}..${g.to} (${g.to - g.from + 1} missing): ${what}, lost ${g.lost}`,
+        );
         return;
       }
       case 'reset':
-        err(`publisher restarted: seq back to 0 after ${r.rec.previousSeq} (a reset, not a gap)`);
+        err(
+          `${from}publisher restarted: seq back to 0 after ${r.rec.previousSeq} (a reset, not a gap)`,
+        );
         return;
       default:
         missingCase(r);
     }
   };
-  const sink: IngestSink = {
-    record(r) {
-      if (!stopping) write(r);
-    },
-  };
 
-  // A stdout that falls behind holds the receiving (bounded memory; ZeroMQ queues or drops).
-  const source = new KvSource(cfg, sink, { beforeReceive: () => out.blocked() });
-  let lastState = '';
-  let lastHint: string | null = null;
-  source.onStatus((s: SourceHealth) => {
-    if (s.state !== lastState) {
-      lastState = s.state;
-      if (s.state !== 'closed')
-        err(`${s.state}${s.lastError !== null && s.state === 'error' ? `: ${s.lastError}` : ''}`);
-    }
-    if (s.hint !== null && s.hint !== lastHint) err(s.hint);
-    lastHint = s.hint;
+  const sources = cfgs.map((cfg, rank) => {
+    const sink: IngestSink = {
+      record(r) {
+        if (!stopping) write(cfg, rank, r);
+      },
+    };
+    // A stdout that falls behind holds the receiving (bounded memory; ZeroMQ queues or drops).
+    const source = new KvSource(cfg, sink, { beforeReceive: () => out.blocked() });
+    const from = ranks > 1 ? `rank ${rank} (${cfg.endpoint}): ` : '';
+    let lastState = '';
+    let lastHint: string | null = null;
+    source.onStatus((s: SourceHealth) => {
+      if (s.state !== lastState) {
+        lastState = s.state;
+        if (s.state !== 'closed')
+          err(
+            `${from}${s.state}${s.lastError !== null && s.state === 'error' ? `: ${s.lastError}` : ''}`,
+          );
+      }
+      if (s.hint !== null && s.hint !== lastHint) err(`${from}${s.hint}`);
+      lastHint = s.hint;
+    });
+    return source;
   });
   const onSignal = (): void => finish();
   process.once('SIGINT', onSignal);
@@ -148,21 +195,23 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
     // A closed pipe (| head) ends the capture quietly.
     if (e.code === 'EPIPE') finish();
   });
-  err(
-    `${cfg.mode === 'bind' ? 'bound' : 'subscribed'} to ${cfg.endpoint} topic=${JSON.stringify(cfg.topic)}` +
-      (cfg.replayEndpoint === null ? '' : ` replay=${cfg.replayEndpoint}`),
-  );
-  await source.start();
+  for (const cfg of cfgs) {
+    err(
+      `${cfg.mode === 'bind' ? 'bound' : 'subscribed'} to ${cfg.endpoint} topic=${JSON.stringify(cfg.topic)}` +
+        (cfg.replayEndpoint === null ? '' : ` replay=${cfg.replayEndpoint}`),
+    );
+  }
+  await Promise.all(sources.map((s) => s.start()));
   await finished;
   // Closing delivers what a pending gap still holds (in seq order), unless --max is reached.
-  await source.close();
+  await Promise.all(sources.map((s) => s.close()));
   stopping = true;
-  const c = source.status().counters;
+  const c = sumCounters(sources.map((s) => s.status().counters));
   err(
     `done: ${seen} events printed; ${c.messages} messages, ${c.gaps} gaps (${c.recovered} recovered, ${c.lost} lost), ` +
       `${c.resets} resets, ${c.duplicates} duplicates, ${c.undecoded} undecoded`,
   );
-  // The last stderr line, for scripts: the source's own counters, the ones the app shows.
+  // The last stderr line, for scripts: the sources' own counters (summed over ranks).
   err(`summary ${summaryJson(c)}`);
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);

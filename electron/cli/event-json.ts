@@ -36,9 +36,13 @@ const storedWritten: Written<
   | 'kv_cache_spec_sliding_window'
   | 'metadata_count'
   | 'session_id_count'
+  | 'locality'
+  | 'ownership'
 > = true;
-const removedWritten: Written<BlockRemovedEvent, 'type' | 'block_hashes' | 'medium' | 'group_idx'> =
-  true;
+const removedWritten: Written<
+  BlockRemovedEvent,
+  'type' | 'block_hashes' | 'medium' | 'group_idx' | 'locality' | 'ownership'
+> = true;
 const clearedWritten: Written<AllBlocksClearedEvent, 'type' | 'medium'> = true;
 void [storedWritten, removedWritten, clearedWritten];
 
@@ -57,6 +61,11 @@ const num = (v: number): string => (Number.isFinite(v) ? String(v) : 'null');
 const numOrNull = (v: number | null): string => (v === null ? 'null' : num(v));
 const str = (v: string | null): string => (v === null ? 'null' : JSON.stringify(v));
 
+/** locality / ownership, under their wire names, only when the event carried them. */
+const placement = (e: BlockStoredEvent | BlockRemovedEvent): string =>
+  (e.locality === undefined ? '' : `,"locality":${JSON.stringify(e.locality)}`) +
+  (e.ownership === undefined ? '' : `,"ownership":${JSON.stringify(e.ownership)}`);
+
 /** A BlockStored's fields after token_count, and their bytes. */
 interface StoredRest {
   blockSize: number;
@@ -69,6 +78,8 @@ interface StoredRest {
   specWindow: number | null;
   metadata: number;
   sessionId: number;
+  locality: string | undefined;
+  ownership: string | undefined;
   bytes: Uint8Array;
 }
 
@@ -76,6 +87,8 @@ interface StoredRest {
 interface RemovedRest {
   medium: string | null;
   groupIdx: number | null;
+  locality: string | undefined;
+  ownership: string | undefined;
   bytes: Uint8Array;
 }
 
@@ -163,12 +176,22 @@ export class EventJsonWriter {
     const rests = this.removedRests;
     for (let i = 0; i < rests.length; i++) {
       const r = rests[i] as RemovedRest;
-      if (r.medium === e.medium && r.groupIdx === e.group_idx) return r.bytes;
+      if (
+        r.medium === e.medium &&
+        r.groupIdx === e.group_idx &&
+        r.locality === e.locality &&
+        r.ownership === e.ownership
+      )
+        return r.bytes;
     }
     const rest: RemovedRest = {
       medium: e.medium,
       groupIdx: e.group_idx,
-      bytes: utf8(`],"medium":${str(e.medium)},"group_idx":${numOrNull(e.group_idx)}`),
+      locality: e.locality,
+      ownership: e.ownership,
+      bytes: utf8(
+        `],"medium":${str(e.medium)},"group_idx":${numOrNull(e.group_idx)}${placement(e)}`,
+      ),
     };
     rests[this.nextRemovedRest] = rest;
     this.nextRemovedRest = (this.nextRemovedRest + 1) % MAX_RESTS;
@@ -190,7 +213,9 @@ export class EventJsonWriter {
         r.specKind === e.kv_cache_spec_kind &&
         r.specWindow === e.kv_cache_spec_sliding_window &&
         r.metadata === e.metadata_count &&
-        r.sessionId === e.session_id_count
+        r.sessionId === e.session_id_count &&
+        r.locality === e.locality &&
+        r.ownership === e.ownership
       )
         return r.bytes;
     }
@@ -205,13 +230,16 @@ export class EventJsonWriter {
       specWindow: e.kv_cache_spec_sliding_window,
       metadata: e.metadata_count,
       sessionId: e.session_id_count,
+      locality: e.locality,
+      ownership: e.ownership,
       bytes: utf8(
         `,"block_size":${num(e.block_size)},"lora_id":${numOrNull(e.lora_id)}` +
           `,"medium":${str(e.medium)},"lora_name":${str(e.lora_name)}` +
           `,"extra_keys_count":${num(e.extra_keys_count)},"group_idx":${numOrNull(e.group_idx)}` +
           `,"kv_cache_spec_kind":${str(e.kv_cache_spec_kind)}` +
           `,"kv_cache_spec_sliding_window":${numOrNull(e.kv_cache_spec_sliding_window)}` +
-          `,"metadata_count":${num(e.metadata_count)},"session_id_count":${num(e.session_id_count)}`,
+          `,"metadata_count":${num(e.metadata_count)},"session_id_count":${num(e.session_id_count)}` +
+          placement(e),
       ),
     };
     // NaN never equals itself: such a rest is written but not kept (it would never match).

@@ -19,7 +19,15 @@ import type {
   UndecodedRecord,
 } from '../../shared/events';
 import { quoteValue } from './problems';
-import { BadLine, countField, intField, seqField, sessionHash, tsField } from './record-fields';
+import {
+  BadLine,
+  countField,
+  intField,
+  placementFields,
+  seqField,
+  sessionHash,
+  tsField,
+} from './record-fields';
 
 export const SESSION_FORMAT = 'kvscope-session';
 export const SESSION_VERSION = 1;
@@ -184,6 +192,8 @@ export function parseEvent(o: Obj): KvEvent {
       ),
       metadata_count: countField(o.metadata_count, 'metadata_count'),
       session_id_count: countField(o.session_id_count, 'session_id_count'),
+
+      ...placementFields(o),
     };
   }
   if (type === 'BlockRemoved') {
@@ -193,6 +203,7 @@ export function parseEvent(o: Obj): KvEvent {
       block_hashes,
       medium: strOrNull(o.medium),
       group_idx: intField(o.group_idx, 'group_idx', 0, MAX_GROUP_IDX),
+      ...placementFields(o),
     };
   }
   if (type === 'AllBlocksCleared') return { type, medium: strOrNull(o.medium) };

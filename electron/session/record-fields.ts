@@ -3,7 +3,12 @@
 // (shared/event-bounds.ts). A value outside them makes the line bad (a problem line, the rest
 // kept); a time outside them makes its events event errors, as live.
 
-import { MAX_COUNT, MAX_HASH_HEX_CHARS, eventTimeProblem } from '../../shared/event-bounds';
+import {
+  MAX_COUNT,
+  MAX_HASH_HEX_CHARS,
+  eventTimeProblem,
+  isPlacementLabel,
+} from '../../shared/event-bounds';
 import type { HashKey } from '../../shared/events';
 import { isIntHashKey, isNegativeIntHashKey } from '../wire/hash-key';
 import { quoteValue } from './problems';
@@ -116,4 +121,25 @@ function describe(v: unknown): string {
     return v.length <= 24 ? v : `of ${v.replace('-', '').length} digits`;
   }
   return quoteValue(v);
+}
+
+/**
+ * An event's locality and ownership from a file's object, each only when it is a label
+ * (shared/event-bounds.ts); a number (a tier id) reads as its text. Anything else is left out:
+ * a field newer files may shape otherwise never makes the line bad.
+ */
+export function placementFields(o: Record<string, unknown>): {
+  locality?: string;
+  ownership?: string;
+} {
+  const out: { locality?: string; ownership?: string } = {};
+  const label = (v: unknown): string | undefined => {
+    const s = typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v;
+    return isPlacementLabel(s) ? s : undefined;
+  };
+  const locality = label(o.locality);
+  const ownership = label(o.ownership);
+  if (locality !== undefined) out.locality = locality;
+  if (ownership !== undefined) out.ownership = ownership;
+  return out;
 }

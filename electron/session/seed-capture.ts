@@ -16,7 +16,15 @@ import type { SessionRecord } from './format';
 import { MAX_LINE_BYTES, readLines, type SessionInput } from './line-reader';
 import { parseLossless } from './lossless-json';
 import { duplicateProblem, endProblems, longLineProblem, Problems, quoteValue } from './problems';
-import { BadLine, captureHash, countField, intField, seqField, tsField } from './record-fields';
+import {
+  BadLine,
+  captureHash,
+  countField,
+  intField,
+  placementFields,
+  seqField,
+  tsField,
+} from './record-fields';
 import { SeqDedup } from './seq-dedup';
 
 export interface CaptureReadResult {
@@ -93,6 +101,8 @@ function captureEvent(o: Obj): KvEvent {
             ? 1
             : 0
           : countField(o.session_id_count, 'session_id_count'),
+
+      ...placementFields(o),
     };
   }
   if (o.type === 'BlockRemoved') {
@@ -101,6 +111,7 @@ function captureEvent(o: Obj): KvEvent {
       block_hashes: hashList(o.block_hashes),
       medium: str(o.medium),
       group_idx: intField(o.group_idx, 'group_idx', 0, MAX_GROUP_IDX),
+      ...placementFields(o),
     };
   }
   if (o.type === 'AllBlocksCleared') return { type: 'AllBlocksCleared', medium: str(o.medium) };

@@ -247,7 +247,8 @@ export function describeShape(shape: BatchShape): {
     events,
     hashes,
     rankField: shape.rankField,
-    fields: [...fieldNamesOf(shape.fieldMask), ...shape.unknownFields].sort(),
+    // A known field with a value of an unknown shape is in both: named once.
+    fields: [...new Set([...fieldNamesOf(shape.fieldMask), ...shape.unknownFields])].sort(),
     unknownFields: [...shape.unknownFields].sort(),
   };
 }

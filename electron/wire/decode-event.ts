@@ -2,7 +2,7 @@
 // token_ids, extra_keys, metadata/cache_salt and session_id are counted while they are skipped:
 // their values are never decoded, so they cannot leak.
 
-import type { HashKey, KvEvent } from '../../shared/events';
+import type { BlockRemovedEvent, BlockStoredEvent, HashKey, KvEvent } from '../../shared/events';
 import {
   CLEARED_POSITIONS,
   F_BLOCK_HASHES,
@@ -11,9 +11,11 @@ import {
   F_EXTRA_KEYS,
   F_GROUP_IDX,
   F_LORA_ID,
+  F_LOCALITY,
   F_LORA_NAME,
   F_MEDIUM,
   F_METADATA,
+  F_OWNERSHIP,
   F_PARENT,
   F_SESSION_ID,
   F_SPEC_KIND,
@@ -28,6 +30,7 @@ import {
   T_STORED,
   TYPE_TAGS,
 } from './event-fields';
+import { PLACEMENT_LABEL } from '../../shared/event-bounds';
 import { SchemaError } from './msgpack-reader';
 import type { MsgpackReader } from './msgpack-reader';
 
@@ -73,6 +76,8 @@ class Fields {
   specWindow: number | null = null;
   metadataCount = 0;
   sessionIdCount = 0;
+  locality: string | null = null;
+  ownership: string | null = null;
 
   reset(): void {
     this.type = -1;
@@ -90,6 +95,8 @@ class Fields {
     this.specWindow = null;
     this.metadataCount = 0;
     this.sessionIdCount = 0;
+    this.locality = null;
+    this.ownership = null;
   }
 }
 
@@ -162,8 +169,36 @@ function readHashes(r: MsgpackReader, what: string): HashKey[] {
   return out;
 }
 
+// locality and ownership are labels (an enum, a tier id): a short word is kept, anything else
+// (a map, a long string) is skipped and named as drift in the fingerprint, never shown or failed.
+const MAX_LABEL = 64;
+
+/** A label at the cursor: a short word, or an int as text; null for nil; undefined (skipped) else. */
+function readLabel(r: MsgpackReader): string | null | undefined {
+  if (r.nil()) return null;
+  const start = r.pos;
+  const len = r.strHeader();
+  if (len > MAX_LABEL) {
+    r.pos += len;
+    return undefined;
+  }
+  if (len >= 0) {
+    const v = r.strBody(len);
+    return PLACEMENT_LABEL.test(v) ? v : undefined;
+  }
+  try {
+    // A tier id sent as a number.
+    return String(r.int('label'));
+  } catch (e) {
+    if (!(e instanceof SchemaError)) throw e;
+    r.pos = start;
+    r.skip();
+    return undefined;
+  }
+}
+
 /** Reads the value of field `id` at the cursor into `f`; returns the field id it counted as. */
-function readField(r: MsgpackReader, id: number, typeName: string): number {
+function readField(r: MsgpackReader, id: number, typeName: string, shape: ShapeCollector): number {
   switch (id) {
     case F_BLOCK_HASHES:
       f.hashes = readHashes(r, `${typeName}.block_hashes`);
@@ -217,6 +252,14 @@ function readField(r: MsgpackReader, id: number, typeName: string): number {
     case F_SESSION_ID:
       f.sessionIdCount = r.nil() ? 0 : (r.skip(), 1);
       return id;
+    case F_LOCALITY:
+    case F_OWNERSHIP: {
+      const v = readLabel(r);
+      if (v === undefined) shape.addUnknown(KNOWN_EVENT_FIELDS[id] as string);
+      else if (id === F_LOCALITY) f.locality = v;
+      else f.ownership = v;
+      return id;
+    }
     default:
       r.skip();
       return id;
@@ -227,13 +270,19 @@ function required(typeName: string, bit: number): never {
   throw new SchemaError(`${typeName}: missing ${KNOWN_EVENT_FIELDS[bit]}`);
 }
 
+/** Adds locality / ownership when the event carried them (absent otherwise: old shapes stay). */
+function withPlacement(ev: BlockStoredEvent | BlockRemovedEvent): void {
+  if (f.locality !== null) ev.locality = f.locality;
+  if (f.ownership !== null) ev.ownership = f.ownership;
+}
+
 /** Builds the redacted event from `f` (fixed object shapes, so consumers stay monomorphic). */
 function build(): KvEvent {
   if (f.type === T_STORED) {
     if (!(f.seen & (1 << F_BLOCK_HASHES))) required('BlockStored', F_BLOCK_HASHES);
     if (!(f.seen & (1 << F_TOKEN_IDS))) required('BlockStored', F_TOKEN_IDS);
     if (!(f.seen & (1 << F_BLOCK_SIZE))) required('BlockStored', F_BLOCK_SIZE);
-    return {
+    const ev: BlockStoredEvent = {
       type: 'BlockStored',
       block_hashes: f.hashes,
       parent_block_hash: f.parent,
@@ -249,15 +298,19 @@ function build(): KvEvent {
       metadata_count: f.metadataCount,
       session_id_count: f.sessionIdCount,
     };
+    withPlacement(ev);
+    return ev;
   }
   if (f.type === T_REMOVED) {
     if (!(f.seen & (1 << F_BLOCK_HASHES))) required('BlockRemoved', F_BLOCK_HASHES);
-    return {
+    const ev: BlockRemovedEvent = {
       type: 'BlockRemoved',
       block_hashes: f.hashes,
       medium: f.medium,
       group_idx: f.groupIdx,
     };
+    withPlacement(ev);
+    return ev;
   }
   return { type: 'AllBlocksCleared', medium: f.medium };
 }
@@ -280,7 +333,7 @@ function readPositional(r: MsgpackReader, n: number, shape: ShapeCollector): KvE
       shape.addUnknown(`${typeName}[${i}]`);
       continue;
     }
-    seen |= 1 << readField(r, id, typeName);
+    seen |= 1 << readField(r, id, typeName, shape);
   }
   f.seen = seen;
   shape.fieldMask |= seen;
@@ -316,7 +369,7 @@ function readMap(r: MsgpackReader, n: number, shape: ShapeCollector): KvEvent {
       r.skip();
     } else {
       const typeName = f.type >= 0 ? (TYPE_NAMES[f.type] as string) : 'event';
-      seen |= (1 << id) | (1 << readField(r, id, typeName));
+      seen |= (1 << id) | (1 << readField(r, id, typeName, shape));
     }
   }
   f.seen = seen;

@@ -16,6 +16,8 @@ export const F_SPEC_WINDOW = 11;
 export const F_METADATA = 12;
 export const F_CACHE_SALT = 13;
 export const F_SESSION_ID = 14;
+export const F_LOCALITY = 15;
+export const F_OWNERSHIP = 16;
 
 /** Wire names by field id. */
 export const KNOWN_EVENT_FIELDS: readonly string[] = [
@@ -34,6 +36,8 @@ export const KNOWN_EVENT_FIELDS: readonly string[] = [
   'metadata',
   'cache_salt',
   'session_id',
+  'locality',
+  'ownership',
 ];
 
 /** Positional layouts: field id at each array position (position 0 is the type tag). */

@@ -10,10 +10,16 @@ const TYPE_CLASS = {
   AllBlocksCleared: 'ev-cleared',
 } as const;
 
+/** vLLM's locality and ownership (a secondary tier's id), when the event carried them. */
+function placement(e: { locality?: string; ownership?: string }): (string | null)[] {
+  return [e.locality ?? null, e.ownership !== undefined ? `owner ${e.ownership}` : null];
+}
+
 function details(r: Row): string {
   const e = r.event;
   if (e.type === 'BlockStored') {
     const extras = [
+      ...placement(e),
       `${e.token_count} tokens`,
       `block ${e.block_size}`,
       e.lora_name ? `lora ${e.lora_name}` : e.lora_id != null ? `lora #${e.lora_id}` : null,
@@ -25,7 +31,10 @@ function details(r: Row): string {
     ];
     return extras.filter(Boolean).join(' · ');
   }
-  if (e.type === 'BlockRemoved') return e.group_idx != null ? `group ${e.group_idx}` : '';
+  if (e.type === 'BlockRemoved')
+    return [...placement(e), e.group_idx != null ? `group ${e.group_idx}` : null]
+      .filter(Boolean)
+      .join(' · ');
   return 'every block dropped';
 }
 

@@ -300,3 +300,93 @@ describe('kvscope capture (built CLI) against the simulator', () => {
     });
   });
 });
+
+/** A data-parallel simulator on consecutive ports (PUB base..base+dp-1, replay after them). */
+async function startDpSim(
+  dp: number,
+  opts: Partial<SimOptions>,
+): Promise<{ sim: SimPublisher; truth: Map<string, PublishedBatch> }> {
+  // Consecutive ports cannot be ephemeral: try random bases until one binds.
+  for (let attempt = 0; ; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 40_000);
+    try {
+      const sim = await SimPublisher.start({
+        format: 'map',
+        hash: 'int',
+        rate: 200,
+        seed: 11,
+        dp,
+        port,
+        replay: port + dp,
+        ...opts,
+      });
+      open.push(sim);
+      const truth = new Map<string, PublishedBatch>();
+      sim.onBatch((b) => truth.set(`${b.rank}:${b.seq}`, b));
+      return { sim, truth };
+    } catch (e) {
+      if (attempt >= 20) throw e;
+    }
+  }
+}
+
+describe('kvscope capture --dp (built CLI)', () => {
+  it('subscribes rank r on the base port + r, replays each rank on its own port, and prints each line with its dp_rank', async () => {
+    const { sim, truth } = await startDpSim(2, {
+      faults: { dropFromPub: (seq, rank) => rank === 1 && seq % 10n === 5n },
+    });
+    expect(sim.ranks[1]!.pubEndpoint).not.toBe(sim.ranks[0]!.pubEndpoint);
+    const r = await runCli([
+      'capture',
+      '--endpoint',
+      sim.ranks[0]!.pubEndpoint,
+      '--replay-endpoint',
+      sim.ranks[0]!.replayEndpoint!,
+      '--dp',
+      '2',
+      '--json',
+      '--max',
+      '300',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`subscribed to ${sim.ranks[1]!.pubEndpoint}`);
+    expect(r.stderr).toContain(`replay=${sim.ranks[1]!.replayEndpoint!}`);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(300);
+    const next = new Map<string, number>();
+    const prevSeq = [-1, -1];
+    for (const line of lines) {
+      const o = JSON.parse(line) as { seq: number; dp_rank: number; type: string; ts: number };
+      const key = `${o.dp_rank}:${o.seq}`;
+      const batch = truth.get(key);
+      expect(batch, `rank ${o.dp_rank} published seq ${o.seq}`).toBeDefined();
+      // Per rank, seqs are in order (the replayed ones in their place).
+      expect(o.seq).toBeGreaterThanOrEqual(prevSeq[o.dp_rank]!);
+      prevSeq[o.dp_rank] = o.seq;
+      const idx = next.get(key) ?? 0;
+      next.set(key, idx + 1);
+      const ev = batch!.events[idx]!;
+      expect(o.type).toBe(ev.type);
+      expect(o.ts).toBe(batch!.ts);
+      const want = expectedHashes(ev);
+      if (want.hashes !== null) expect(line).toContain(`"block_hashes":${want.hashes}`);
+    }
+    const ranks = new Set(lines.map((l) => (JSON.parse(l) as { dp_rank: number }).dp_rank));
+    expect([...ranks].sort()).toEqual([0, 1]);
+    // Rank 1's dropped batches came back through rank 1's replay port.
+    expect(r.stderr).toMatch(
+      /# rank 1: gap: seq \d+\.\.\d+ \(1 missing\): replay recovered 1, lost 0/,
+    );
+    expect(r.stderr).not.toMatch(/# rank 0: gap/);
+    const sum = summaryOf(r.stderr);
+    expect(sum.lost).toBe(0);
+    expect(sum.recovered).toBe(sum.gaps);
+    expect(sum.events).toBeGreaterThanOrEqual(300);
+  });
+
+  it('refuses --dp 0 with a message naming the flag', async () => {
+    const r = await runCli(['capture', '--endpoint', 'tcp://127.0.0.1:5557', '--dp', '0']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/--dp must be a whole number from 1 to 256, got 0/);
+  });
+});

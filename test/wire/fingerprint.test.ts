@@ -33,7 +33,7 @@ describe('FingerprintBuilder', () => {
       shapeOf({
         ts: 2,
         attn_dp_rank: 1,
-        events: [{ type: 'BlockRemoved', block_hashes: [Uint8Array.of(1), -3], locality: 'x' }],
+        events: [{ type: 'BlockRemoved', block_hashes: [Uint8Array.of(1), -3], origin: 'NEW' }],
       }),
     );
     const second = fp.snapshot();
@@ -43,8 +43,8 @@ describe('FingerprintBuilder', () => {
       events: ['array', 'map'],
       hashes: ['int', 'bytes', 'negative-int'],
       rankField: ['attn_dp_rank', 'data_parallel_rank'],
-      fields: ['block_hashes', 'locality', 'medium', 'type'],
-      unknownFields: ['locality'],
+      fields: ['block_hashes', 'medium', 'origin', 'type'],
+      unknownFields: ['origin'],
     });
   });
 
