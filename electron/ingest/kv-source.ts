@@ -10,6 +10,7 @@ import { streamReplay } from './replay-client';
 import { Sequencer, type SettledGap } from './sequencer';
 import { DEFAULT_STALL_AFTER_SEC, validateEndpoint, type SourceConfig } from './source-config';
 import { silenceHint, socketErrorText } from './source-hint';
+import { llmdTopicSource, topicSourceName } from './topic-name';
 
 export interface KvSourceOptions {
   /** A replay answer with no progress for this long is over (default 3000 ms). */
@@ -79,6 +80,10 @@ export class KvSource {
   private quietMs = 0;
   /** Receiving waits on beforeReceive: live batches queue unread, so silence says nothing. */
   private receiveHeld = false;
+  /** The name shown: the configured one, or what the first llm-d topic says (see topic-name.ts). */
+  private name: string;
+  /** No name was given (the name is the endpoint) and no message has been read yet. */
+  private nameFromTopic: boolean;
   private closed = false;
 
   constructor(
@@ -87,6 +92,8 @@ export class KvSource {
     opts: KvSourceOptions = {},
   ) {
     this.stallMs = (cfg.stallAfterSec ?? DEFAULT_STALL_AFTER_SEC) * 1000;
+    this.name = cfg.name;
+    this.nameFromTopic = cfg.name === cfg.endpoint;
     this.replayIdleMs = opts.replayIdleMs ?? 3000;
     this.probeAfterMs = opts.probeAfterMs ?? 1000;
     this.beforeReceive = opts.beforeReceive;
@@ -164,7 +171,7 @@ export class KvSource {
     return {
       id: cfg.id,
       profileId: cfg.profileId,
-      name: cfg.name,
+      name: this.name,
       endpoint: cfg.endpoint,
       state: this.state,
       counters: { ...this.counters },
@@ -239,9 +246,19 @@ export class KvSource {
       });
       return;
     }
+    if (this.nameFromTopic) this.nameByTopic(m.topic);
     const payload = m.payload;
     c.bytes += payload.byteLength;
     this.seq.receive(m.seq, payload, payload.byteLength, now);
+  }
+
+  /** Once, on the first message: an llm-d topic names a source that was given no name. */
+  private nameByTopic(topic: string): void {
+    this.nameFromTopic = false;
+    const t = llmdTopicSource(topic);
+    if (t === null) return;
+    this.name = topicSourceName(t);
+    this.notify();
   }
 
   private deliver(seq: bigint, d: DecodeResult): void {
