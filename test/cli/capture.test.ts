@@ -336,23 +336,27 @@ describe('kvscope capture --dp (built CLI)', () => {
       faults: { dropFromPub: (seq, rank) => rank === 1 && seq % 10n === 5n },
     });
     expect(sim.ranks[1]!.pubEndpoint).not.toBe(sim.ranks[0]!.pubEndpoint);
-    const r = await runCli([
-      'capture',
-      '--endpoint',
-      sim.ranks[0]!.pubEndpoint,
-      '--replay-endpoint',
-      sim.ranks[0]!.replayEndpoint!,
-      '--dp',
-      '2',
-      '--json',
-      '--max',
-      '300',
-    ]);
+    // Until both ranks printed and rank 1 recovered a batch (one rank may join well before the other).
+    const r = await runCli(
+      [
+        'capture',
+        '--endpoint',
+        sim.ranks[0]!.pubEndpoint,
+        '--replay-endpoint',
+        sim.ranks[0]!.replayEndpoint!,
+        '--dp',
+        '2',
+        '--json',
+      ],
+      (out, err) =>
+        /# rank 1: gap: .*replay recovered 1, lost 0/.test(err) &&
+        out.includes('"dp_rank":0') &&
+        out.includes('"dp_rank":1'),
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`subscribed to ${sim.ranks[1]!.pubEndpoint}`);
     expect(r.stderr).toContain(`replay=${sim.ranks[1]!.replayEndpoint!}`);
     const lines = r.stdout.trim().split('\n');
-    expect(lines).toHaveLength(300);
     const next = new Map<string, number>();
     const prevSeq = [-1, -1];
     for (const line of lines) {
@@ -379,9 +383,10 @@ describe('kvscope capture --dp (built CLI)', () => {
     );
     expect(r.stderr).not.toMatch(/# rank 0: gap/);
     const sum = summaryOf(r.stderr);
-    expect(sum.lost).toBe(0);
-    expect(sum.recovered).toBe(sum.gaps);
-    expect(sum.events).toBeGreaterThanOrEqual(300);
+    // Each gap is one batch; a replay still open when Ctrl-C ends the capture counts it lost.
+    expect(sum.recovered).toBeGreaterThan(0);
+    expect(sum.recovered! + sum.lost!).toBe(sum.gaps);
+    expect(sum.events).toBeGreaterThanOrEqual(lines.length);
   });
 
   it('refuses --dp 0 with a message naming the flag', async () => {
