@@ -70,6 +70,7 @@ export class CacheAnalysis {
   private readonly depth = new Map<HashKey, number>();
   readonly holdings = new Holdings((h) => this.depth.delete(h));
   private readonly bySource = new Map<string, SourceState>();
+  private nextIdx = 0;
 
   constructor(private readonly opts: CacheAnalysisOptions = {}) {
     const t = opts.thrashWindowS ?? DEFAULT_THRASH_WINDOW_S;
@@ -124,6 +125,20 @@ export class CacheAnalysis {
       default:
         missingCase(r);
     }
+  }
+
+  /**
+   * Takes a source out of the analysis (a removed connection): its R, G, holdings and counters
+   * go, so it leaves every total, the router's view and the what-if table. Figures that were
+   * already merged across sources (lifetime samples per medium, hot prefixes, the re-store
+   * series, other sources' duplicate stores against it) keep what it contributed.
+   */
+  removeSource(name: string): void {
+    const src = this.bySource.get(name);
+    if (!src) return;
+    this.clearSource(src);
+    this.bySource.delete(name);
+    this.sources.splice(this.sources.indexOf(src), 1);
   }
 
   /** Everything the Insights show, as plain bounded data. */
@@ -255,7 +270,8 @@ export class CacheAnalysis {
   private sourceOf(name: string): SourceState {
     let s = this.bySource.get(name);
     if (!s) {
-      s = newSource(this.sources.length, name);
+      // Indexes are never reused: a removed source's index may still name its past in holdings.
+      s = newSource(this.nextIdx++, name);
       this.bySource.set(name, s);
       this.sources.push(s);
     }

@@ -64,7 +64,7 @@ interface Props {
 /** The headline figures of the analysis; each value element carries its exact number. */
 export function InsightFigures({ report }: Props) {
   return (
-    <div className="kpis" aria-label="Insight figures">
+    <div className="kpis insight-kpis" aria-label="Insight figures">
       {figures(report).map((f) => (
         <div key={f.id} className="kpi" title={f.title}>
           <div className="kpi-label">{f.label}</div>

@@ -397,3 +397,27 @@ describe('bad input', () => {
     expect(r.whatIf[0]?.dpRank).toBe(1);
   });
 });
+
+describe('a removed source', () => {
+  it('leaves every total, the router view and the what-if table', () => {
+    const a = new CacheAnalysis();
+    for (const r of [
+      batch('a', 0, [stored(['x', 'y'])]),
+      batch('b', 1, [stored(['x', 'z'])]),
+      batch('b', 2, [removed(['z'])]),
+      batch('b', 3, [stored(['z'])]),
+    ])
+      a.apply(r);
+    expect(a.report().crossSource.sharedBlocksNow).toBe(1);
+    a.removeSource('b');
+    const r = a.report();
+    expect(r.sources.map((s) => s.source)).toEqual(['a']);
+    expect(r.whatIf.map((w) => w.source)).toEqual(['a']);
+    expect([r.totals.newStores, r.totals.restores, r.totals.residentBlocks]).toEqual([2, 0, 2]);
+    expect([r.crossSource.sharedBlocksNow, r.crossSource.duplicateBlocksNow]).toEqual([0, 0]);
+    // Back again under the same name: it starts from nothing, and holdings stay exact.
+    a.apply(batch('b', 4, [stored(['y'])]));
+    expect(a.report().crossSource.sharedBlocksNow).toBe(1);
+    expect(a.report().sources.find((s) => s.source === 'b')?.newStores).toBe(1);
+  });
+});

@@ -113,6 +113,8 @@ describe('sources that go away', () => {
     ]);
     await waitFor(() => last !== null && last.sources.length === 0, 'no source in the frame');
     expect(service.series({ rangeSec: null }).sources).toEqual([]);
+    const insights = service.insights();
+    expect([insights.sources, insights.whatIf, insights.totals.newStores]).toEqual([[], [], 0]);
   });
 
   it('counts a restarted engine from empty: resident equals the new stream alone', async () => {
