@@ -9,6 +9,7 @@ import { Collector } from '../metrics/collector';
 import { DEFAULT_METRICS_PORT } from '../metrics/metrics-http';
 import { defaultDataDir } from '../service/data-dir';
 import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
+import { parseToken, portOption } from './option-values';
 
 interface CollectFlags extends EndpointFlags {
   metricsPort: number;
@@ -27,7 +28,7 @@ export function registerCollect(program: Command): void {
     .addOption(
       new Option('--metrics-port <port>', 'port of /metrics (0 = any free)')
         .default(DEFAULT_METRICS_PORT)
-        .argParser(parsePort),
+        .argParser(portOption('--metrics-port')),
     )
     .option(
       '--metrics-host <host>',
@@ -102,17 +103,4 @@ function reportProblems(collector: Collector): void {
   };
   for (const s of collector.sources) s.onStatus(check);
   setInterval(check, 1000).unref();
-}
-
-function parseToken(value: string): string {
-  if (!/^[\w-]{16,}$/.test(value))
-    throw new Error('--token: at least 16 letters, digits, - or _ (guessable tokens are no door)');
-  return value;
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--metrics-port ${value}: not a port (0 to 65535)`);
-  return port;
 }

@@ -8,6 +8,7 @@ import { startHttpHost, type HttpHost } from '../serve/http-host';
 import { defaultDataDir, ensureWritableDataDir } from '../service/data-dir';
 import { KvScopeService } from '../service/service';
 import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
+import { parseToken, portOption } from './option-values';
 
 export interface ServeFlags extends EndpointFlags {
   port: number;
@@ -26,7 +27,7 @@ export function registerServe(program: Command): void {
     .addOption(
       new Option('--port <port>', 'port to listen on (0 = any free)')
         .default(8080)
-        .argParser(parsePort),
+        .argParser(portOption('--port')),
     )
     .option(
       '--host <host>',
@@ -117,17 +118,4 @@ async function mustRead(flag: string, file: string): Promise<void> {
             : String(err);
     throw new Error(`${flag} ${file}: ${why}; give the path of a session or capture file`);
   }
-}
-
-function parseToken(value: string): string {
-  if (!/^[\w-]{16,}$/.test(value))
-    throw new Error('--token: at least 16 letters, digits, - or _ (guessable tokens are no door)');
-  return value;
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port ${value}: not a port`);
-  return port;
 }
