@@ -182,6 +182,8 @@ export interface AnalysisReport {
   hotPrefixes: HotPrefix[];
   /** False once the hot-prefix table was pruned to stay bounded (its counts may be low). */
   hotPrefixesExact: boolean;
+  /** BlockStored events that named a parent, and those whose parent was resident in that source. */
+  reuse: { storesWithParent: number; reuseStores: number };
   /** Thrash re-stores in total for each of THRASH_WINDOWS_S. */
   thrashByWindow: ThrashAtWindow[];
   restoreSeries: RestoreSeries;

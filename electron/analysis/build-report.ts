@@ -74,6 +74,7 @@ export function buildReport(a: CacheAnalysis): AnalysisReport {
     },
     hotPrefixes: a.hot.top(HOT_PREFIXES_TOP),
     hotPrefixesExact: a.hot.exact,
+    reuse: { ...a.reuse },
     thrashByWindow: THRASH_WINDOWS_S.map((windowS, i) => ({
       windowS,
       thrashRestores: Math.round(a.thrashAt[i] ?? 0),

@@ -53,6 +53,8 @@ export class CacheAnalysis {
   readonly hot = new HotPrefixes();
   readonly series = new RestoreBins();
   readonly capacities = new Map<string, number>();
+  /** BlockStored events that named a parent, and those whose parent the source held then. */
+  readonly reuse = { storesWithParent: 0, reuseStores: 0 };
   /** Thrash re-stores for each of THRASH_WINDOWS_S (sums of weights). */
   readonly thrashAt: number[] = THRASH_WINDOWS_S.map(() => 0);
   readonly input: InputCounts = {
@@ -182,6 +184,16 @@ export class CacheAnalysis {
     m.c.storedBlocks += n;
     src.c.storedBlocks += n;
     const parent = ev.parent_block_hash;
+    if (parent !== null) {
+      this.reuse.storesWithParent += 1;
+      // Reuse: the store extends a prefix this source holds now (in any medium).
+      for (const held of src.media.values()) {
+        if (held.resident.has(parent)) {
+          this.reuse.reuseStores += 1;
+          break;
+        }
+      }
+    }
     let depth: number | null = parent === null ? 0 : (this.depth.get(parent) ?? null);
     if (parent !== null) this.hot.add(parent, ev.block_hashes[0], depth, ev.block_size);
     // Routing regret: the leading run of new stores that one other source holds.

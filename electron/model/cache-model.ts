@@ -20,7 +20,6 @@ import { BinTable } from './bin-table';
 import type { BlockNode } from './block-node';
 import { sourceBit } from './block-node';
 import { computeChains, pageChains, pathSummary, searchForest, type ChainRow } from './chains';
-import { DerivedCounters, popcount, type DerivedFigures } from './derived';
 import { EventRing } from './event-ring';
 import { Forest } from './forest';
 import { hashMatcher } from './hash-query';
@@ -68,7 +67,6 @@ const zeroCounts = (): SourceCounts => ({
 export interface CacheModelOptions {
   ringSize?: number;
   evictedCap?: number;
-  thrashWindowSec?: number;
   maxBins?: number;
 }
 
@@ -78,7 +76,6 @@ export class CacheModel {
   private readonly residency = new Residency();
   private readonly forest: Forest;
   private readonly ring: EventRing;
-  private readonly derivedCounters: DerivedCounters;
   /** Sources in order of first appearance; the index is the source's bit in block masks. */
   private readonly sourceIds: string[] = [];
   /** Sources taken out of every total (removed connections); their index stays reserved. */
@@ -96,7 +93,6 @@ export class CacheModel {
     this.bins = new BinTable(opts.maxBins);
     this.forest = new Forest(opts.evictedCap);
     this.ring = new EventRing(opts.ringSize);
-    this.derivedCounters = new DerivedCounters(opts.thrashWindowSec);
   }
 
   /** Apply one record of one source, in seq order for that source. */
@@ -111,7 +107,7 @@ export class CacheModel {
       case 'undecoded':
         return this.applyUndecoded(r.rec);
       case 'event-error':
-        this.derivedCounters.eventErrors += 1;
+        // Counted by the source (its counters) and kept in the event log's neighbourhood: nothing here.
         return;
       default:
         missingCase(r);
@@ -294,9 +290,9 @@ export class CacheModel {
     return this.ring.query(q);
   }
 
-  /** Reuse, thrash, lifetimes, shared blocks. */
-  derived(): DerivedFigures {
-    return this.derivedCounters.snapshot(this.forest.nodes.size, this.forest.forgotten);
+  /** Blocks forgotten after eviction to keep the forest bounded. */
+  forgottenBlocks(): number {
+    return this.forest.forgotten;
   }
 
   private applyEvent(rec: EventRecord): void {
@@ -312,26 +308,10 @@ export class CacheModel {
       c.stored += n;
       this.bins.add(rows.stored, rec.ts, n);
       const medium = this.mediumOf(ev.medium);
-      if (ev.parent_block_hash !== null) {
-        this.derivedCounters.storesWithParent += 1;
-        if (this.residency.inSource(rec.source, ev.parent_block_hash))
-          this.derivedCounters.reuseStores += 1;
-      }
       let parent = ev.parent_block_hash;
       for (const h of ev.block_hashes) {
-        const { node, restore, lastRemoved } = this.forest.store(
-          h,
-          parent,
-          rec.ts,
-          ev.medium,
-          ev.block_size,
-        );
-        if (restore) this.derivedCounters.restore(rec.ts, lastRemoved);
-        if (this.residency.store(rec.source, medium, h)) {
-          const before = popcount(node.srcMask);
-          this.forest.addHolder(node, srcIdx);
-          if (before === 1 && popcount(node.srcMask) === 2) this.derivedCounters.sharedBlocks += 1;
-        }
+        const { node } = this.forest.store(h, parent, rec.ts, ev.medium, ev.block_size);
+        if (this.residency.store(rec.source, medium, h)) this.forest.addHolder(node, srcIdx);
         parent = h;
       }
     } else if (ev.type === 'BlockRemoved') {
@@ -357,11 +337,7 @@ export class CacheModel {
   private release(source: string, srcIdx: number, h: string, ts: number, evicted: boolean): void {
     const node = this.forest.get(h);
     if (!node) return;
-    const before = popcount(node.srcMask);
     this.forest.removeHolder(node, srcIdx, this.residency.inSource(source, h), ts, evicted);
-    if (before === 2 && popcount(node.srcMask) === 1) this.derivedCounters.sharedBlocks -= 1;
-    if (evicted && node.holders === 0 && node.lastLifetime !== null)
-      this.derivedCounters.lifetime(node.lastLifetime);
   }
 
   private seriesView(): SeriesView {

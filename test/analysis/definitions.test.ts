@@ -421,3 +421,27 @@ describe('a removed source', () => {
     expect(a.report().sources.find((s) => s.source === 'b')?.newStores).toBe(1);
   });
 });
+
+describe('reuse, thrash, lifetimes and sharing (the figures the model used to keep)', () => {
+  it('measures them on the stream the model was tested with', () => {
+    const r = run(
+      [
+        batch('a', 0, [stored(['r'])]),
+        batch('a', 1, [stored(['c'], { parent: 'r' })]), // parent resident: reuse
+        batch('a', 3, [removed(['c'])]), // lifetime 2
+        batch('a', 4, [stored(['c'], { parent: 'r' })]), // re-store 1 s after removal: thrash
+        batch('a', 10, [removed(['c'])]), // lifetime 6
+        batch('a', 30, [stored(['c'], { parent: 'x' })]), // re-store 20 s later, parent not resident
+        batch('b', 31, [stored(['r'])]),
+      ],
+      { thrashWindowS: 5 },
+    );
+    expect(r.reuse).toEqual({ storesWithParent: 3, reuseStores: 2 });
+    expect(r.totals.restores).toBe(2);
+    expect(r.totals.thrashRestores).toBe(1);
+    const gpu = r.lifetimes.find((l) => l.medium === 'GPU');
+    expect(gpu?.count).toBe(2);
+    expect([gpu?.p50S, gpu?.p90S]).toEqual([2, 6]);
+    expect(r.crossSource.sharedBlocksNow).toBe(1);
+  });
+});

@@ -98,23 +98,4 @@ describe('CacheModel counts', () => {
     expect(m.sourceStats('a').storedPerSec).toBe(2);
     expect(m.sourceStats('nobody').storedPerSec).toBe(0);
   });
-
-  it('measures reuse, thrash restores, lifetimes and blocks shared by sources', () => {
-    const m = new CacheModel({ thrashWindowSec: 5 });
-    m.apply(batch([stored('a', 0, ['r'])]));
-    m.apply(batch([stored('a', 1, ['c'], 'r')])); // parent resident: reuse
-    m.apply(batch([removed('a', 3, ['c'])])); // lifetime 2
-    m.apply(batch([stored('a', 4, ['c'], 'r')])); // re-store 1 s after removal: thrash
-    m.apply(batch([removed('a', 10, ['c'])]));
-    m.apply(batch([stored('a', 30, ['c'], 'x')])); // re-store 20 s later, parent not resident
-    m.apply(batch([stored('b', 31, ['r'])]));
-    const d = m.derived();
-    expect(d.storesWithParent).toBe(3);
-    expect(d.reuseStores).toBe(2);
-    expect(d.restores).toBe(2);
-    expect(d.thrashRestores).toBe(1);
-    expect(d.lifetimeCounts.reduce((a, b) => a + b, 0)).toBe(2);
-    expect(d.lifetimeMeanSec).toBe(4);
-    expect(d.sharedBlocks).toBe(1);
-  });
 });

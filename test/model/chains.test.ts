@@ -123,7 +123,7 @@ describe('chains', () => {
     m.apply(batch([removed('a', 4, ['d1', 'd2', 'd3'])]));
     expect(m.block('c1')).toBeUndefined();
     expect(m.block('d1')).toBeUndefined();
-    expect(m.derived().forgottenBlocks).toBe(2);
+    expect(m.forgottenBlocks()).toBe(2);
     expect(
       m
         .chains(q())
