@@ -35,7 +35,8 @@ type Arrival = Uint8Array;
 const samePayload = (a: Arrival, b: Arrival): boolean =>
   a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 
-const zeroCounters = (): SourceCounters => ({
+/** A source's counters before anything arrived. */
+export const zeroCounters = (): SourceCounters => ({
   messages: 0,
   events: 0,
   bytes: 0,

@@ -5,6 +5,7 @@ import { analysisMetrics, useEngineCapacity } from '../../electron/metrics/analy
 import { KvMetricsRegistry } from '../../electron/metrics/kv-registry';
 import { parsePromText } from '../../electron/metrics/prom-text';
 import { batch, removed, stored } from '../model/helpers';
+import { zeroCounters } from '../../electron/ingest/kv-source';
 
 describe('the analysis metrics', () => {
   it('maps re-stores, hits, duplicates and lifetimes (with their sum) of the analysis', async () => {
@@ -35,20 +36,7 @@ describe('the analysis metrics', () => {
         endpoint: `tcp://h/${id}`,
         dpRank: 0,
         state: 'connected' as const,
-        counters: {
-          messages: 0,
-          events: 0,
-          bytes: 0,
-          gaps: 0,
-          recovered: 0,
-          lost: 0,
-          duplicates: 0,
-          resets: 0,
-          undecoded: 0,
-          eventErrors: 0,
-          oversized: 0,
-          replayRejected: 0,
-        },
+        counters: zeroCounters(),
         lastMessageAt: null,
         media: [],
       })),

@@ -7,21 +7,9 @@ import type { MetricsSnapshot, SourceMetrics } from '../../electron/metrics/metr
 import { parsePromText, type PromSample } from '../../electron/metrics/prom-text';
 import type { SourceHealth } from '../../shared/api-types';
 import { batch, stored } from '../model/helpers';
+import { zeroCounters } from '../../electron/ingest/kv-source';
 
-const counters = {
-  messages: 0,
-  events: 0,
-  bytes: 0,
-  gaps: 0,
-  recovered: 0,
-  lost: 0,
-  duplicates: 0,
-  resets: 0,
-  undecoded: 0,
-  eventErrors: 0,
-  oversized: 0,
-  replayRejected: 0,
-};
+const counters = zeroCounters();
 
 const source = (over: Partial<SourceMetrics> = {}): SourceMetrics => ({
   id: 's1',
