@@ -8,3 +8,7 @@ export interface BenchResult {
   /** The ratio must stay at or under this. */
   budget: number;
 }
+
+/** The middle value of a run's rounds (the upper middle for an even count; 0 for none). */
+export const median = (xs: readonly number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;

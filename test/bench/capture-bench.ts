@@ -10,7 +10,7 @@ import { decodeBatch } from '../../electron/wire/decode-batch';
 import { CLI, ensureBuilt, ROOT } from '../support/built-app';
 import { SENTINEL_TS, sentinelPayload } from '../support/capture-variants';
 import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
-import type { BenchResult } from './bench-result';
+import { median, type BenchResult } from './bench-result';
 
 const MESSAGES = 30_000;
 const PACED_RATE = 10_000; // messages per second
@@ -213,9 +213,6 @@ async function measure(pub: Publisher, c: Consumer, rate: number): Promise<Sampl
   await exited;
   return { cpuMs: cpu, lines: out.lines(), stderr };
 }
-
-const median = (xs: number[]): number =>
-  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** The seed script, where shared/seed is beside the repository (or KVSCOPE_SEED names it). */
 function seedScript(): string | null {

@@ -5,7 +5,7 @@
 import { Decoder } from '@msgpack/msgpack';
 import { decodeBatch } from '../../electron/wire/decode-batch';
 import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
-import type { BenchResult } from './bench-result';
+import { median, type BenchResult } from './bench-result';
 
 const TARGET_BYTES = 50 * 1024 * 1024;
 const ROUNDS = 5;
@@ -16,11 +16,6 @@ interface Variant {
   pass: (payloads: readonly Uint8Array[]) => number;
   times: number[];
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
-};
 
 /** Runs the decode benchmark on the vLLM fixtures and reports MB/s, events/s and the ratio. */
 export async function runDecodeBench(): Promise<BenchResult> {

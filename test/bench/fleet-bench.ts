@@ -12,7 +12,7 @@ import { Collector } from '../../electron/metrics/collector';
 import type { IngestSink } from '../../shared/records';
 import type { Profile } from '../../shared/api-types';
 import { CLI, ROOT, ensureBuilt } from '../support/built-app';
-import type { BenchResult } from './bench-result';
+import { median, type BenchResult } from './bench-result';
 
 const RANKS = 64;
 const RATE = 25; // batches per second per rank: a busy engine
@@ -174,9 +174,6 @@ async function collector(endpoints: string[], analysis: boolean): Promise<Collec
   await c.close();
   return { sample, heapPerRank, rssPerRank, scrapeMs, scrapeBytes: text.length };
 }
-
-const median = (xs: number[]): number =>
-  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** Runs the fleet benchmark: one collector's CPU and memory per rank for 64 ranks. */
 export async function runFleetBench(): Promise<BenchResult> {

@@ -11,7 +11,7 @@ import { LiveSession } from '../../electron/service/live-session';
 import { KvSource } from '../../electron/ingest/kv-source';
 import type { IngestSink } from '../../shared/records';
 import { ROOT } from '../support/built-app';
-import type { BenchResult } from './bench-result';
+import { median, type BenchResult } from './bench-result';
 
 const RATE = 20_000; // messages per second
 const WARM = 3_000;
@@ -135,9 +135,6 @@ function ingest(endpoint: string, wrap?: IngestSink): Promise<Sample> {
     source.start().catch(reject);
   });
 }
-
-const median = (xs: number[]): number =>
-  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** Runs the ingest benchmark: CPU per message of KvSource against a bare receive loop. */
 export async function runIngestBench(): Promise<BenchResult> {
