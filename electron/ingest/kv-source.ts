@@ -63,6 +63,10 @@ export class KvSource {
   private hint: string | null = null;
   /** Whether a TCP peer ever connected: tells "never connected" from "connected and silent". */
   private peerConnected = false;
+  /** TCP peers connected now: a killed engine closes its socket, so this drops at once. */
+  private peersUp = 0;
+  /** The last peer hung up and none came back yet: the hint says so, silence does not override it. */
+  private peerHungUp = false;
   private lastMessageAt: number | null = null;
   private readonly startedAt = Date.now();
   private readonly fingerprint = new FingerprintBuilder();
@@ -135,15 +139,17 @@ export class KvSource {
     else sock.subscribe(cfg.topic);
     sock.events.on('connect', () => {
       this.peerConnected = true;
+      this.peersUp++;
+      this.peerHungUp = false;
       if (this.state === 'connecting') this.setState('waiting');
     });
     // A bound source learns of a publisher that connected in.
     sock.events.on('accept', () => {
       this.peerConnected = true;
+      this.peersUp++;
+      this.peerHungUp = false;
     });
-    sock.events.on('disconnect', () => {
-      if (this.state === 'waiting') this.setState('connecting');
-    });
+    sock.events.on('disconnect', () => this.onPeerGone());
     try {
       if (cfg.mode === 'bind') {
         await sock.bind(cfg.endpoint);
@@ -233,7 +239,8 @@ export class KvSource {
     c.messages++;
     const now = Date.now();
     this.lastMessageAt = now / 1000;
-    if (this.state !== 'connected') {
+    // Messages still queued after the engine hung up do not make it connected again.
+    if (this.state !== 'connected' && !this.peerHungUp) {
       this.hint = null;
       this.setState('connected');
     }
@@ -354,6 +361,22 @@ export class KvSource {
     );
   }
 
+  /** The engine closed the connection (stopped, killed or restarting): say so now, not after the stall timeout. */
+  private onPeerGone(): void {
+    this.peersUp = Math.max(0, this.peersUp - 1);
+    if (this.peersUp > 0 || this.closed) return;
+    if (this.state === 'connected' || this.state === 'stalled') {
+      this.peerHungUp = true;
+      this.hint =
+        this.cfg.mode === 'bind'
+          ? `the publisher that connected to ${this.cfg.endpoint} hung up (stopped, killed or restarting); waiting for it to connect again`
+          : `the engine at ${this.cfg.endpoint} closed the connection (stopped, killed or restarting); ZeroMQ reconnects by itself`;
+      this.setState(this.cfg.mode === 'bind' ? 'waiting' : 'connecting');
+    } else if (this.state === 'waiting' && this.cfg.mode === 'connect') {
+      this.setState('connecting');
+    }
+  }
+
   private tick(): void {
     const now = Date.now();
     const elapsed = now - this.lastTickAt;
@@ -367,6 +390,7 @@ export class KvSource {
     const since =
       this.lastMessageAt === null ? now - this.startedAt : now - this.lastMessageAt * 1000;
     if (since < this.stallMs || this.state === 'error' || this.state === 'closed') return;
+    if (this.peerHungUp) return;
     const received = this.lastMessageAt !== null;
     const hint = silenceHint(this.cfg, {
       silentSec: since / 1000,

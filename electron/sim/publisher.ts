@@ -41,24 +41,46 @@ export class SimPublisher {
   /** Open every rank's sockets and start pacing when `rate` > 0. */
   static async start(opts: SimOptions): Promise<SimPublisher> {
     validate(opts);
+    // Port 0 with several ranks: rank 0 takes a free port and rank r gets base + r, as vLLM's
+    // data-parallel ranks do; when base + r is taken, try again from another free base.
+    const picksPorts = (opts.dp ?? 1) > 1 && opts.bind !== false && (opts.port ?? 0) === 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await SimPublisher.open(opts);
+      } catch (err) {
+        if (!picksPorts || attempt >= 8 || !isAddressInUse(err)) throw err;
+      }
+    }
+  }
+
+  private static async open(opts: SimOptions): Promise<SimPublisher> {
     const dp = opts.dp ?? 1;
     const seed = opts.seed ?? 1;
     const replay = opts.replay ?? false;
     const state: Rank[] = [];
     const shared = dp > 1 ? new SharedTraffic() : undefined;
+    let port = opts.port ?? 0;
+    let replayPort = replay === false ? null : replay === true ? 0 : replay;
     try {
       for (let index = 0; index < dp; index++) {
         const sockets = await RankSockets.open({
           rank: index,
           topic: opts.topic ?? 'kv-events',
           host: opts.host ?? '127.0.0.1',
-          port: opts.port ?? 0,
+          port,
           connectTo: opts.bind === false ? (opts.connectTo ?? null) : null,
-          replayPort: replay === false ? null : replay === true ? 0 : replay,
+          replayPort,
           replayBuffer: opts.replayBuffer === 'unbounded' ? Infinity : (opts.replayBuffer ?? 2000),
           replayTopicFrame: opts.replayTopicFrame ?? false,
           pubHighWaterMark: opts.pubHighWaterMark ?? 100_000,
         });
+        if (index === 0) {
+          // Later ranks bind base + rank: the base is the port rank 0 was given.
+          if (port === 0 && opts.bind !== false) port = endpointPort(sockets.pubEndpoint);
+          if (replayPort === 0 && sockets.replayEndpoint !== null) {
+            replayPort = endpointPort(sockets.replayEndpoint);
+          }
+        }
         const workload = new Workload({
           seed,
           rank: index,
@@ -244,4 +266,14 @@ function validate(o: SimOptions): void {
   if (o.bind !== false && p > 0 && rp > 0 && rp < p + dp && p < rp + dp) {
     throw new Error(`PUB ports ${p}..${p + dp - 1} and replay ports ${rp}..${rp + dp - 1} overlap`);
   }
+}
+
+function endpointPort(endpoint: string): number {
+  return Number(/:(\d+)$/.exec(endpoint)?.[1] ?? 0);
+}
+
+function isAddressInUse(err: unknown): boolean {
+  return /address already in use|EADDRINUSE/i.test(
+    err instanceof Error ? err.message : String(err),
+  );
 }

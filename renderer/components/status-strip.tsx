@@ -11,8 +11,11 @@ export const LAMP: Record<SourceStatus['state'], string> = {
 };
 
 /** The state as a user reads it ("closed" is a disconnect the user asked for). */
-export function stateLabel(s: Pick<SourceStatus, 'state'>): string {
-  return s.state === 'closed' ? 'disconnected' : s.state;
+export function stateLabel(s: Pick<SourceStatus, 'state' | 'lastMessageAt'>): string {
+  if (s.state === 'closed') return 'disconnected';
+  // Connecting again after data came: the engine hung up and ZeroMQ is reconnecting.
+  if (s.state === 'connecting' && s.lastMessageAt !== null) return 'reconnecting';
+  return s.state;
 }
 
 interface Props {

@@ -1,5 +1,5 @@
-// What a user should be told about a source between two frames: a stall, a failure, a restart, a
-// loss. Said once per episode: a source that stays stalled is not announced again. Pure.
+// What a user should be told about a source between two frames: a stall, a hang-up, a failure, a
+// restart, a loss. Said once per episode: a source that stays stalled is not announced again. Pure.
 
 import type { SourceStatus } from '../../shared/api-types';
 import { plural } from './format';
@@ -23,6 +23,13 @@ export function sourceEpisodeNotices(
     if (s.state === 'stalled' && before.state !== 'stalled') {
       const age = s.ageSec === null ? '' : ` for ${Math.round(s.ageSec)} s`;
       out.push({ text: `${s.name} stalled: no messages${age}.`, kind: 'error' });
+    }
+    const hungUp = s.state === 'connecting' || s.state === 'waiting';
+    if (hungUp && (before.state === 'connected' || before.state === 'stalled')) {
+      out.push({
+        text: `${s.name} hung up: the engine closed the connection (stopped, killed or restarting).`,
+        kind: 'error',
+      });
     }
     if (s.state === 'error' && before.state !== 'error') {
       out.push({ text: `${s.name} failed: see its card in Connections.`, kind: 'error' });

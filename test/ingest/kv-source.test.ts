@@ -240,6 +240,40 @@ describe('KvSource over real ZeroMQ', () => {
     expect(s.status().state).toBe('connected');
   });
 
+  it('says at once that an engine hung up, not after the stall timeout, and turns connected when it is back', async () => {
+    const port = await freePorts();
+    const first = await sim({ seed: 1, port });
+    const { s, rec } = await source(
+      cfg({ endpoint: `tcp://127.0.0.1:${port}`, stallAfterSec: 3600 }),
+    );
+    await heard(first, rec);
+    expect(s.status().state).toBe('connected');
+    await first.close();
+    await waitFor(() => s.status().state === 'connecting', 'the hang-up seen');
+    expect(s.status().hint).toMatch(/closed the connection/);
+    const second = await sim({ seed: 2, port });
+    const n = rec.seqs.length;
+    await warmUp(
+      () => second.publish(),
+      () => rec.seqs.length - n,
+      'the restarted engine',
+    );
+    await waitFor(() => s.status().state === 'connected', 'connected again');
+    expect(s.status().hint).toBeNull();
+  });
+
+  it('a bound source says when the publisher that connected in hung up', async () => {
+    const port = await freePorts();
+    const { s, rec } = await source(
+      cfg({ endpoint: `tcp://127.0.0.1:${port}`, mode: 'bind', stallAfterSec: 3600 }),
+    );
+    const p = await sim({ seed: 3, bind: false, connectTo: `tcp://127.0.0.1:${port}` });
+    await heard(p, rec);
+    await p.close();
+    await waitFor(() => s.status().state === 'waiting', 'the hang-up seen');
+    expect(s.status().hint).toMatch(/hung up/);
+  });
+
   it('turns stalled when the publisher goes quiet and connected again when it resumes', async () => {
     const p = await sim();
     const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint, stallAfterSec: 0.3 }));

@@ -39,6 +39,19 @@ describe('source episode notices', () => {
     );
   });
 
+  it('says a hang-up once, when the engine closes the connection', () => {
+    const gone = src({ state: 'connecting' });
+    expect(sourceEpisodeNotices(byId(src()), [gone])).toEqual([
+      {
+        text: 'engine-a hung up: the engine closed the connection (stopped, killed or restarting).',
+        kind: 'error',
+      },
+    ]);
+    expect(sourceEpisodeNotices(byId(gone), [gone])).toEqual([]);
+    // A source that never got data and is still connecting did not hang up.
+    expect(sourceEpisodeNotices(byId(src({ state: 'waiting' })), [gone])).toEqual([]);
+  });
+
   it('says a restart and a loss as they are counted, by the source name', () => {
     const next = src({ counters: { ...counters, resets: 1, lost: 1200 } });
     const notices = sourceEpisodeNotices(byId(src()), [next]);

@@ -229,6 +229,15 @@ describe('SimPublisher on real ZeroMQ', () => {
     expect(s.ranks[1]!.replayEndpoint).toBe(`tcp://127.0.0.1:${base + 3}`);
   });
 
+  it('with port 0 picks free ports as vLLM lays them out: rank r on base + r, replay too', async () => {
+    const s = await sim({ port: 0, dp: 3, replay: true });
+    const ports = (eps: (string | null)[]) => eps.map((e) => Number(/:(\d+)$/.exec(e ?? '')?.[1]));
+    const pub = ports(s.ranks.map((r) => r.pubEndpoint));
+    const rep = ports(s.ranks.map((r) => r.replayEndpoint));
+    expect(pub).toEqual([pub[0], pub[0]! + 1, pub[0]! + 2]);
+    expect(rep).toEqual([rep[0], rep[0]! + 1, rep[0]! + 2]);
+  });
+
   it('sends garbage every Nth message with a valid seq', async () => {
     const s = await sim({ faults: { garbageEvery: 4 } });
     const c = sub(s.ranks[0]!.pubEndpoint);
