@@ -23,6 +23,15 @@ export function insightsVerdict(r: AnalysisReport, label: (source: string) => st
   const t = r.totals;
   if (t.newStores === 0) return ['No block has been stored yet: nothing to judge.'];
   const out: string[] = [];
+  const lost = r.input.lostBatches;
+  if (lost > 0) {
+    // Said first: every sentence below is drawn from a stream with holes in it.
+    out.push(
+      `${formatInt(lost)} ${lost === 1 ? 'batch was' : 'batches were'} lost (the engine could no ` +
+        'longer replay them): their stores and evictions are missing from every figure below, and ' +
+        'blocks evicted in them still count as resident.',
+    );
+  }
   const worst = worstWhatIf(r);
   if (!worst) {
     out.push(

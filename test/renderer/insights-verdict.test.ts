@@ -54,7 +54,7 @@ const report = (over: Partial<AnalysisReport> = {}): AnalysisReport =>
     hotPrefixesExact: true,
     thrashByWindow: [],
     restoreSeries: { startS: null, binS: 1, restores: [], thrashRestores: [] },
-    input: {},
+    input: { lostBatches: 0 },
     ...over,
   }) as AnalysisReport;
 
@@ -82,6 +82,15 @@ describe('the insights verdict', () => {
     const lines = insightsVerdict(report({ whatIf: [w], sources: [] }), (s) => s);
     expect(lines[0]).toMatch(/only 0.2% within 60 s .*little thrash/);
     expect(lines[1]).toMatch(/Even twice the GPU capacity would not have kept them/);
+  });
+
+  it('says first that batches were lost, since every figure after it misses their events', () => {
+    const input = { lostBatches: 1200 } as AnalysisReport['input'];
+    const lines = insightsVerdict(report({ input }), (s) => s);
+    expect(lines[0]).toBe(
+      '1,200 batches were lost (the engine could no longer replay them): their stores and evictions are missing from every figure below, and blocks evicted in them still count as resident.',
+    );
+    expect(lines.slice(1)).toEqual(insightsVerdict(report(), (s) => s));
   });
 
   it('names the hit ratio where hits are announced, and nothing before any store', () => {
