@@ -27,11 +27,6 @@ export function sourceLabels(names: SourceNames, ids: readonly string[]): string
   return ids.map((id) => sourceLabel(names, id)).join(', ');
 }
 
-/** A stable key of the map, so a memo survives frames whose sources did not change. */
-export function sourceNamesKey(sources: readonly Pick<SourceStatus, 'id' | 'name'>[]): string {
-  return JSON.stringify(sources.map((s) => [s.id, s.name]));
-}
-
 /** Filter options, id as value and name as label; a name used twice gets its id added. */
 export function sourceOptions(
   names: SourceNames,

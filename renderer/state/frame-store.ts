@@ -2,6 +2,7 @@
 // useSyncExternalStore. A new epoch (a session opened, back to live) resets what depends on it.
 
 import type { UpdateFrame } from '../../shared/api-types';
+import { sourceNameMap, type SourceNames } from '../lib/source-names';
 
 export interface FrameState {
   frame: UpdateFrame | null;
@@ -13,6 +14,8 @@ export interface FrameState {
   received: number;
   /** Wall-clock ms when the latest frame arrived (for "last message 3 s ago"). */
   receivedAt: number;
+  /** Every source name seen in a frame, kept after the source is removed (its figures stay). */
+  names: SourceNames;
 }
 
 export const initialFrameState: FrameState = {
@@ -21,7 +24,16 @@ export const initialFrameState: FrameState = {
   resets: 0,
   received: 0,
   receivedAt: 0,
+  names: new Map(),
 };
+
+/** The names known so far with the frame's added; the same map when nothing changed. */
+function withNames(names: SourceNames, frame: UpdateFrame): SourceNames {
+  const next = sourceNameMap(frame.sources);
+  let changed = false;
+  for (const [id, name] of next) if (names.get(id) !== name) changed = true;
+  return changed ? new Map([...names, ...next]) : names;
+}
 
 /** Folds one frame into the state; an epoch change starts the view over. */
 export function reduceFrame(state: FrameState, frame: UpdateFrame, now = 0): FrameState {
@@ -32,9 +44,11 @@ export function reduceFrame(state: FrameState, frame: UpdateFrame, now = 0): Fra
       resets: state.frame == null ? state.resets : state.resets + 1,
       received: 1,
       receivedAt: now,
+      names: withNames(state.names, frame),
     };
   }
-  return { ...state, frame, received: state.received + 1, receivedAt: now };
+  const names = withNames(state.names, frame);
+  return { ...state, frame, received: state.received + 1, receivedAt: now, names };
 }
 
 export interface FrameStore {

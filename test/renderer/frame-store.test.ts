@@ -25,6 +25,20 @@ describe('frame store', () => {
     expect(s.resets).toBe(1);
   });
 
+  it('keeps the name of a source after it leaves the frames, and one map while none changes', () => {
+    const named = (n: number, sources: { id: string; name: string }[]) =>
+      ({ ...frame(n, 0), sources }) as unknown as UpdateFrame;
+    let s = reduceFrame(initialFrameState, named(1, [{ id: 'a', name: 'engine-a' }]));
+    const first = s.names;
+    s = reduceFrame(s, named(2, [{ id: 'a', name: 'engine-a' }]));
+    expect(s.names).toBe(first);
+    s = reduceFrame(s, named(3, [{ id: 'b', name: 'engine-b' }]));
+    expect([...s.names]).toEqual([
+      ['a', 'engine-a'],
+      ['b', 'engine-b'],
+    ]);
+  });
+
   it('notifies subscribers with a new snapshot and stops after unsubscribe', () => {
     const store = createFrameStore();
     const seen: number[] = [];

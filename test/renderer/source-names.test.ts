@@ -3,7 +3,6 @@ import {
   sourceLabel,
   sourceLabels,
   sourceNameMap,
-  sourceNamesKey,
   sourceOptions,
   sourceTitle,
 } from '../../renderer/lib/source-names';
@@ -39,12 +38,5 @@ describe('source names', () => {
       { id: 'b', name: 'vllm' },
     ]);
     expect(sourceOptions(names, ['a', 'b']).map((o) => o.label)).toEqual(['vllm (a)', 'vllm (b)']);
-  });
-
-  it('keys the map by ids and names only, so it changes exactly when a name does', () => {
-    expect(sourceNamesKey(sources)).toBe(sourceNamesKey(sources.map((s) => ({ ...s }))));
-    expect(sourceNamesKey(sources)).not.toBe(
-      sourceNamesKey([{ id: '5f2c7c10', name: 'renamed' }, ...sources.slice(1)]),
-    );
   });
 });
