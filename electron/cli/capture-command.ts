@@ -45,6 +45,14 @@ const positiveInt =
     return n;
   };
 
+/** A second --endpoint is refused: capture reads one engine (its ranks through --dp). */
+function oneEndpoint(value: string, previous: string | undefined): string {
+  if (previous === undefined) return value;
+  throw new Error(
+    `--endpoint given twice (${previous}, ${value}): capture reads one engine; for a data-parallel engine give its rank 0 endpoint and --dp N (rank r on the port + r), or run one capture per engine`,
+  );
+}
+
 /** Registers `kvscope capture`. */
 export function registerCapture(program: Command): void {
   program
@@ -53,6 +61,7 @@ export function registerCapture(program: Command): void {
     .requiredOption(
       '--endpoint <url>',
       'ZeroMQ endpoint of the publisher, e.g. tcp://127.0.0.1:5557',
+      oneEndpoint,
     )
     .option('--bind', 'bind the endpoint instead of connecting (for publishers that connect out)')
     .option('--topic <prefix>', 'topic prefix filter; the default "" takes every topic', '')

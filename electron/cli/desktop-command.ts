@@ -68,7 +68,11 @@ async function launchElectron(flags: DesktopFlags): Promise<string | null> {
     stdio: 'inherit',
     env: {
       ...process.env,
-      [LAUNCH_ENV]: encodeLaunchOptions({ endpoints: endpointsFromFlags(flags), demo: flags.demo }),
+      [LAUNCH_ENV]: encodeLaunchOptions({
+        endpoints: endpointsFromFlags(flags),
+        demo: flags.demo,
+        demoPort: flags.demoPort,
+      }),
     },
   });
   const startedAt = Date.now();

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { ProfileInput } from '../../shared/api-types';
 import { profileInputSchema } from '../../shared/profile-rules';
+import { portOption } from './option-values';
 
 export interface EndpointFlags {
   endpoint: string[];
@@ -12,9 +13,14 @@ export interface EndpointFlags {
   engineMetrics: string[];
   bind: boolean;
   demo: boolean;
+  /** The demo's first port; 0 picks free ones. */
+  demoPort?: number;
 }
 
-/** Adds --endpoint (repeatable), --topic, --replay-endpoint, --engine-metrics, --bind and --demo. */
+/**
+ * Adds --endpoint (repeatable), --topic, --replay-endpoint, --engine-metrics, --bind, --demo and
+ * --demo-port.
+ */
 export function addEndpointOptions(command: Command): Command {
   return command
     .option('--endpoint <url>', 'engine endpoint to subscribe to (repeatable)', collect, [])
@@ -38,6 +44,12 @@ export function addEndpointOptions(command: Command): Command {
       '--demo',
       'also run the built-in simulator (the default when no endpoint is given)',
       false,
+    )
+    .option(
+      '--demo-port <port>',
+      "the demo's first port: its 2 ranks publish on it and the next, their replay on the 2 after (0 = free ones)",
+      portOption('--demo-port'),
+      0,
     );
 }
 

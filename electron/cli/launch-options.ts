@@ -10,11 +10,14 @@ export const LAUNCH_ENV = 'KVSCOPE_LAUNCH';
 export interface LaunchOptions {
   endpoints: ProfileInput[];
   demo: boolean;
+  /** The demo's first port; 0 picks free ones. */
+  demoPort?: number;
 }
 
 const launchSchema = z.object({
   endpoints: z.array(profileInputSchema),
   demo: z.boolean(),
+  demoPort: z.number().int().min(0).max(65535).optional(),
 });
 
 /** Encodes launch options for the child's environment. */

@@ -6,6 +6,7 @@ import type { FileResult } from '../../shared/api-types';
 import { fileResultNotice } from '../../shared/file-result';
 import { startHttpHost, type HttpHost } from '../serve/http-host';
 import { defaultDataDir, ensureWritableDataDir } from '../service/data-dir';
+import { DEMO_PROFILE_ID } from '../service/connections';
 import { KvScopeService } from '../service/service';
 import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
 import { parseToken, portOption } from './option-values';
@@ -59,6 +60,7 @@ export async function runServe(flags: ServeFlags): Promise<void> {
     dataDir: flags.dataDir,
     endpoints: endpointsFromFlags(flags),
     demo: flags.demo ? true : 'auto',
+    demoPort: flags.demoPort,
     transport: 'websocket',
   });
   let host: HttpHost;
@@ -83,7 +85,7 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   const note = host.token
     ? `It listens beyond loopback (${flags.host}): every request needs the token in that URL.\n`
     : '';
-  process.stdout.write(`KV Scope is serving on ${host.url}\n${note}`);
+  process.stdout.write(`KV Scope is serving on ${host.url}\n${note}${await demoNote(service)}`);
   const stop = () => {
     void host
       .close()
@@ -92,6 +94,15 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** Where the demo engine publishes, when it runs: ports picked free are said here. */
+async function demoNote(service: KvScopeService): Promise<string> {
+  const demo = (await service.listProfiles()).find((p) => p.id === DEMO_PROFILE_ID);
+  if (!demo) return '';
+  const ranks = demo.dpRanks > 1 ? ` (ranks on the next ${demo.dpRanks - 1} port(s))` : '';
+  const replay = demo.replayEndpoint ? `, replay ${demo.replayEndpoint}` : '';
+  return `The demo engine publishes on ${demo.endpoint}${ranks}${replay}.\n`;
 }
 
 /** A file asked for at start must open; a file that cannot be read stops the start. */

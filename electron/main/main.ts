@@ -30,6 +30,7 @@ async function start(): Promise<void> {
     dataDir: app.getPath('userData'),
     endpoints: launch.endpoints,
     demo: launch.demo ? true : 'auto',
+    demoPort: launch.demoPort,
     transport: 'ipc',
   });
   log(`started ${app.getVersion()} with ${launch.endpoints.length} endpoint(s)`);

@@ -2,6 +2,7 @@
 // MetricsSnapshot, so /metrics shows exactly the figures the service holds at that moment.
 
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { RegistryContentType } from 'prom-client';
 import {
   ANALYSIS_METRICS,
   ENGINE_METRICS,
@@ -121,14 +122,20 @@ const ENGINE_ROWS: Record<EngineMetricName, Rows> = {
 export interface KvRegistryOptions {
   /** Also export prom-client's process_* and nodejs_* metrics (CPU, memory, event loop). */
   processMetrics?: boolean;
+  /** Render OpenMetrics 1.0 instead of Prometheus text 0.0.4 (a registry holds one format). */
+  openMetrics?: boolean;
 }
 
 /** The registry and how to render it from a snapshot. */
 export class KvMetricsRegistry {
-  readonly registry = new Registry();
+  readonly registry: Registry<RegistryContentType>;
   private snap: MetricsSnapshot = { at: 0, sources: [], engines: [], analysis: null };
 
   constructor(opts: KvRegistryOptions = {}) {
+    // prom-client renames a counter in place for OpenMetrics (drops `_total` from its family
+    // name), so each format needs metrics of its own, not one registry switched between them.
+    this.registry = new Registry<RegistryContentType>();
+    if (opts.openMetrics) this.registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
     const all: [string, MetricSpec, Rows][] = [
       ...entries(STREAM_METRICS, STREAM_ROWS),
       ...entries(ENGINE_METRICS, ENGINE_ROWS),
@@ -152,7 +159,7 @@ export class KvMetricsRegistry {
     if (opts.processMetrics) collectDefaultMetrics({ register: this.registry });
   }
 
-  /** Prometheus text (format 0.0.4) of the figures in `snap`. */
+  /** Prometheus text (format 0.0.4), or OpenMetrics, of the figures in `snap`. */
   async render(snap: MetricsSnapshot): Promise<string> {
     // Every metric's collect() runs synchronously inside metrics(), before its first await.
     this.snap = snap;

@@ -1,11 +1,11 @@
-// `kvscope collect`'s HTTP side: GET /metrics (Prometheus text) and nothing else, behind the same
+// `kvscope collect`'s HTTP side: GET /metrics (Prometheus text, or OpenMetrics when asked) and nothing else, behind the same
 // door as `kvscope serve`: the Host must name the address served (a page of another site whose DNS
 // name rebinds to 127.0.0.1 gets nothing), and off loopback every request needs the token, which
 // Prometheus sends as `Authorization: Bearer` (its scrape config's `authorization.credentials`).
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createDoor } from '../serve/door';
-import type { MetricsHub } from './metrics-hub';
+import type { MetricsFormat, MetricsHub } from './metrics-hub';
 
 /** Where /metrics is served, in `kvscope serve` and `kvscope collect` alike. */
 export const METRICS_PATH = '/metrics';
@@ -50,9 +50,7 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== METRICS_PATH) return send(res, 404, `KV Scope serves ${METRICS_PATH} here\n`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'GET only\n');
-    const text = await opts.hub.render();
-    res.writeHead(200, { 'Content-Type': opts.hub.contentType });
-    res.end(req.method === 'HEAD' ? undefined : text);
+    await sendMetrics(req, res, opts.hub);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -76,6 +74,36 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Answers a scrape in the format its Accept header prefers (serve and collect alike). */
+export async function sendMetrics(
+  req: IncomingMessage,
+  res: ServerResponse,
+  hub: MetricsHub,
+): Promise<void> {
+  const format = metricsFormat(req.headers.accept);
+  const text = await hub.render(format);
+  res.writeHead(200, { 'Content-Type': hub.contentType(format), Vary: 'Accept' });
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
+
+/**
+ * OpenMetrics when the Accept header ranks application/openmetrics-text at least as high as
+ * plain text (Prometheus sends both, OpenMetrics first); Prometheus text otherwise.
+ */
+export function metricsFormat(accept: string | undefined): MetricsFormat {
+  let open = 0;
+  let text = 0;
+  for (const part of (accept ?? '').split(',')) {
+    const [type = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const qParam = params.find((p) => p.startsWith('q='));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+    if (!Number.isFinite(q)) continue;
+    if (type === 'application/openmetrics-text') open = Math.max(open, q);
+    else if (type === 'text/plain') text = Math.max(text, q);
+  }
+  return open > 0 && open >= text ? 'openmetrics' : 'prometheus';
 }
 
 function send(res: ServerResponse, status: number, text: string): void {

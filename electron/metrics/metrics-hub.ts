@@ -10,6 +10,9 @@ import { EnginePoller, type EngineReading } from './engine-poller';
 import { KvMetricsRegistry } from './kv-registry';
 import type { AnalysisMetrics, MetricsSnapshot, SourceMetrics } from './metrics-snapshot';
 
+/** The two text formats a scraper may ask /metrics for. */
+export type MetricsFormat = 'prometheus' | 'openmetrics';
+
 export interface MetricsHubOptions {
   /** The sources to export: those subscribed now, and disconnected ones with their last state. */
   statuses: () => SourceHealth[];
@@ -47,6 +50,8 @@ export class MetricsHub {
   /** Feed it every record the sources deliver (beside the recording and the model). */
   readonly tally = new BlockTally();
   private readonly registry: KvMetricsRegistry;
+  /** Built on the first scrape that asks for OpenMetrics. */
+  private openRegistry: KvMetricsRegistry | null = null;
   private readonly watched = new Map<string, Watched>();
   private analysis: (() => AnalysisMetrics | null) | null = null;
 
@@ -149,13 +154,23 @@ export class MetricsHub {
     return { at: Date.now(), sources, engines, analysis: this.analysis?.() ?? null };
   }
 
-  /** The Prometheus text of /metrics now. */
-  render(): Promise<string> {
-    return this.registry.render(this.snapshot());
+  /** The text of /metrics now, in Prometheus text or (asked for) OpenMetrics. */
+  render(format: MetricsFormat = 'prometheus'): Promise<string> {
+    return this.registryFor(format).render(this.snapshot());
   }
 
-  get contentType(): string {
-    return this.registry.contentType;
+  /** The Content-Type of what render(format) returns. */
+  contentType(format: MetricsFormat = 'prometheus'): string {
+    return this.registryFor(format).contentType;
+  }
+
+  private registryFor(format: MetricsFormat): KvMetricsRegistry {
+    if (format === 'prometheus') return this.registry;
+    this.openRegistry ??= new KvMetricsRegistry({
+      processMetrics: this.opts.processMetrics ?? false,
+      openMetrics: true,
+    });
+    return this.openRegistry;
   }
 
   /** Stops every engine poller. */

@@ -2,7 +2,7 @@
 // histogram), not observed one sample at a time: prom-client's Histogram can only observe. The
 // registry asks a metric for its name, help, type and `get()`; this object answers exactly that.
 
-import type { Metric, Registry } from 'prom-client';
+import type { Metric, Registry, RegistryContentType } from 'prom-client';
 
 /** One labelled histogram: non-cumulative counts per bucket (the last one open) and the sum. */
 export interface HistogramRow {
@@ -20,7 +20,10 @@ export interface SnapshotHistogramConfig {
 }
 
 /** Registers a histogram that reads its rows at scrape time. */
-export function registerSnapshotHistogram(registry: Registry, cfg: SnapshotHistogramConfig): void {
+export function registerSnapshotHistogram(
+  registry: Registry<RegistryContentType>,
+  cfg: SnapshotHistogramConfig,
+): void {
   const metric = {
     name: cfg.name,
     help: cfg.help,

@@ -18,7 +18,7 @@ import { failed } from '../../shared/file-result';
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_TEXT } from '../../shared/limits';
 import { missingCase } from '../../shared/records';
 import { HTTP_ROUTES, WS_PATH } from '../../shared/ws-protocol';
-import { METRICS_PATH } from '../metrics/metrics-http';
+import { METRICS_PATH, sendMetrics } from '../metrics/metrics-http';
 import type { FileActions } from '../service/invoke-handlers';
 import type { KvScopeService } from '../service/service';
 import { createDoor } from './door';
@@ -116,10 +116,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       return sendSession(res);
     }
     if (req.method === 'GET' && url.pathname === METRICS_PATH) {
-      const text = await service.metrics.render();
-      res.writeHead(200, { 'Content-Type': service.metrics.contentType });
-      res.end(text);
-      return;
+      return sendMetrics(req, res, service.metrics);
     }
     if (req.method === 'GET' && url.pathname === HTTP_ROUTES.ratesCsv) {
       res.writeHead(200, {

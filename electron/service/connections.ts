@@ -41,6 +41,8 @@ export interface ConnectionsDeps {
   unwatch?(profileId: string): void;
   /** Something a frame shows changed. */
   changed(): void;
+  /** The demo's first port (its ranks and replay ports follow); 0 or absent: free ones. */
+  demoPort?: number;
 }
 
 /** The sources KV Scope subscribes to, by profile. */
@@ -151,14 +153,17 @@ export class Connections {
 
   private async applyDemo(on: boolean): Promise<void> {
     if (on && !this.demo) {
-      this.demo = await startOnConsecutivePorts({
-        format: 'map',
-        hash: 'int',
-        rate: 25,
-        seed: Date.now() % 100_000,
-        replay: true,
-        ...DEMO_WORKLOAD,
-      });
+      this.demo = await startOnConsecutivePorts(
+        {
+          format: 'map',
+          hash: 'int',
+          rate: 25,
+          seed: Date.now() % 100_000,
+          replay: true,
+          ...DEMO_WORKLOAD,
+        },
+        this.deps.demoPort,
+      );
       const rank = this.demo.ranks[0];
       if (!rank) throw new Error('the demo publisher did not start');
       this.transient.set(DEMO_PROFILE_ID, {

@@ -57,6 +57,8 @@ export interface ServiceOptions {
   endpoints?: ProfileInput[];
   /** true: start the demo; 'auto': start it when no endpoint is configured or remembered. */
   demo?: boolean | 'auto';
+  /** The demo's first port (--demo-port); 0 or absent: free ports. */
+  demoPort?: number;
   /** Pass false to keep profiles in memory only (tests). */
   persistProfiles?: boolean;
   transport: AppInfo['transport'];
@@ -114,6 +116,7 @@ export class KvScopeService {
       watch: (profile, configs) => this.metrics.watch(profile, configs),
       unwatch: (profileId) => this.metrics.unwatch(profileId),
       changed,
+      demoPort: options.demoPort,
     });
     const problems = store.loadProblem ? [store.loadProblem] : [];
     const budget = recordingsBudget(options.recordingsBudgetBytes, problems);

@@ -8,11 +8,31 @@ const LOW = 20_000;
 const HIGH = 60_000;
 const TRIES = 12;
 
-/** Starts the simulator on a random base port with every rank's ports consecutive. */
+/**
+ * Starts the simulator with every rank's ports consecutive: from `base` when one is given (> 0),
+ * else from a random base, trying another while a port of the range is taken.
+ */
 export async function startOnConsecutivePorts(
   opts: Omit<SimOptions, 'port' | 'replay'> & { replay: boolean },
+  base = 0,
 ): Promise<SimPublisher> {
   const dp = opts.dp ?? 1;
+  if (base > 0) {
+    const lastPort = base + (opts.replay ? 2 * dp : dp) - 1;
+    if (lastPort > 65535)
+      throw new Error(`the demo needs ports ${base} to ${lastPort}: pass a lower --demo-port`);
+    try {
+      return await SimPublisher.start({
+        ...opts,
+        port: base,
+        replay: opts.replay ? base + dp : false,
+      });
+    } catch (e) {
+      throw new Error(
+        `the demo's ports ${base} to ${lastPort} are not all free (${e instanceof Error ? e.message : String(e)}): pass another --demo-port, or 0 to pick free ones`,
+      );
+    }
+  }
   let last: unknown = null;
   for (let i = 0; i < TRIES; i++) {
     const base = LOW + Math.floor(Math.random() * (HIGH - LOW - 2 * dp));

@@ -151,6 +151,30 @@ describe('/metrics in kvscope serve', () => {
     expect(byName.get('process_cpu_seconds_total')?.type).toBe('COUNTER');
   });
 
+  it('answers a scraper that asks for OpenMetrics in OpenMetrics, with the same figures', async () => {
+    const res = await fetch(new URL('/metrics', host.url), {
+      headers: {
+        // What Prometheus sends: OpenMetrics first, plain text as the fallback.
+        Accept:
+          'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1',
+      },
+    });
+    expect(res.headers.get('content-type')).toBe(
+      'application/openmetrics-text; version=1.0.0; charset=utf-8',
+    );
+    const text = await res.text();
+    expect(text.endsWith('# EOF\n')).toBe(true);
+    // A counter family drops `_total`; its samples keep it.
+    expect(text).toContain('# TYPE kvscope_stored_blocks counter');
+    const frame = frames.at(-1);
+    const { samples } = parsePromText(text.replace('# EOF\n', ''));
+    expect(value(samples, 'kvscope_stored_blocks_total', {})).toBe(frame?.kpis.storedBlocks);
+    // The plain scrape after it is still Prometheus text with its `_total` family names.
+    const plain = await scrape();
+    expect(plain.type).toBe('text/plain; version=0.0.4; charset=utf-8');
+    expect(plain.text).toContain('# TYPE kvscope_stored_blocks_total counter');
+  });
+
   it('carries per source the counters the app shows, labelled by source, endpoint and dp_rank', async () => {
     const { samples } = await scrape();
     const frame = frames.at(-1);
