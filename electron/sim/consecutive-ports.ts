@@ -17,16 +17,14 @@ export async function startOnConsecutivePorts(
   base = 0,
 ): Promise<SimPublisher> {
   const dp = opts.dp ?? 1;
+  const startAt = (port: number) =>
+    SimPublisher.start({ ...opts, port, replay: opts.replay ? port + dp : false });
   if (base > 0) {
     const lastPort = base + (opts.replay ? 2 * dp : dp) - 1;
     if (lastPort > 65535)
       throw new Error(`the demo needs ports ${base} to ${lastPort}: pass a lower --demo-port`);
     try {
-      return await SimPublisher.start({
-        ...opts,
-        port: base,
-        replay: opts.replay ? base + dp : false,
-      });
+      return await startAt(base);
     } catch (e) {
       throw new Error(
         `the demo's ports ${base} to ${lastPort} are not all free (${e instanceof Error ? e.message : String(e)}): pass another --demo-port, or 0 to pick free ones`,
@@ -35,13 +33,8 @@ export async function startOnConsecutivePorts(
   }
   let last: unknown = null;
   for (let i = 0; i < TRIES; i++) {
-    const base = LOW + Math.floor(Math.random() * (HIGH - LOW - 2 * dp));
     try {
-      return await SimPublisher.start({
-        ...opts,
-        port: base,
-        replay: opts.replay ? base + dp : false,
-      });
+      return await startAt(LOW + Math.floor(Math.random() * (HIGH - LOW - 2 * dp)));
     } catch (e) {
       last = e;
     }
