@@ -166,10 +166,12 @@ export interface UpdateFrame {
 }
 
 export interface SeriesQuery {
-  /** Seconds back from the latest event; null = the whole session. */
+  /** Seconds back from the latest event (or from toTs); null = the whole session. */
   rangeSec: number | null;
   /** At most this many points per series (default 600). */
   maxPoints?: number;
+  /** End of the window in event-time seconds (a zoomed chart); absent: the latest event. */
+  toTs?: number;
 }
 
 export interface SeriesPoint {
@@ -183,6 +185,8 @@ export interface SeriesPoint {
   removedBy: number[];
   /** Resident blocks at the end of the bin, per medium in the order of Series.media. */
   resident: number[];
+  /** Resident blocks at the end of the bin, per source in the order of Series.sources. */
+  residentBy: number[];
 }
 
 export interface Series {
@@ -267,6 +271,8 @@ export interface EventQuery {
   hash?: string;
   /** Only events that arrived as this number or before: a frozen or scrolled log's snapshot. */
   upTo?: number;
+  /** Only events whose ts is before this event time (seconds): the log at a chart's point. */
+  beforeTs?: number;
   /** Newest first; offset counts from the newest. */
   offset: number;
   limit: number;

@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import type { InvokeChannel, InvokeContract } from './contract';
+import { MAX_ABS_TS_SEC } from './event-bounds';
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_TEXT } from './limits';
 import { profileInputSchema } from './profile-rules';
 
@@ -40,6 +41,7 @@ export const ARG_SCHEMAS = {
         .min(SERIES_BOUNDS.minPoints)
         .max(SERIES_BOUNDS.maxPoints)
         .optional(),
+      toTs: z.number().min(-MAX_ABS_TS_SEC).max(MAX_ABS_TS_SEC).optional(),
     }),
   ]),
   'model:chains': z.tuple([
@@ -69,6 +71,7 @@ export const ARG_SCHEMAS = {
       source: id.optional(),
       hash: searchText.optional(),
       upTo: z.number().int().min(-1).optional(),
+      beforeTs: z.number().min(-MAX_ABS_TS_SEC).max(MAX_ABS_TS_SEC).optional(),
       offset: z.number().int().nonnegative(),
       limit: z.number().int().min(1).max(5000),
     }),

@@ -38,6 +38,8 @@ export interface SourceRows {
   clears: number;
   batches: number;
   undecoded: number;
+  /** Resident blocks of the source (a level), for its line on the residency chart. */
+  resident: number;
 }
 
 /** What one source contributed to the totals: a removed source takes its share with it. */
@@ -138,6 +140,8 @@ export class CacheModel {
     for (const rec of records) this.applyEvent(rec);
     this.flushPending(first.source, first.ts);
     this.writeLevels(first.ts);
+    // Only this batch's source changed its residency: the others' levels carry forward.
+    this.bins.set(rows.resident, first.ts, this.residency.ofSource(first.source));
   }
 
   /** A run of missing sequence numbers: counted and marked. */
@@ -167,6 +171,7 @@ export class CacheModel {
     for (const set of this.residency.clear(r.source).values())
       for (const h of set) this.release(r.source, idx, h, r.at, false);
     this.writeLevels(this.latestTs ?? r.at);
+    this.bins.set(this.rowsOf(r.source).resident, this.latestTs ?? r.at, 0);
   }
 
   /** An undecodable message: counted, binned at the latest event time (its own time is receive time). */
@@ -409,6 +414,7 @@ export class CacheModel {
         clears: this.bins.addRow('sum'),
         batches: this.bins.addRow('sum'),
         undecoded: this.bins.addRow('sum'),
+        resident: this.bins.addRow('level'),
       };
       this.sourceRows.set(source, rows);
       if (!this.sourceIds.includes(source)) this.sourceIds.push(source);

@@ -30,7 +30,7 @@ export class EventRing {
     return this.count;
   }
 
-  /** Matching events, newest first (up to arrival number q.upTo when given), paged. */
+  /** Matching events, newest first (up to arrival number q.upTo, before q.beforeTs when given), paged. */
   query(q: EventQuery): EventPage {
     const types = q.types && q.types.length > 0 ? new Set(q.types) : null;
     const match = hashMatcher(q.hash);
@@ -44,6 +44,7 @@ export class EventRing {
       const row = this.rows[(this.next - k + this.capacity) % this.capacity];
       if (!row) continue;
       if (types && !types.has(row.event.type)) continue;
+      if (q.beforeTs !== undefined && !(row.ts < q.beforeTs)) continue;
       if (q.source !== undefined && q.source !== '' && row.source !== q.source) continue;
       if (match) {
         const ev = row.event;

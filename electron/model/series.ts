@@ -10,6 +10,7 @@ import {
   downsampleLast,
   downsampleMean,
 } from '../../shared/downsample';
+import { isEventTime } from '../../shared/event-bounds';
 import { SERIES_BOUNDS } from '../../shared/schemas';
 import { MAX_BINS, type BinTable } from './bin-table';
 
@@ -18,7 +19,8 @@ export interface SeriesView {
   bins: BinTable;
   sources: readonly string[];
   media: readonly string[];
-  sourceRows: ReadonlyMap<string, { stored: number; removed: number }>;
+  /** Per source: its rate rows, and its resident-blocks level row. */
+  sourceRows: ReadonlyMap<string, { stored: number; removed: number; resident: number }>;
   mediumRows: ReadonlyMap<string, number>;
   markers: readonly Marker[];
 }
@@ -33,7 +35,11 @@ export const SETTLE_SEC = 0.25;
  * The query's range and points, clamped as the schema bounds them: a caller that skipped the
  * schema still gets at most SERIES_BOUNDS.maxPoints points over at most the held span.
  */
-function clampQuery(q: SeriesQuery): { rangeSec: number | null; maxPoints: number } {
+function clampQuery(q: SeriesQuery): {
+  rangeSec: number | null;
+  maxPoints: number;
+  toTs: number | null;
+} {
   const r = q.rangeSec;
   const rangeSec =
     r === null || !Number.isFinite(r) || r > SERIES_BOUNDS.maxRangeSec ? null : Math.max(1, r);
@@ -42,7 +48,8 @@ function clampQuery(q: SeriesQuery): { rangeSec: number | null; maxPoints: numbe
     p === undefined || !Number.isFinite(p)
       ? DEFAULT_MAX_POINTS
       : Math.min(SERIES_BOUNDS.maxPoints, Math.max(SERIES_BOUNDS.minPoints, Math.floor(p)));
-  return { rangeSec, maxPoints };
+  const toTs = q.toTs !== undefined && isEventTime(q.toTs) ? Math.ceil(q.toTs) : null;
+  return { rangeSec, maxPoints, toTs };
 }
 
 /**
@@ -59,6 +66,8 @@ export function buildSeries(model: SeriesView, query: SeriesQuery, nowTs?: numbe
   const live = nowTs !== undefined && Number.isFinite(nowTs);
   // The second `now` falls in is still filling: the last complete one is the second before it.
   let to = live ? Math.max(span.first - 1, Math.floor(nowTs - SETTLE_SEC) - 1) : span.last;
+  // A zoomed window ends where it says, never past what is complete.
+  if (q.toTs !== null) to = Math.max(span.first - 1, Math.min(to, q.toTs - 1));
   const range = (end: number): number =>
     Math.max(
       span.first,
@@ -75,7 +84,7 @@ export function buildSeries(model: SeriesView, query: SeriesQuery, nowTs?: numbe
     k = chooseFactor(from, to, q.maxPoints);
   }
   // Live, markers up to now: a restart this second is a fact already, its second not drawn yet.
-  const hi = live ? Math.max(to + 1, nowTs) : to + 1;
+  const hi = live && q.toTs === null ? Math.max(to + 1, nowTs) : to + 1;
   if (to < from) {
     const markers = model.markers.filter((m) => m.t >= span.first && m.t < hi);
     return { binSec: k, sources, media, points: [], markers };
@@ -91,6 +100,9 @@ export function buildSeries(model: SeriesView, query: SeriesQuery, nowTs?: numbe
   const resident = media.map((m) =>
     downsampleLast(model.bins.read(model.mediumRows.get(m) ?? -1, from, to), from, k),
   );
+  const residentBy = sources.map((s) =>
+    downsampleLast(model.bins.read(model.sourceRows.get(s)?.resident ?? -1, from, to), from, k),
+  );
   const points: SeriesPoint[] = starts.map((t, i) => {
     const sb = storedBy.map((a) => a[i] ?? 0);
     const rb = removedBy.map((a) => a[i] ?? 0);
@@ -101,6 +113,7 @@ export function buildSeries(model: SeriesView, query: SeriesQuery, nowTs?: numbe
       storedBy: sb,
       removedBy: rb,
       resident: resident.map((a) => a[i] ?? 0),
+      residentBy: residentBy.map((a) => a[i] ?? 0),
     };
   });
   const lo = starts[0] ?? from;

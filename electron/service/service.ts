@@ -237,8 +237,12 @@ export class KvScopeService {
     return this.live.model.kpis(this.live.eventTimeNow(), stale);
   }
 
+  /** The rates CSV of the view shown, live sources by the names the user gave them. */
   ratesCsv(): string {
-    return ratesCsv(this.view.model);
+    const names = this.view.isLive
+      ? new Map(this.connections.health().map((h) => [h.id, h.name]))
+      : new Map<string, string>();
+    return ratesCsv(this.view.model, names);
   }
 
   // Files

@@ -33,16 +33,22 @@ export function App() {
   const [link] = useState(() => parseDeepLink(window.location.hash));
   const [view, setViewState] = useState<ViewName>(link.view);
   const [chainHash, setChainHash] = useState<string | undefined>(link.hash);
-  // A hash handed to Chains by a link holds until the user goes to another view.
+  const [eventsAt, setEventsAt] = useState<number | undefined>(link.at);
+  // A hash handed to Chains (a time to Events) by a link holds until the user goes to another view.
   const setView = useCallback((next: ViewName) => {
     setViewState(next);
     if (next !== 'chains') setChainHash(undefined);
+    if (next !== 'events') setEventsAt(undefined);
   }, []);
 
   useEffect(() => {
-    const hash = formatDeepLink({ view, hash: view === 'chains' ? chainHash : undefined });
+    const hash = formatDeepLink({
+      view,
+      hash: view === 'chains' ? chainHash : undefined,
+      at: view === 'events' ? eventsAt : undefined,
+    });
     if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
-  }, [view, chainHash]);
+  }, [view, chainHash, eventsAt]);
   const [about, setAbout] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [dismissed, setDismissed] = useState<string | null>(null);
@@ -150,7 +156,16 @@ export function App() {
         key={`${view}:${epoch}`}
       >
         {view === 'overview' && (
-          <OverviewView state={overview} onChange={setOverview} epoch={epoch} />
+          <OverviewView
+            state={overview}
+            onChange={setOverview}
+            epoch={epoch}
+            notify={notify}
+            onOpenEvents={(at) => {
+              setViewState('events');
+              setEventsAt(at);
+            }}
+          />
         )}
         {view === 'insights' && (
           <InsightsView
@@ -161,7 +176,7 @@ export function App() {
           />
         )}
         {view === 'chains' && <ChainsView initialHash={chainHash} />}
-        {view === 'events' && <EventsView />}
+        {view === 'events' && <EventsView at={eventsAt} onClearAt={() => setEventsAt(undefined)} />}
         {view === 'connections' && <ConnectionsView notify={notify} />}
       </main>
       {dragging && (

@@ -3,7 +3,7 @@
 import type { FileResult } from '../../shared/api-types';
 import { fileResultNotice } from '../../shared/file-result';
 import { bridge, errorText } from '../bridge/bridge';
-import { chartSvgInView, svgToPng } from '../lib/png-export';
+import { chartSvgInView, pngSubtitle, svgToPng, type ChartOnScreen } from '../lib/png-export';
 import { chartColors } from '../lib/theme';
 import type { Theme } from '../lib/theme';
 
@@ -23,9 +23,12 @@ export async function runFileAction(
   }
 }
 
-/** Exports the chart on screen as a PNG through the bridge. */
-export async function exportPng(theme: Theme, notify: Notify): Promise<void> {
-  const chart = chartSvgInView();
+/** Exports a chart (default: the first on screen) as a PNG through the bridge. */
+export async function exportPng(
+  theme: Theme,
+  notify: Notify,
+  chart: ChartOnScreen | null = chartSvgInView(),
+): Promise<void> {
   if (!chart) {
     notify('No chart on screen: open the Overview to export a chart as PNG.', 'error');
     return;
@@ -35,7 +38,14 @@ export async function exportPng(theme: Theme, notify: Notify): Promise<void> {
     async () => {
       const c = chartColors(theme);
       const title = `KV Scope: ${chart.title}`;
-      const png = await svgToPng(chart.svg, { background: c.background, text: c.text, title });
+      const png = await svgToPng(chart.svg, {
+        background: c.background,
+        text: c.text,
+        muted: c.axis,
+        title,
+        subtitle: pngSubtitle(chart.meta),
+        legend: chart.meta.legend,
+      });
       return bridge().exportChartPng(png);
     },
     notify,

@@ -111,6 +111,40 @@ export function residentLines(series: Series): LineDef[] {
   }));
 }
 
+/** Resident-block rows per source: one column per source, and their sum when there are several. */
+export function residentSourceRows(series: Series): ChartRow[] {
+  const several = series.sources.length > 1;
+  return series.points.map((p) => {
+    const row: ChartRow = { t: p.t };
+    series.sources.forEach((_, i) => {
+      row[`residentBy.${i}`] = p.residentBy[i] ?? 0;
+    });
+    if (several) row.residentAll = p.residentBy.reduce((a, b) => a + b, 0);
+    return row;
+  });
+}
+
+/** The lines of the residency-by-source chart: each source in its colour, the sum bold on top. */
+export function residentSourceLines(series: Series, names: SourceNames = new Map()): LineDef[] {
+  const several = series.sources.length > 1;
+  const lines: LineDef[] = series.sources.map((s, i) => ({
+    key: `residentBy.${i}`,
+    label: `resident ${sourceLabel(names, s)}`,
+    short: sourceLabel(names, s),
+    color: i,
+    total: !several,
+  }));
+  if (several)
+    lines.unshift({
+      key: 'residentAll',
+      label: 'resident (all)',
+      short: 'all',
+      color: 0,
+      total: true,
+    });
+  return lines;
+}
+
 /** Markers inside the plotted time span, newest last, at most `max` (the newest ones). */
 export function visibleMarkers(series: Series, max = 60): Marker[] {
   const first = series.points[0];

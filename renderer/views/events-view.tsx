@@ -3,7 +3,7 @@ import type { EventPage, EventRow as Row } from '../../shared/api-types';
 import type { KvEventType } from '../../shared/events';
 import { KV_EVENT_TYPES } from '../../shared/events';
 import { bridge } from '../bridge/bridge';
-import { plural } from '../lib/format';
+import { formatDateTime, plural } from '../lib/format';
 import { useFrameState } from '../state/frames';
 import { useSourceNames } from '../state/use-source-names';
 import { usePagedRows } from '../state/use-paged-rows';
@@ -13,11 +13,17 @@ import { VirtualRows } from '../components/virtual-rows';
 
 const HEADERS = ['Time', 'Source', 'Seq', 'Type', 'Block hashes', 'Parent', 'Medium', 'Details'];
 
+interface Props {
+  /** An event time from a chart's point (or a #events?at= link): only the events before it. */
+  at?: number;
+  onClearAt?(): void;
+}
+
 /**
  * The event log, newest first, filtered by type, source and hash. Live, it holds still once the
  * reader scrolls down (new events wait above, counted); frozen, it is a snapshot until "Go live".
  */
-export function EventsView() {
+export function EventsView({ at, onClearAt }: Props = {}) {
   const { frame } = useFrameState();
   const names = useSourceNames();
   const [types, setTypes] = useState<KvEventType[]>([...KV_EVENT_TYPES]);
@@ -29,7 +35,7 @@ export function EventsView() {
   const [toTop, setToTop] = useState(0);
   const hash = useDeferredValue(hashText.trim());
 
-  const key = JSON.stringify([types, source, hash]);
+  const key = JSON.stringify([types, source, hash, at]);
   const fetchPage = useCallback(
     (offset: number, limit: number) =>
       bridge().queryEvents({
@@ -39,8 +45,9 @@ export function EventsView() {
         ...(source ? { source } : {}),
         ...(hash ? { hash } : {}),
         ...(upTo !== null ? { upTo } : {}),
+        ...(at !== undefined ? { beforeTs: at } : {}),
       }),
-    [types, source, hash, upTo],
+    [types, source, hash, upTo, at],
   );
   const paged = usePagedRows<Row, EventPage>(fetchPage, key, frame?.n, !frozen, 500);
   const newest = paged.page?.newest ?? null;
@@ -120,6 +127,20 @@ export function EventsView() {
             ? '…'
             : `${plural(paged.total, 'event')}${frozen ? ' (frozen)' : held ? ' (held while scrolled)' : ''}`}
         </span>
+        {at !== undefined && (
+          <span className="chip" data-testid="event-at">
+            Before {formatDateTime(at)}
+            <button
+              type="button"
+              className="btn btn-ghost btn-small"
+              aria-label="Show the events of every time"
+              title="Show the events of every time"
+              onClick={onClearAt}
+            >
+              ✕
+            </button>
+          </span>
+        )}
         {held && newer > 0 && (
           <button
             type="button"

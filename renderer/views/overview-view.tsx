@@ -1,24 +1,31 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { bridge, errorText } from '../bridge/bridge';
+import { useMemo } from 'react';
+import type { Series } from '../../shared/api-types';
 import {
   chartEmptyText,
   rateLines,
   rateRows,
   residentLines,
   residentRows,
+  residentSourceLines,
+  residentSourceRows,
   visibleMarkers,
 } from '../lib/chart-rows';
-import { formatClock, plural } from '../lib/format';
+import type { TimeWindow } from '../lib/chart-zoom';
+import { formatClock, formatDateTime, plural } from '../lib/format';
+import { chartOf } from '../lib/png-export';
+import { sourceLabels } from '../lib/source-names';
 import { chartColors } from '../lib/theme';
 import { useFrameState } from '../state/frames';
 import type { OverviewState, OverviewUpdate } from '../state/overview-state';
+import { useOverviewSeries } from '../state/use-overview-series';
 import { useSourceNames } from '../state/use-source-names';
 import { useTheme } from '../state/theme-store';
-import { useThrottledRefresh } from '../state/use-throttled-refresh';
 import { StatusStrip } from '../components/status-strip';
+import { exportPng, type Notify } from '../components/file-actions';
 import { KpiTiles } from './kpi-tiles';
 import { RangePicker } from './range-picker';
 import { TimeChart } from './time-chart';
+import { TimeScrubber } from './time-scrubber';
 
 const NONE: ReadonlySet<string> = new Set();
 
@@ -27,55 +34,67 @@ interface Props {
   state: OverviewState;
   onChange: OverviewUpdate;
   epoch: number;
+  notify: Notify;
+  /** Opens the event log at an event time: the events before `beforeTs`. */
+  onOpenEvents(beforeTs: number): void;
 }
 
-/** KPIs and the rate and residency charts over a chosen time range. */
-export function OverviewView({ state, onChange, epoch }: Props) {
+/** The time span a series covers: its first bin's start to its last bin's end. */
+function seriesSpan(s: Series | null): TimeWindow | null {
+  const first = s?.points[0];
+  const last = s?.points.at(-1);
+  if (!s || !first || !last) return null;
+  return { from: first.t, to: last.t + s.binSec };
+}
+
+/** KPIs, the rate and residency charts over a chosen range or zoomed window, the engine's metrics. */
+export function OverviewView({ state, onChange, epoch, notify, onOpenEvents }: Props) {
   const { frame } = useFrameState();
   const { theme } = useTheme();
   const colors = chartColors(theme);
   const names = useSourceNames();
-  const { rangeSec, paused } = state;
-  const [error, setError] = useState<string | null>(null);
-  const shown = state.shown && state.shown.epoch === epoch ? state.shown : null;
-  // Read in load, not a dependency: a drawn series must not start another fetch.
-  const shownRef = useRef(shown);
-  useEffect(() => {
-    shownRef.current = shown;
-  }, [shown]);
+  const { paused, zoom, residentBy } = state;
+  const { series, outline, error } = useOverviewSeries(state, onChange, epoch);
 
-  const load = useCallback(async () => {
-    // Back on a paused Overview: the charts stay as they were drawn.
-    if (paused && shownRef.current?.range === rangeSec) return;
-    try {
-      const series = await bridge().getSeries({ rangeSec, maxPoints: 600 });
-      onChange((s) => ({ ...s, shown: { epoch, range: rangeSec, series } }));
-      setError(null);
-    } catch (e) {
-      setError(errorText(e));
-    }
-  }, [rangeSec, paused, epoch, onChange]);
-  useThrottledRefresh(load, 500, frame?.n, !paused);
-
-  const series = shown && shown.range === rangeSec ? shown.series : null;
   const charts = useMemo(() => {
     if (!series) return null;
-    const markers = visibleMarkers(series);
     return {
       rate: { rows: rateRows(series), lines: rateLines(series, names) },
-      resident: { rows: residentRows(series), lines: residentLines(series) },
-      markers,
+      resident:
+        residentBy === 'source'
+          ? { rows: residentSourceRows(series), lines: residentSourceLines(series, names) }
+          : { rows: residentRows(series), lines: residentLines(series) },
+      markers: visibleMarkers(series),
     };
-  }, [series, names]);
+  }, [series, names, residentBy]);
+  const outlineRows = useMemo(() => (outline ? rateRows(outline) : []), [outline]);
   const emptyText = chartEmptyText(
     frame?.kpis.events ?? null,
     series != null,
     frame?.view.kind === 'session',
   );
-  const last = series?.points.at(-1);
+  const shownSpan = seriesSpan(series);
+  const outlineSpan = seriesSpan(outline);
   const hiddenOf = (chart: string) => state.hidden[chart] ?? NONE;
   const setHidden = (chart: string) => (next: ReadonlySet<string>) =>
     onChange((s) => ({ ...s, hidden: { ...s.hidden, [chart]: next } }));
+  const setZoom = (w: TimeWindow | null) => onChange((s) => ({ ...s, zoom: w }));
+  const binSec = series?.binSec ?? 1;
+  const rangeText = shownSpan
+    ? `${formatDateTime(shownSpan.from)} – ${formatDateTime(shownSpan.to)}, ${plural(binSec, 'second')} per point`
+    : '';
+  const common = {
+    markers: charts?.markers ?? [],
+    colors,
+    emptyText,
+    names,
+    binSec,
+    rangeText,
+    sourcesText: series ? sourceLabels(names, series.sources) : '',
+    onZoom: setZoom,
+    onPick: (t: number) => onOpenEvents(t + binSec),
+    onExport: (host: HTMLElement) => void exportPng(theme, notify, chartOf(host)),
+  };
 
   return (
     <div className="overview">
@@ -83,9 +102,19 @@ export function OverviewView({ state, onChange, epoch }: Props) {
       {frame?.view.kind === 'live' && <StatusStrip sources={frame.sources} />}
       <div className="chart-toolbar">
         <RangePicker
-          value={rangeSec}
-          onChange={(sec) => onChange((s) => ({ ...s, rangeSec: sec }))}
+          value={zoom ? undefined : state.rangeSec}
+          onChange={(sec) => onChange((s) => ({ ...s, rangeSec: sec, zoom: null }))}
         />
+        <button
+          type="button"
+          className="btn"
+          data-testid="zoom-reset"
+          disabled={!zoom}
+          title="Back to the chosen range, following the newest events"
+          onClick={() => setZoom(null)}
+        >
+          ⟲ Reset zoom
+        </button>
         <button
           type="button"
           className="btn"
@@ -96,44 +125,67 @@ export function OverviewView({ state, onChange, epoch }: Props) {
           {paused ? '▶ Resume' : '❚❚ Pause'}
         </button>
         {paused && <span className="muted">Charts paused; the numbers above stay live.</span>}
-        {series && last && (
+        {zoom && (
+          <span className="muted" data-testid="zoom-window">
+            Zoomed: {formatClock(zoom.from)} – {formatClock(zoom.to)}
+          </span>
+        )}
+        {series && shownSpan && (
           <span
             className="muted chart-meta"
             title="The second still filling is not drawn: each point is a whole one"
           >
             {plural(series.points.length, 'point')}, {series.binSec}s each, up to{' '}
-            {formatClock(last.t + series.binSec)}
+            {formatClock(shownSpan.to)}
           </span>
         )}
         {error && <span className="error">Could not load the series: {error}</span>}
       </div>
       <TimeChart
+        {...common}
         title="Store vs evict rate (blocks/s)"
         testId="chart-rates"
         rows={charts?.rate.rows ?? []}
         lines={charts?.rate.lines ?? []}
-        markers={charts?.markers ?? []}
-        colors={colors}
         unit="rate"
-        exportable
-        emptyText={emptyText}
-        names={names}
         hidden={hiddenOf('chart-rates')}
         onHiddenChange={setHidden('chart-rates')}
       />
       <TimeChart
-        title="Resident blocks by medium"
+        {...common}
+        title={residentBy === 'source' ? 'Resident blocks by source' : 'Resident blocks by medium'}
         testId="chart-resident"
         rows={charts?.resident.rows ?? []}
         lines={charts?.resident.lines ?? []}
-        markers={charts?.markers ?? []}
-        colors={colors}
         unit="count"
-        emptyText={emptyText}
-        names={names}
-        hidden={hiddenOf('chart-resident')}
-        onHiddenChange={setHidden('chart-resident')}
+        hidden={hiddenOf(`chart-resident-${residentBy}`)}
+        onHiddenChange={setHidden(`chart-resident-${residentBy}`)}
+        headExtra={
+          <div className="segmented" role="group" aria-label="Resident blocks split by">
+            {(['medium', 'source'] as const).map((by) => (
+              <button
+                key={by}
+                type="button"
+                className="seg"
+                aria-pressed={residentBy === by}
+                data-testid={`resident-by-${by}`}
+                onClick={() => onChange((s) => ({ ...s, residentBy: by }))}
+              >
+                by {by}
+              </button>
+            ))}
+          </div>
+        }
       />
+      {outlineSpan && shownSpan && (
+        <TimeScrubber
+          rows={outlineRows}
+          span={outlineSpan}
+          value={zoom ?? shownSpan}
+          colors={colors}
+          onChange={setZoom}
+        />
+      )}
     </div>
   );
 }

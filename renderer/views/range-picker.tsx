@@ -7,7 +7,8 @@ export const RANGES: { label: string; sec: number | null }[] = [
 ];
 
 interface Props {
-  value: number | null;
+  /** The range chosen; undefined while the charts show a zoomed window instead. */
+  value: number | null | undefined;
   onChange(sec: number | null): void;
 }
 

@@ -1,7 +1,9 @@
+import { useRef, useState, type ReactNode } from 'react';
 import {
   CartesianGrid,
   Line,
   LineChart,
+  ReferenceArea,
   ReferenceLine,
   ResponsiveContainer,
   Tooltip,
@@ -11,6 +13,8 @@ import {
 import type { Marker } from '../../shared/api-types';
 import type { ChartRow, LineDef } from '../lib/chart-rows';
 import { drawOrder, pruneHidden, toggleHidden } from '../lib/chart-rows';
+import { dragWindow, type TimeWindow } from '../lib/chart-zoom';
+import type { ChartExportMeta } from '../lib/png-export';
 import { formatClock, formatDateTime, formatInt, formatRate } from '../lib/format';
 import { sourceLabel } from '../lib/source-names';
 import type { SourceNames } from '../lib/source-names';
@@ -26,21 +30,40 @@ interface Props {
   colors: ChartColors;
   /** Rates get one decimal; counts are integers. */
   unit: 'rate' | 'count';
-  exportable?: boolean;
   testId: string;
+  /** Seconds per point: a drag's end and a clicked point cover their whole bin. */
+  binSec: number;
+  /** The time range and sources said in words (drawn into an exported PNG). */
+  rangeText: string;
+  sourcesText: string;
+  /** A drag across the plot selects this window. */
+  onZoom(w: TimeWindow): void;
+  /** A click on the plot (not a drag) picks the point's bin: [t, t + binSec). */
+  onPick(t: number): void;
+  /** Exports this chart as a PNG (its card element carries what the image needs). */
+  onExport(host: HTMLElement): void;
   /** Said in place of the chart while there are no rows. */
   emptyText: string;
   names: SourceNames;
   /** Hidden series keys: kept by the caller, so they outlive this component. */
   hidden: ReadonlySet<string>;
   onHiddenChange(next: ReadonlySet<string>): void;
+  /** A control beside the title (the residency chart's split). */
+  headExtra?: ReactNode;
 }
 
 const DASH = { solid: undefined, dashed: '6 3', dotted: '2 3' } as const;
 
 const MARKER_LABEL = { clear: 'cache cleared', gap: 'gap', reset: 'publisher restart' } as const;
 
-/** A time-series line chart with a toggling legend and clear/gap markers. */
+/** The label recharts reports under the pointer, as a time (undefined off the plot). */
+const labelTime = (label: string | number | undefined): number | null =>
+  label === undefined || label === '' || !Number.isFinite(Number(label)) ? null : Number(label);
+
+/**
+ * A time-series line chart with a toggling legend and clear/gap markers; drag across it to zoom,
+ * click a point to open its events.
+ */
 export function TimeChart({
   title,
   rows,
@@ -48,28 +71,69 @@ export function TimeChart({
   markers,
   colors,
   unit,
-  exportable,
   testId,
+  binSec,
+  rangeText,
+  sourcesText,
+  onZoom,
+  onPick,
+  onExport,
   emptyText,
   names,
   hidden,
   onHiddenChange,
+  headExtra,
 }: Props) {
+  const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  // The point last hovered: a press that comes before recharts has settled its own state uses it.
+  const hovered = useRef<number | null>(null);
   const visibleHidden = pruneHidden(hidden, lines);
   const fmt = unit === 'rate' ? formatRate : formatInt;
   const axisTick = { fill: colors.text, fontSize: 11, fontFamily: 'system-ui, sans-serif' };
   const labels = new Map(lines.map((l) => [l.key, l.label]));
   const legendOrder = new Map(lines.map((l, i) => [l.key, i]));
+  const first = rows[0];
   const last = rows[rows.length - 1];
+  const shownLines = lines.filter((l) => !visibleHidden.has(l.key));
+  const meta: ChartExportMeta = {
+    range: rangeText,
+    sources: sourcesText,
+    legend: shownLines.map((l) => ({
+      label: l.label,
+      color: lineColor(colors, l.color, !l.total),
+      ...(l.dash ? { dash: l.dash } : {}),
+    })),
+  };
+  const endDrag = () => {
+    if (!drag) return;
+    setDrag(null);
+    const w = dragWindow(drag.a, drag.b, binSec);
+    if (w) onZoom(w);
+    else onPick(drag.b);
+  };
   return (
     <section
       className="chart-card"
       aria-label={title}
       data-testid={testId}
       data-last-point={last ? JSON.stringify(last) : undefined}
+      data-first-t={first?.t}
+      data-last-t={last?.t}
     >
       <div className="chart-head">
         <h2>{title}</h2>
+        {headExtra}
+        <button
+          type="button"
+          className="btn btn-ghost btn-small chart-png"
+          data-testid={`${testId}-png`}
+          disabled={rows.length === 0}
+          title="Save this chart as a PNG image, with its title, legend, sources and time range"
+          onClick={() => bodyRef.current && onExport(bodyRef.current)}
+        >
+          PNG
+        </button>
         <SeriesLegend
           lines={lines}
           hidden={visibleHidden}
@@ -78,14 +142,38 @@ export function TimeChart({
         />
         {markers.length > 0 && <MarkerNote markers={markers} colors={colors} names={names} />}
       </div>
-      <div className="chart-body" {...(exportable ? { 'data-export-chart': title } : {})}>
+      <div
+        className="chart-body"
+        ref={bodyRef}
+        data-export-chart={title}
+        data-export-meta={JSON.stringify(meta)}
+        title="Drag across the chart to zoom; click a point to see its events"
+      >
         {rows.length === 0 ? (
           <div className="chart-empty muted" data-testid={`${testId}-empty`}>
             {emptyText}
           </div>
         ) : (
           <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+            <LineChart
+              data={rows}
+              margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
+              style={{ cursor: 'crosshair', userSelect: 'none' }}
+              onMouseDown={(st) => {
+                const t = labelTime(st.activeLabel) ?? hovered.current;
+                if (t !== null) setDrag({ a: t, b: t });
+              }}
+              onMouseMove={(st) => {
+                const t = labelTime(st.activeLabel);
+                hovered.current = t;
+                if (drag && t !== null && t !== drag.b) setDrag({ a: drag.a, b: t });
+              }}
+              onMouseUp={endDrag}
+              onMouseLeave={() => {
+                hovered.current = null;
+                setDrag(null);
+              }}
+            >
               <CartesianGrid stroke={colors.grid} strokeDasharray="2 4" />
               <XAxis
                 dataKey="t"
@@ -126,22 +214,31 @@ export function TimeChart({
                   ifOverflow="discard"
                 />
               ))}
-              {drawOrder(lines)
-                .filter((l) => !visibleHidden.has(l.key))
-                .map((l) => (
-                  <Line
-                    key={l.key}
-                    dataKey={l.key}
-                    name={l.key}
-                    type="monotone"
-                    dot={rows.length === 1}
-                    isAnimationActive={false}
-                    stroke={lineColor(colors, l.color, !l.total)}
-                    strokeWidth={l.total ? 2.25 : 1.25}
-                    strokeOpacity={l.total ? 1 : 0.85}
-                    strokeDasharray={DASH[l.dash ?? 'solid']}
-                  />
-                ))}
+              {drag && drag.a !== drag.b && (
+                <ReferenceArea
+                  x1={Math.min(drag.a, drag.b)}
+                  x2={Math.max(drag.a, drag.b) + binSec}
+                  fill={colors.axis}
+                  fillOpacity={0.18}
+                  stroke={colors.axis}
+                  strokeOpacity={0.5}
+                  ifOverflow="extendDomain"
+                />
+              )}
+              {drawOrder(shownLines).map((l) => (
+                <Line
+                  key={l.key}
+                  dataKey={l.key}
+                  name={l.key}
+                  type="monotone"
+                  dot={rows.length === 1}
+                  isAnimationActive={false}
+                  stroke={lineColor(colors, l.color, !l.total)}
+                  strokeWidth={l.total ? 2.25 : 1.25}
+                  strokeOpacity={l.total ? 1 : 0.85}
+                  strokeDasharray={DASH[l.dash ?? 'solid']}
+                />
+              ))}
             </LineChart>
           </ResponsiveContainer>
         )}

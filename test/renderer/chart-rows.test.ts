@@ -17,8 +17,24 @@ const series: Series = {
   sources: ['a', 'b'],
   media: ['GPU', 'CPU'],
   points: [
-    { t: 10, stored: 5, removed: 1, storedBy: [3, 2], removedBy: [1, 0], resident: [100, 7] },
-    { t: 11, stored: 8, removed: 4, storedBy: [8, 0], removedBy: [2, 2], resident: [104, 9] },
+    {
+      t: 10,
+      stored: 5,
+      removed: 1,
+      storedBy: [3, 2],
+      removedBy: [1, 0],
+      resident: [100, 7],
+      residentBy: [60, 47],
+    },
+    {
+      t: 11,
+      stored: 8,
+      removed: 4,
+      storedBy: [8, 0],
+      removedBy: [2, 2],
+      resident: [104, 9],
+      residentBy: [70, 43],
+    },
   ],
   markers: [
     { t: 5, kind: 'gap', source: 'a', detail: 'before range' },

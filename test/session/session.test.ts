@@ -8,7 +8,6 @@ import { encodeRecord, makeHeader } from '../../electron/session/format';
 import { loadIntoModel } from '../../electron/session/load';
 import { NotASessionError, readSession } from '../../electron/session/read-session';
 import { Recording } from '../../electron/session/recording';
-import { ratesCsv } from '../../electron/export/rates-csv';
 import { batch, cleared, removed, stored } from '../model/helpers';
 import { eventually } from '../support/wait-for';
 
@@ -179,21 +178,5 @@ describe('session files', () => {
       'not a KV Scope session: first line is not a header',
     );
     await expect(loadIntoModel(buf, { kind: 'session' })).rejects.toThrow(NotASessionError);
-  });
-
-  it('exports the rates as CSV with a header row and totals that add up', () => {
-    const m = new CacheModel();
-    m.apply(batch([stored('a', 10, ['1', '2'])]));
-    m.apply(batch([stored('b,x', 12, ['3'], null, 'CPU')]));
-    m.apply(batch([removed('a', 12, ['1'])]));
-    const rows = ratesCsv(m).trimEnd().split('\n');
-    expect(rows[0]).toBe(
-      'time_s,stored_per_s,removed_per_s,stored_per_s[a],removed_per_s[a],"stored_per_s[b,x]","removed_per_s[b,x]",resident[GPU],resident[CPU]',
-    );
-    expect(rows.slice(1)).toEqual([
-      '10,2,0,2,0,0,0,2,0',
-      '11,0,0,0,0,0,0,2,0',
-      '12,1,1,0,1,1,0,1,1',
-    ]);
   });
 });

@@ -1,0 +1,275 @@
+// Charts that behave like Grafana's, in real Chromium against `kvscope serve` with an opened
+// capture of two ranks: a drag zooms, the scrubber pans, reset comes back; a click opens the
+// events before that time; resident blocks per source; a PNG with title, legend, sources and
+// time range; the rates CSV with source names and ISO times.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventPage, Series } from '../../shared/api-types';
+import { twoRankCapture } from '../analysis/two-rank-capture';
+import {
+  SCREENSHOT_DIR,
+  ensureBuilt,
+  kpi,
+  launchChromium,
+  openApp,
+  removeDir,
+  startServe,
+  tempDir,
+  type ServeProcess,
+} from '../support/e2e-harness';
+import { eventually } from '../support/wait-for';
+
+let dir: string;
+let serve: ServeProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureBuilt();
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  dir = await tempDir('charts');
+  const capture = path.join(dir, 'two-ranks.jsonl');
+  await writeFile(capture, twoRankCapture(11, 900).text);
+  serve = await startServe(path.join(dir, 'data'), ['--import', capture]);
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  await removeDir(dir);
+});
+
+interface Shown {
+  first: number;
+  last: number;
+}
+
+/** The first and last point times a chart draws. */
+async function shown(page: Page, testId = 'chart-rates'): Promise<Shown> {
+  const card = page.getByTestId(testId);
+  const [first, last] = await Promise.all([
+    card.getAttribute('data-first-t'),
+    card.getAttribute('data-last-t'),
+  ]);
+  return { first: Number(first), last: Number(last) };
+}
+
+/** Waits for a chart to draw a span other than `not` (or any span when `not` is null). */
+async function shownChanged(page: Page, not: Shown | null): Promise<Shown> {
+  return eventually(
+    () => shown(page),
+    (s) =>
+      Number.isFinite(s.first) &&
+      s.last > s.first &&
+      (!not || s.first !== not.first || s.last !== not.last),
+    'the chart to draw another span',
+  );
+}
+
+/** Drags across the rate chart's plot from fraction a to fraction b of its width. */
+async function dragChart(page: Page, a: number, b: number): Promise<void> {
+  const box = await page
+    .getByTestId('chart-rates')
+    .locator('.recharts-cartesian-grid')
+    .boundingBox();
+  if (!box) throw new Error('the rate chart has no plot');
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * a, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 8; i++)
+    await page.mouse.move(box.x + box.width * (a + ((b - a) * i) / 8), y);
+  await page.mouse.up();
+}
+
+async function shots(page: Page, name: string): Promise<void> {
+  for (const width of [1024, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({
+      path: path.join(SCREENSHOT_DIR, `charts-${name}-${width}.png`),
+      fullPage: true,
+    });
+  }
+}
+
+async function openOverview(): Promise<Page> {
+  const page = await openApp(browser, serve.url, { width: 1280, height: 900 });
+  await page.getByTestId('range-all').click();
+  await shownChanged(page, null);
+  return page;
+}
+
+describe('the Overview charts', () => {
+  it('zoom to a dragged range, pan with the scrubber and reset to the range', async () => {
+    const page = await openOverview();
+    const full = await shownChanged(page, null);
+    const width = full.last - full.first;
+    expect(width).toBeGreaterThan(60);
+
+    await dragChart(page, 0.3, 0.6);
+    const zoomed = await shownChanged(page, full);
+    await page.getByTestId('zoom-window').waitFor();
+    expect(zoomed.first).toBeGreaterThan(full.first + width * 0.2);
+    expect(zoomed.last).toBeLessThan(full.first + width * 0.7);
+    expect(zoomed.last - zoomed.first).toBeLessThan(width * 0.45);
+    // The residency chart shows the same window.
+    expect((await shown(page, 'chart-resident')).first).toBe(zoomed.first);
+    // A zoomed window asks the series API for its span, never more than 600 points.
+    const series = await page.evaluate<Series>(
+      'window.kvscope.getSeries({ rangeSec: 1e6, toTs: 2e9, maxPoints: 600 })',
+    );
+    expect(series.points.length).toBeLessThanOrEqual(600);
+    await shots(page, 'zoomed');
+
+    // Drag the scrubber's window to the right: the same width, later.
+    const win = page.getByTestId('scrubber-window');
+    const box = await win.boundingBox();
+    const track = await page.getByTestId('time-scrubber').locator('.scrubber-track').boundingBox();
+    if (!box || !track) throw new Error('no scrubber');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + track.width * 0.15, box.y + box.height / 2, {
+      steps: 6,
+    });
+    await page.mouse.up();
+    const panned = await shownChanged(page, zoomed);
+    expect(panned.first).toBeGreaterThan(zoomed.first);
+    expect(Math.abs(panned.last - panned.first - (zoomed.last - zoomed.first))).toBeLessThanOrEqual(
+      2 * Math.max(1, (zoomed.last - zoomed.first) / 300),
+    );
+    await shots(page, 'panned');
+
+    await page.getByTestId('zoom-reset').click();
+    const reset = await shownChanged(page, panned);
+    expect(reset).toMatchObject({ first: full.first, last: full.last });
+    expect(await page.getByTestId('zoom-window').count()).toBe(0);
+    expect(await page.getByTestId('range-all').getAttribute('aria-pressed')).toBe('true');
+    await shots(page, 'reset');
+    await page.context().close();
+  }, 60_000);
+
+  it('opens the events before a clicked point, by a deep link the Events view honours', async () => {
+    const page = await openOverview();
+    const box = await page
+      .getByTestId('chart-rates')
+      .locator('.recharts-cartesian-grid')
+      .boundingBox();
+    if (!box) throw new Error('the rate chart has no plot');
+    // Hover first, as a hand does: the tooltip says which point a click picks.
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+    await page
+      .getByTestId('chart-rates')
+      .locator('.recharts-tooltip-wrapper')
+      .getByText(/stored/)
+      .first()
+      .waitFor();
+    await page.mouse.down();
+    await page.mouse.up();
+    await page.getByTestId('event-at').waitFor();
+    const at = Number(/#events\?at=([\d.e+-]+)/.exec(page.url())?.[1]);
+    expect(Number.isFinite(at)).toBe(true);
+    const rows = await page.evaluate<EventPage>(
+      `window.kvscope.queryEvents({ offset: 0, limit: 50, beforeTs: ${at} })`,
+    );
+    const all = await page.evaluate<EventPage>(
+      'window.kvscope.queryEvents({ offset: 0, limit: 1 })',
+    );
+    expect(rows.total).toBeGreaterThan(0);
+    expect(rows.total).toBeLessThan(all.total);
+    expect(rows.rows.every((r) => r.ts < at)).toBe(true);
+    await eventually(
+      () => page.getByTestId('event-count').textContent(),
+      (t) => t?.replace(/\D/g, '') === String(rows.total),
+      'the log to count the events before the point',
+    );
+    await shots(page, 'events-at');
+    // The link itself opens the same view (a reload, or a link pasted elsewhere).
+    await page.reload();
+    await page.getByTestId('event-at').waitFor({ timeout: 20_000 });
+    await page.getByTestId('event-at').getByRole('button').click();
+    await eventually(
+      () => page.getByTestId('event-count').textContent(),
+      (t) => t?.replace(/\D/g, '') === String(all.total),
+      'the log to count every event again',
+    );
+    expect(page.url()).toMatch(/#events$/);
+    await page.context().close();
+  }, 60_000);
+
+  it('draws resident blocks per source, adding up to the resident total', async () => {
+    const page = await openOverview();
+    await page.getByTestId('resident-by-source').click();
+    const card = page.getByTestId('chart-resident');
+    await card.getByRole('heading', { name: 'Resident blocks by source' }).waitFor();
+    const legend = await card.locator('.legend-item').allTextContents();
+    // The capture's ranks are its two sources, named from the file.
+    expect(legend).toEqual(['all', 'two-ranks.jsonl', 'two-ranks.jsonl#1']);
+    const last = await eventually(
+      async () =>
+        JSON.parse((await card.getAttribute('data-last-point')) ?? '{}') as Record<string, number>,
+      (p) => 'residentAll' in p,
+      'the per-source residency',
+    );
+    expect(last['residentBy.0']).toBeGreaterThan(0);
+    expect(last['residentBy.1']).toBeGreaterThan(0);
+    expect(last.residentAll).toBe((last['residentBy.0'] ?? 0) + (last['residentBy.1'] ?? 0));
+    expect(last.residentAll).toBe(await kpi(page, 'resident-blocks'));
+    await shots(page, 'resident-by-source');
+    await page.context().close();
+  }, 60_000);
+
+  it('exports a chart as a PNG that carries its legend above the plot', async () => {
+    const page = await openOverview();
+    const download = page.waitForEvent('download');
+    await page.getByTestId('chart-rates-png').click();
+    const file = await (await download).path();
+    const png = await readFile(file);
+    await writeFile(path.join(SCREENSHOT_DIR, 'charts-exported-chart.png'), png);
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    // Each legend swatch's colour is in the image's head, above the plot.
+    const legend = JSON.parse(
+      (await page
+        .getByTestId('chart-rates')
+        .locator('[data-export-meta]')
+        .getAttribute('data-export-meta')) ?? '{}',
+    ) as { legend: { color: string }[]; range: string; sources: string };
+    expect(legend.range).toMatch(/\d{4}-\d\d-\d\d .* – .*per point/);
+    expect(legend.sources.split(', ').length).toBe(2);
+    const svg = await page.getByTestId('chart-rates').locator('svg.recharts-surface').boundingBox();
+    if (!svg) throw new Error('the rate chart has no plot');
+    // Decoded in the page (DOM code as text: this file is type-checked for Node).
+    const found = await page.evaluate<boolean[]>(`(async () => {
+      const img = new Image();
+      img.src = 'data:image/png;base64,${png.toString('base64')}';
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width;
+      c.height = img.height;
+      const ctx = c.getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      // The head above the plot (drawn at scale 2): title, range, sources, legend.
+      const headRows = img.height - Math.round(2 * ${svg.height});
+      const head = ctx.getImageData(0, 0, img.width, headRows).data;
+      const seen = new Set();
+      for (let i = 0; i < head.length; i += 4)
+        seen.add('#' + [head[i], head[i + 1], head[i + 2]].map((v) => v.toString(16).padStart(2, '0')).join(''));
+      return ${JSON.stringify(legend.legend.map((l) => l.color))}.map((col) => seen.has(col));
+    })()`);
+    expect(found.length).toBeGreaterThan(2);
+    expect(found.every(Boolean)).toBe(true);
+    await page.context().close();
+  }, 60_000);
+
+  it('exports the rates as CSV with ISO 8601 times and the sources by name', async () => {
+    const page = await openOverview();
+    const download = page.waitForEvent('download');
+    await page.getByTestId('export-csv').click();
+    const csv = await readFile(await (await download).path(), 'utf8');
+    const [head = '', row = ''] = csv.split('\n');
+    expect(head.startsWith('time,time_s,bin_s,stored_per_s,removed_per_s,')).toBe(true);
+    expect(head).toMatch(/resident_by_source\[[^\]]+\]/);
+    expect(row).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,/);
+    await page.context().close();
+  }, 60_000);
+});

@@ -1,0 +1,44 @@
+// The rates CSV: ISO 8601 times, sources by name, resident blocks per source and per medium.
+import { describe, expect, it } from 'vitest';
+import { ratesCsv } from '../../electron/export/rates-csv';
+import { CacheModel } from '../../electron/model/cache-model';
+import { batch, removed, stored } from '../model/helpers';
+
+const T0 = 1_733_000_000;
+
+describe('the rates CSV', () => {
+  it('has a header row, ISO times, totals that add up and sources by their names', () => {
+    const m = new CacheModel();
+    m.apply(batch([stored('id-a', T0, ['1', '2'])]));
+    m.apply(batch([stored('id-b', T0 + 2, ['3'], null, 'CPU')]));
+    m.apply(batch([removed('id-a', T0 + 2, ['1'])]));
+    const names = new Map([
+      ['id-a', 'engine, one'],
+      ['id-b', 'engine-2'],
+    ]);
+    const rows = ratesCsv(m, names).trimEnd().split('\n');
+    expect(rows[0]).toBe(
+      'time,time_s,bin_s,stored_per_s,removed_per_s,"stored_per_s[engine, one]","removed_per_s[engine, one]",stored_per_s[engine-2],removed_per_s[engine-2],"resident_by_source[engine, one]",resident_by_source[engine-2],resident[GPU],resident[CPU]',
+    );
+    expect(rows.slice(1)).toEqual([
+      `2024-11-30T20:53:20.000Z,${T0},1,2,0,2,0,0,0,2,0,2,0`,
+      `2024-11-30T20:53:21.000Z,${T0 + 1},1,0,0,0,0,0,0,2,0,2,0`,
+      `2024-11-30T20:53:22.000Z,${T0 + 2},1,1,1,0,1,1,0,1,1,1,1`,
+    ]);
+  });
+
+  it('keeps ids where no name is known and tells two sources of one name apart', () => {
+    const m = new CacheModel();
+    m.apply(batch([stored('p1', T0, ['1'])]));
+    m.apply(batch([stored('p2', T0, ['2'])]));
+    m.apply(batch([stored('p3', T0, ['3'])]));
+    const names = new Map([
+      ['p1', 'vllm'],
+      ['p2', 'vllm'],
+    ]);
+    const head = ratesCsv(m, names).split('\n')[0] ?? '';
+    expect(head).toContain('stored_per_s[vllm (p1)],removed_per_s[vllm (p1)]');
+    expect(head).toContain('stored_per_s[vllm (p2)]');
+    expect(head).toContain('stored_per_s[p3]');
+  });
+});
