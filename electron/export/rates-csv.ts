@@ -32,13 +32,14 @@ export function ratesCsv(
 ): string {
   const s = model.series(q);
   const cols = sourceColumns(s.sources, names);
-  const head = ['time', 'time_s', 'bin_s', 'stored_per_s', 'removed_per_s'];
+  // time_s stays first (what scripts read before the ISO time was added).
+  const head = ['time_s', 'time', 'bin_s', 'stored_per_s', 'removed_per_s'];
   for (const c of cols) head.push(`stored_per_s[${c}]`, `removed_per_s[${c}]`);
   for (const c of cols) head.push(`resident_by_source[${c}]`);
   for (const m of s.media) head.push(`resident[${m}]`);
   const lines = [head.map(cell).join(',')];
   for (const p of s.points) {
-    const row = [isoTime(p.t), String(p.t), String(s.binSec), n(p.stored), n(p.removed)];
+    const row = [String(p.t), isoTime(p.t), String(s.binSec), n(p.stored), n(p.removed)];
     s.sources.forEach((_, i) => row.push(n(p.storedBy[i] ?? 0), n(p.removedBy[i] ?? 0)));
     s.sources.forEach((_, i) => row.push(String(p.residentBy[i] ?? 0)));
     for (const r of p.resident) row.push(String(r));

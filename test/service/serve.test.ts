@@ -235,7 +235,7 @@ describe('kvscope serve', () => {
       headers: { 'Sec-Fetch-Site': 'same-origin' },
     });
     expect(ownPage.status).toBe(200);
-    expect(await ownPage.text()).toMatch(/^time_s,stored_per_s,removed_per_s/);
+    expect(await ownPage.text()).toMatch(/^time_s,time,bin_s,stored_per_s,removed_per_s/);
     const malformed = await fetch(new URL('/%E0%A4%A', host.url));
     expect(malformed.status).toBe(400);
   });
