@@ -323,3 +323,45 @@ export type MenuCommand =
   | { kind: 'theme'; theme: 'light' | 'dark' | 'system' }
   | { kind: 'export-png' }
   | { kind: 'about' };
+
+// ---------- the engine's own metrics beside the stream ----------
+
+/**
+ * One source's engine metrics (its profile's metrics URL) beside what its events say. Live only;
+ * the engine's figures are its latest good read (stale while later reads fail: see ok, message).
+ */
+export interface EngineReconciliation {
+  source: string;
+  /** The metrics URL as shown (without any user:password part). */
+  url: string;
+  /** The latest read succeeded and carried this source's rank. */
+  ok: boolean;
+  /** Why not, said so that the user knows what to check; null when ok. */
+  message: string | null;
+  /** Wall clock (ms) of the latest good read; null before the first. */
+  readAt: number | null;
+  numGpuBlocks: number | null;
+  blockSize: number | null;
+  /** vllm:kv_cache_usage_perc, 0..1. */
+  usage: number | null;
+  /** usage x num_gpu_blocks, rounded: the blocks the engine says its requests hold. */
+  engineUsedBlocks: number | null;
+  /** Blocks of the GPU tier resident by the events (medium GPU, or none named). */
+  eventResidentBlocks: number;
+  /** The engine's prefix-cache hit rate (hits / queries, in tokens) since it started. */
+  hitRate: number | null;
+  /** The same over the last windowSec seconds of reads; null without two reads or queries there. */
+  windowHitRate: number | null;
+  windowSec: number;
+  /** Re-announced (already resident) blocks in the events, and new stores. */
+  announcedHits: number;
+  newStores: number;
+  /** announcedHits / (announcedHits + newStores); null before any store. */
+  announcedHitRatio: number | null;
+  /** vllm:num_preemptions_total now. */
+  preemptions: number | null;
+  /** Preemptions at each read since the read before (t: wall clock, seconds), oldest first. */
+  preemptionSteps: { t: number; n: number }[];
+  /** The GPU capacity the what-if analysis uses: the engine's num_gpu_blocks, or the peak resident. */
+  whatIfCapacity: { blocks: number; basis: 'engine' | 'peak-resident' } | null;
+}

@@ -6,6 +6,7 @@
 import type {
   AppInfo,
   ChainDetail,
+  EngineReconciliation,
   ChainPage,
   ChainQuery,
   EventPage,
@@ -40,6 +41,8 @@ export interface InvokeContract {
   'model:search': { args: [text: string]; result: HashMatch[] };
   'model:events': { args: [query: EventQuery]; result: EventPage };
   'model:insights': { args: []; result: AnalysisReport };
+  /** The engine's own metrics beside the events, per live source with a metrics URL. */
+  'engine:reconciliation': { args: []; result: EngineReconciliation[] };
   'session:open': { args: []; result: FileResult };
   'session:open-data': { args: [name: string, data: Uint8Array]; result: FileResult };
   'session:save-as': { args: []; result: FileResult };
@@ -78,6 +81,7 @@ export const BRIDGE_METHODS = {
   searchHash: 'model:search',
   queryEvents: 'model:events',
   getInsights: 'model:insights',
+  getEngineReconciliation: 'engine:reconciliation',
   openSession: 'session:open',
   openSessionData: 'session:open-data',
   saveSessionAs: 'session:save-as',

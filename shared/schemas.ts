@@ -77,6 +77,7 @@ export const ARG_SCHEMAS = {
     }),
   ]),
   'model:insights': z.tuple([]),
+  'engine:reconciliation': z.tuple([]),
   'session:open': z.tuple([]),
   'session:open-data': z.tuple([z.string().min(1).max(255), bytes]),
   'session:save-as': z.tuple([]),

@@ -3,8 +3,10 @@
 // from the analysis' state directly: its report() builds what-if curves and percentiles, which a
 // scrape every few seconds does not need.
 
+import { UNSPECIFIED_MEDIUM } from '../../shared/events';
 import type { CacheAnalysis } from '../analysis/cache-analysis';
 import type { EngineSourceReading } from './metrics-hub';
+import type { EventSide } from './reconciliation';
 import type { AnalysisMetrics } from './metrics-snapshot';
 
 /** vLLM's name for its GPU tier, whose size num_gpu_blocks is. */
@@ -44,4 +46,29 @@ export function useEngineCapacity(
     if (blocks !== undefined && blocks !== null && Number.isInteger(blocks) && blocks > 0)
       analysis.setCapacity(r.id, GPU_MEDIUM, blocks);
   }
+}
+
+/** Events that name no medium (older vLLM releases) are the GPU's too. */
+const GPU_TIERS = [GPU_MEDIUM, UNSPECIFIED_MEDIUM];
+
+/** What the events say of a source's GPU tier, for the reconciliation with its engine's metrics. */
+export function eventSide(analysis: CacheAnalysis, source: string): EventSide {
+  const s = analysis.sources.find((x) => x.name === source);
+  const out: EventSide = { residentGpuBlocks: 0, announcedHits: 0, newStores: 0, capacity: null };
+  if (!s) return out;
+  for (const medium of GPU_TIERS) {
+    const m = s.media.get(medium);
+    if (!m) continue;
+    out.residentGpuBlocks += m.resident.size;
+    out.announcedHits += m.c.announcedHits;
+    out.newStores += m.c.newStores;
+    const engine = analysis.capacityOf(source, medium);
+    if (!out.capacity || engine !== undefined) {
+      out.capacity =
+        engine === undefined
+          ? { blocks: m.peak, basis: 'peak-resident' }
+          : { blocks: engine, basis: 'engine' };
+    }
+  }
+  return out;
 }

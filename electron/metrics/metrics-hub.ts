@@ -6,6 +6,7 @@ import type { Profile, SourceHealth } from '../../shared/api-types';
 import type { SourceConfig } from '../ingest/source-config';
 import { BlockTally } from './block-tally';
 import { figuresForRank, type EngineFigures } from './engine-figures';
+import { EngineHistory } from './engine-history';
 import { EnginePoller, type EngineReading } from './engine-poller';
 import { KvMetricsRegistry } from './kv-registry';
 import type { AnalysisMetrics, MetricsSnapshot, SourceMetrics } from './metrics-snapshot';
@@ -49,6 +50,8 @@ interface Watched {
 export class MetricsHub {
   /** Feed it every record the sources deliver (beside the recording and the model). */
   readonly tally = new BlockTally();
+  /** Each source's engine counters over time (hit rate over a window, preemptions). */
+  readonly history = new EngineHistory();
   private readonly registry: KvMetricsRegistry;
   /** Built on the first scrape that asks for OpenMetrics. */
   private openRegistry: KvMetricsRegistry | null = null;
@@ -71,7 +74,10 @@ export class MetricsHub {
         ...(this.opts.engineTimeoutMs === undefined
           ? {}
           : { timeoutMs: this.opts.engineTimeoutMs }),
-        onRead: () => this.opts.onEngineRead?.(),
+        onRead: (r) => {
+          this.remember(ranks, r);
+          this.opts.onEngineRead?.();
+        },
       });
       poller.start();
     }
@@ -89,6 +95,7 @@ export class MetricsHub {
   /** A removed source leaves every figure. */
   forget(sourceId: string): void {
     this.tally.forget(sourceId);
+    this.history.forget(sourceId);
   }
 
   /**
@@ -176,6 +183,15 @@ export class MetricsHub {
   /** Stops every engine poller. */
   close(): void {
     for (const id of [...this.watched.keys()]) this.unwatch(id);
+  }
+
+  /** Keeps a good read's figures of each of a profile's sources in the history. */
+  private remember(ranks: ReadonlyMap<string, number>, r: EngineReading): void {
+    if (!r.ok || r.engines === null || r.readAt === null) return;
+    for (const id of ranks.keys()) {
+      const f = figuresForRank(r.engines, this.rankOf(id));
+      if (f) this.history.add(id, r.readAt, f);
+    }
   }
 
   /** The rank label of a source: what its batches carry, else its place in its profile. */

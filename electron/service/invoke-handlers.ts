@@ -37,6 +37,7 @@ export function createInvokeHandlers(
     'model:search': (text) => service.search(text),
     'model:events': (query) => service.events(query),
     'model:insights': () => service.insights(),
+    'engine:reconciliation': () => service.engineReconciliation(),
     'session:open': () => files.openSession(),
     'session:open-data': (name, data) =>
       service.openSession(Buffer.from(data.buffer, data.byteOffset, data.byteLength), name),

@@ -11,6 +11,7 @@ import type {
   ChainDetail,
   ChainPage,
   ChainQuery,
+  EngineReconciliation,
   EventPage,
   EventQuery,
   FileResult,
@@ -27,8 +28,9 @@ import type { AnalysisReport } from '../../shared/analysis-report';
 import { done, failed } from '../../shared/file-result';
 import { APP_VERSION } from '../app-version';
 import { ratesCsv } from '../export/rates-csv';
-import { analysisMetrics, useEngineCapacity } from '../metrics/analysis-metrics';
+import { analysisMetrics, eventSide, useEngineCapacity } from '../metrics/analysis-metrics';
 import { MetricsHub } from '../metrics/metrics-hub';
+import { reconcile } from '../metrics/reconciliation';
 import { loadIntoModel } from '../session/load';
 import {
   BUDGET_ENV,
@@ -224,6 +226,13 @@ export class KvScopeService {
   /** The Insights of the view shown: what-if capacity, thrash, lifetimes, the router's view. */
   insights(): AnalysisReport {
     return this.view.analysis.report();
+  }
+
+  /** The engine's own metrics beside the live events, per source whose profile names a metrics URL. */
+  engineReconciliation(): EngineReconciliation[] {
+    return reconcile(this.metrics.engineReadings(), this.metrics.history, (id) =>
+      eventSide(this.live.analysis, id),
+    );
   }
 
   kpis(): Kpis {

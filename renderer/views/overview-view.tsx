@@ -22,6 +22,7 @@ import { useSourceNames } from '../state/use-source-names';
 import { useTheme } from '../state/theme-store';
 import { StatusStrip } from '../components/status-strip';
 import { exportPng, type Notify } from '../components/file-actions';
+import { EnginePanel } from './engine-panel';
 import { KpiTiles } from './kpi-tiles';
 import { RangePicker } from './range-picker';
 import { TimeChart } from './time-chart';
@@ -186,6 +187,7 @@ export function OverviewView({ state, onChange, epoch, notify, onOpenEvents }: P
           onChange={setZoom}
         />
       )}
+      {frame?.view.kind === 'live' && <EnginePanel />}
     </div>
   );
 }

@@ -1,0 +1,149 @@
+// The engine's own metrics beside the stream, in real Chromium against `kvscope serve`: a
+// simulated vLLM rank over real ZeroMQ with a vLLM-shaped /metrics on a real HTTP server, and a
+// second source whose metrics URL is down; each card says what it knows, or what is wrong.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimPublisher } from '../../electron/sim/publisher';
+import { freePorts } from '../ingest/helpers';
+import { closedPort, serveText, type TextServer } from '../metrics/http-text-server';
+import { vllmMetricsText, type SampleEngine } from '../metrics/vllm-sample';
+import {
+  SCREENSHOT_DIR,
+  ensureBuilt,
+  launchChromium,
+  openApp,
+  removeDir,
+  showView,
+  startServe,
+  tempDir,
+  type ServeProcess,
+} from '../support/e2e-harness';
+import { warmUp } from '../support/e2e-sim';
+import { eventually } from '../support/wait-for';
+
+const GPU_BLOCKS = 2000;
+
+let dir: string;
+let sim: SimPublisher;
+let engine: TextServer;
+let serve: ServeProcess;
+let browser: Browser;
+let page: Page;
+let live: string;
+let down: string;
+
+const sample = (usage: number): SampleEngine => ({
+  engine: '0',
+  numGpuBlocks: GPU_BLOCKS,
+  blockSize: 16,
+  usage,
+  queries: 40_000,
+  hits: 10_000,
+  preemptions: 2,
+});
+
+beforeAll(async () => {
+  ensureBuilt();
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  dir = await tempDir('engine-metrics');
+  engine = await serveText(vllmMetricsText([sample(0.25)]));
+  const port = await freePorts(1);
+  const nowhere = await freePorts(1);
+  sim = await SimPublisher.start({
+    format: 'map',
+    hash: 'int',
+    port,
+    rate: 0,
+    seed: 5,
+    clearEvery: 0,
+    gpuBlocks: 512,
+    reannounce: 0.3,
+  });
+  live = `tcp://127.0.0.1:${port}`;
+  down = `tcp://127.0.0.1:${nowhere}`;
+  serve = await startServe(path.join(dir, 'data'), [
+    '--endpoint',
+    live,
+    '--engine-metrics',
+    engine.url(),
+    '--endpoint',
+    down,
+    '--engine-metrics',
+    `http://127.0.0.1:${await closedPort()}/metrics`,
+  ]);
+  browser = await launchChromium();
+  page = await openApp(browser, serve.url, { width: 1280, height: 900 });
+  await warmUp(page, sim, live);
+  await sim.publish(200);
+  await showView(page, 'Overview');
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  await sim?.close();
+  await engine?.close();
+  await removeDir(dir);
+});
+
+const card = (name: string): Locator =>
+  page.getByRole('article', { name: `Engine metrics of ${name}` });
+const value = (c: Locator, id: string) => c.getByTestId(id).getAttribute('data-value');
+
+async function shots(name: string): Promise<void> {
+  await page.getByTestId('engine-panel').scrollIntoViewIfNeeded();
+  for (const width of [1024, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({
+      path: path.join(SCREENSHOT_DIR, `engine-${name}-${width}.png`),
+      fullPage: true,
+    });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+describe('the engine metrics panel', () => {
+  it('shows resident blocks from the events beside the engine usage, the hit rates and the capacity', async () => {
+    const truth = sim.stats().ranks[0]?.resident.GPU ?? 0;
+    expect(truth).toBeGreaterThan(50);
+    const a = card(live);
+    await eventually(
+      () => value(a, 'engine-event-resident'),
+      (v) => v === String(truth),
+      'the events resident GPU blocks on the card',
+    );
+    expect(await value(a, 'engine-used')).toBe(String(GPU_BLOCKS / 4));
+    expect(await value(a, 'engine-diff')).toBe(String(truth - GPU_BLOCKS / 4));
+    expect(await a.getByTestId('engine-state').textContent()).toBe('read');
+    expect(Number(await value(a, 'engine-hit-rate'))).toBeCloseTo(0.25, 10);
+    expect(await a.getByTestId('engine-hit-rate').textContent()).toBe('25.0%');
+    expect(Number(await value(a, 'engine-announced'))).toBeGreaterThan(0);
+    expect(await value(a, 'engine-capacity')).toBe(String(GPU_BLOCKS));
+    await expect
+      .poll(() => a.getByTestId('engine-capacity').textContent())
+      .toContain("the engine's num_gpu_blocks");
+    expect(await value(a, 'engine-preemptions')).toBe('2');
+    // The source whose metrics URL is down says so on its own card, at once.
+    const b = card(down);
+    await b.getByTestId('engine-error').waitFor();
+    expect(await b.getByTestId('engine-error').textContent()).toMatch(/connection refused/);
+    expect(await b.getByTestId('engine-state').textContent()).toBe('not read');
+    await shots('live');
+  }, 60_000);
+
+  it('marks the figures stale with the reason when a metrics URL that worked goes down', async () => {
+    engine.set((_req, res) => {
+      res.writeHead(503);
+      res.end();
+    });
+    const a = card(live);
+    await a.getByTestId('engine-error').waitFor({ timeout: 20_000 });
+    expect(await a.getByTestId('engine-error').textContent()).toMatch(/answered HTTP 503/);
+    expect(await a.getByTestId('engine-state').textContent()).toBe('stale');
+    // The last good figures stay, and the charts above still move.
+    expect(await value(a, 'engine-used')).toBe(String(GPU_BLOCKS / 4));
+    await shots('url-down');
+  }, 60_000);
+});
