@@ -101,5 +101,15 @@ export default tseslint.config(
     ['service', 'cli'],
     'Metrics read records and source health: the service and the CLI wrap them.',
   ),
-  layer('service', ['main', 'serve'], 'The service knows no transport: main/ and serve/ wrap it.'),
+  layer(
+    'service',
+    ['main', 'serve', 'host'],
+    'The service knows no transport: main/ and serve/ wrap it.',
+  ),
+  layer(
+    'host',
+    ['main', 'serve', 'cli'],
+    'The service host runs in a worker or a utility process: it knows no window, HTTP or CLI.',
+  ),
+  layer('serve', ['main', 'cli'], 'The browser host runs under plain Node: no window, no CLI.'),
 );

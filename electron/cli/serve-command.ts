@@ -5,9 +5,10 @@ import { type Command, Option } from 'commander';
 import type { FileResult } from '../../shared/api-types';
 import { fileResultNotice } from '../../shared/file-result';
 import { startHttpHost, type HttpHost } from '../serve/http-host';
+import { startServiceWorker } from '../serve/service-worker';
 import { defaultDataDir, ensureWritableDataDir } from '../service/data-dir';
 import { DEMO_PROFILE_ID } from '../service/connections';
-import { KvScopeService } from '../service/service';
+import type { ServiceLink } from '../host/service-link';
 import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
 import { parseToken, portOption } from './option-values';
 
@@ -50,19 +51,23 @@ export function registerServe(program: Command): void {
   addEndpointOptions(command).action((flags: ServeFlags) => runServe(flags));
 }
 
-/** Starts the service and its HTTP host; runs until SIGINT or SIGTERM. */
+/**
+ * Starts the service in its worker thread and the HTTP host on this one; runs until SIGINT or
+ * SIGTERM, or until the service thread ends (said on stderr, exit code 1).
+ */
 export async function runServe(flags: ServeFlags): Promise<void> {
   // What would fail anyway fails first, in one line, before anything is started.
   await ensureWritableDataDir(flags.dataDir);
   if (flags.open) await mustRead('--open', flags.open);
   if (flags.import) await mustRead('--import', flags.import);
-  const service = await KvScopeService.start({
+  const worker = await startServiceWorker(path.join(__dirname, 'service-host.cjs'), {
     dataDir: flags.dataDir,
     endpoints: endpointsFromFlags(flags),
     demo: flags.demo ? true : 'auto',
     demoPort: flags.demoPort,
     transport: 'websocket',
   });
+  const service = worker.link;
   let host: HttpHost;
   try {
     if (flags.open) report(await service.openSession(flags.open, path.basename(flags.open)));
@@ -78,7 +83,7 @@ export async function runServe(flags: ServeFlags): Promise<void> {
       token: flags.token,
     });
   } catch (err) {
-    await service.close();
+    await worker.close();
     throw err;
   }
   // One write: whoever reads the URL line reads the token note with it.
@@ -89,15 +94,24 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   const stop = () => {
     void host
       .close()
-      .then(() => service.close())
+      .then(() => worker.close())
       .then(() => process.exit(0));
   };
+  // A dead service thread is no silent dead page: the terminal says why, the tab says disconnected.
+  service.onLost((reason) => {
+    process.stderr.write(`kvscope serve: ${reason}\n`);
+    // The thread may still be closing its sockets: ending before it has could abort the process.
+    void host
+      .close()
+      .then(() => worker.close())
+      .finally(() => process.exit(1));
+  });
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
 
 /** Where the demo engine publishes, when it runs: ports picked free are said here. */
-async function demoNote(service: KvScopeService): Promise<string> {
+async function demoNote(service: ServiceLink): Promise<string> {
   const demo = (await service.listProfiles()).find((p) => p.id === DEMO_PROFILE_ID);
   if (!demo) return '';
   const ranks = demo.dpRanks > 1 ? ` (ranks on the next ${demo.dpRanks - 1} port(s))` : '';

@@ -5,16 +5,22 @@ import path from 'node:path';
 import { dialog, type BrowserWindow } from 'electron';
 import type { FileResult } from '../../shared/api-types';
 import { CANCELLED, done } from '../../shared/file-result';
+import type { HostCalls } from '../host/host-protocol';
 import type { FileActions } from '../service/invoke-handlers';
-import type { KvScopeService } from '../service/service';
 
 const SESSION_FILTERS = [
   { name: 'KV Scope session', extensions: ['gz', 'jsonl'] },
   { name: 'All files', extensions: ['*'] },
 ];
 
-/** File actions through native open/save dialogs. */
-export function dialogFileActions(window: BrowserWindow, service: KvScopeService): FileActions {
+/** What the dialogs hand their chosen paths to: the service host. */
+export type DialogService = Pick<
+  HostCalls,
+  'openSession' | 'importCapture' | 'saveSession' | 'ratesCsv'
+>;
+
+/** File actions through native open/save dialogs; the service gets the chosen paths. */
+export function dialogFileActions(window: BrowserWindow, service: DialogService): FileActions {
   const pickOpen = async (title: string, filters: Electron.FileFilter[]) => {
     const result = await dialog.showOpenDialog(window, {
       title,
@@ -59,7 +65,7 @@ export function dialogFileActions(window: BrowserWindow, service: KvScopeService
         { name: 'CSV', extensions: ['csv'] },
       ]);
       if (!file) return CANCELLED;
-      await writeFile(file, service.ratesCsv());
+      await writeFile(file, await service.ratesCsv());
       return written(file);
     },
     async exportChartPng(png) {

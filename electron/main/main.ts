@@ -1,21 +1,23 @@
-// Electron entry: app lifecycle, the window, the menu and the IPC wiring over the service.
+// Electron entry: app lifecycle, the window, the menu and the IPC wiring to the service, which runs
+// in its own utility process (service-process.ts).
 
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { app, dialog, type BrowserWindow } from 'electron';
 import type { UpdateFrame } from '../../shared/api-types';
 import { BRIDGE_EVENTS } from '../../shared/contract';
-import { createInvokeHandlers } from '../service/invoke-handlers';
+import { relayHandlers } from '../host/relay-handlers';
+import type { ServiceLink } from '../host/service-link';
 import { readLaunchOptions } from '../cli/launch-options';
-import { KvScopeService } from '../service/service';
 import { dialogFileActions } from './dialogs';
 import { registerIpc } from './ipc';
 import { CLOSE_CHOICES, closeGuard } from './close-guard';
 import { installMenu } from './menu';
 import { reportFileResult } from './file-report';
+import { startServiceProcess, type ServiceProcess } from './service-process';
 import { createMainWindow } from './window';
 
-let service: KvScopeService | null = null;
+let service: ServiceProcess | null = null;
 let quitting = false;
 
 function log(line: string): void {
@@ -26,30 +28,38 @@ function log(line: string): void {
 
 async function start(): Promise<void> {
   const launch = readLaunchOptions(process.env);
-  service = await KvScopeService.start({
+  service = await startServiceProcess(path.join(__dirname, 'service-host.cjs'), {
     dataDir: app.getPath('userData'),
     endpoints: launch.endpoints,
     demo: launch.demo ? true : 'auto',
     demoPort: launch.demoPort,
     transport: 'ipc',
   });
+  const link = service.link;
+  // A dead service is no silent dead window: say why and what is kept, then end.
+  link.onLost((reason) => {
+    log(`service lost: ${reason}`);
+    if (quitting) return;
+    dialog.showErrorBox('KV Scope stopped', reason);
+    app.exit(1);
+  });
   log(`started ${app.getVersion()} with ${launch.endpoints.length} endpoint(s)`);
   const window = createMainWindow(__dirname);
-  wireWindow(window, service);
+  wireWindow(window, link);
 }
 
-function wireWindow(window: BrowserWindow, svc: KvScopeService): void {
+function wireWindow(window: BrowserWindow, svc: ServiceLink): void {
   const files = dialogFileActions(window, svc);
-  const frames = svc.subscribe({
-    send: (frame: UpdateFrame) => {
-      window.webContents.send(BRIDGE_EVENTS.onUpdate, frame);
-      const mark = frame.view.unsaved ? ' *' : '';
-      window.setTitle(`KV Scope: ${frame.view.title}${mark}`);
-      window.setDocumentEdited(frame.view.unsaved);
-    },
-    writable: () => !window.isDestroyed(),
+  const client = svc.connect((channel, payload) => {
+    if (window.isDestroyed()) return;
+    window.webContents.send(channel, payload);
+    if (channel !== BRIDGE_EVENTS.onUpdate) return;
+    const frame = payload as UpdateFrame;
+    const mark = frame.view.unsaved ? ' *' : '';
+    window.setTitle(`KV Scope: ${frame.view.title}${mark}`);
+    window.setDocumentEdited(frame.view.unsaved);
   });
-  const unregister = registerIpc(window, createInvokeHandlers(svc, files, frames));
+  const unregister = registerIpc(window, relayHandlers(client, files));
   installMenu({
     files,
     command: (command) => window.webContents.send(BRIDGE_EVENTS.onMenuCommand, command),
@@ -62,7 +72,7 @@ function wireWindow(window: BrowserWindow, svc: KvScopeService): void {
   });
 
   const mayClose = closeGuard({
-    hasUnsaved: () => !quitting && svc.hasUnsavedLiveData(),
+    hasUnsaved: () => !quitting && svc.unsaved,
     ask: () =>
       dialog.showMessageBoxSync(window, {
         type: 'question',
@@ -85,7 +95,7 @@ function wireWindow(window: BrowserWindow, svc: KvScopeService): void {
     if (!mayClose()) event.preventDefault();
   });
   window.on('closed', () => {
-    frames.close();
+    client.close();
     unregister();
   });
 }

@@ -5,7 +5,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createDoor } from '../serve/door';
-import type { MetricsFormat, MetricsHub } from './metrics-hub';
+import type { MetricsFormat, MetricsHub, MetricsText } from './metrics-hub';
 
 /** Where /metrics is served, in `kvscope serve` and `kvscope collect` alike. */
 export const METRICS_PATH = '/metrics';
@@ -50,7 +50,7 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== METRICS_PATH) return send(res, 404, `KV Scope serves ${METRICS_PATH} here\n`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'GET only\n');
-    await sendMetrics(req, res, opts.hub);
+    await sendMetrics(req, res, (format) => opts.hub.text(format));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -76,15 +76,17 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
   };
 }
 
-/** Answers a scrape in the format its Accept header prefers (serve and collect alike). */
+/**
+ * Answers a scrape in the format its Accept header prefers (serve and collect alike); `render`
+ * gives the text, from a hub in this thread or from serve's service thread.
+ */
 export async function sendMetrics(
   req: IncomingMessage,
   res: ServerResponse,
-  hub: MetricsHub,
+  render: (format: MetricsFormat) => Promise<MetricsText>,
 ): Promise<void> {
-  const format = metricsFormat(req.headers.accept);
-  const text = await hub.render(format);
-  res.writeHead(200, { 'Content-Type': hub.contentType(format), Vary: 'Accept' });
+  const { contentType, text } = await render(metricsFormat(req.headers.accept));
+  res.writeHead(200, { 'Content-Type': contentType, Vary: 'Accept' });
   res.end(req.method === 'HEAD' ? undefined : text);
 }
 

@@ -14,6 +14,12 @@ import type { AnalysisMetrics, MetricsSnapshot, SourceMetrics } from './metrics-
 /** The two text formats a scraper may ask /metrics for. */
 export type MetricsFormat = 'prometheus' | 'openmetrics';
 
+/** The /metrics exposition in one format, with its Content-Type. */
+export interface MetricsText {
+  contentType: string;
+  text: string;
+}
+
 export interface MetricsHubOptions {
   /** The sources to export: those subscribed now, and disconnected ones with their last state. */
   statuses: () => SourceHealth[];
@@ -169,6 +175,11 @@ export class MetricsHub {
   /** The Content-Type of what render(format) returns. */
   contentType(format: MetricsFormat = 'prometheus'): string {
     return this.registryFor(format).contentType;
+  }
+
+  /** The text of /metrics in `format` with its Content-Type (what a scrape is answered with). */
+  async text(format: MetricsFormat = 'prometheus'): Promise<MetricsText> {
+    return { contentType: this.contentType(format), text: await this.render(format) };
   }
 
   private registryFor(format: MetricsFormat): KvMetricsRegistry {

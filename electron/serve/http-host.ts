@@ -19,15 +19,16 @@ import { MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_TEXT } from '../../shared/limits';
 import { missingCase } from '../../shared/records';
 import { HTTP_ROUTES, WS_PATH } from '../../shared/ws-protocol';
 import { METRICS_PATH, sendMetrics } from '../metrics/metrics-http';
+import type { ServiceLink } from '../host/service-link';
 import type { FileActions } from '../service/invoke-handlers';
-import type { KvScopeService } from '../service/service';
 import { createDoor } from './door';
 import { TransferDir } from './transfer-dir';
 import { receiveUpload, type UploadOutcome } from './upload';
 import { attachClient, DEFAULT_WS_LIMITS, type WsLinkLimits } from './ws-link';
 
 export interface HttpHostOptions {
-  service: KvScopeService;
+  /** The service, running in its own thread (or, in tests, behind a port in this one). */
+  service: ServiceLink;
   /** The built renderer (dist/renderer). */
   rendererDir: string;
   host: string;
@@ -116,14 +117,15 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       return sendSession(res);
     }
     if (req.method === 'GET' && url.pathname === METRICS_PATH) {
-      return sendMetrics(req, res, service.metrics);
+      return sendMetrics(req, res, (format) => service.metricsText(format));
     }
     if (req.method === 'GET' && url.pathname === HTTP_ROUTES.ratesCsv) {
+      const csv = await service.ratesCsv();
       res.writeHead(200, {
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': 'attachment; filename="kvscope-rates.csv"',
       });
-      res.end(service.ratesCsv());
+      res.end(csv);
       return;
     }
     if (req.method === 'POST' && url.pathname === HTTP_ROUTES.openSession) {

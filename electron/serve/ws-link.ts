@@ -4,11 +4,12 @@
 // it could ever take, it is dropped, and everything queued for it goes with it.
 
 import type { WebSocket } from 'ws';
-import { BRIDGE_EVENTS, type InvokeChannel } from '../../shared/contract';
+import type { InvokeChannel } from '../../shared/contract';
 import { ARG_SCHEMAS, parseArgs } from '../../shared/schemas';
 import type { WsPush, WsResponse } from '../../shared/ws-protocol';
-import { createInvokeHandlers, type FileActions } from '../service/invoke-handlers';
-import type { KvScopeService } from '../service/service';
+import { relayHandlers } from '../host/relay-handlers';
+import type { ServiceLink } from '../host/service-link';
+import type { FileActions } from '../service/invoke-handlers';
 
 /** Limits of one client's outgoing queue (bytes handed to the socket and not yet written out). */
 export interface WsLinkLimits {
@@ -35,7 +36,7 @@ export const DEFAULT_WS_LIMITS: WsLinkLimits = {
 /** Serves one client over `ws` until it closes. */
 export function attachClient(
   ws: WebSocket,
-  service: KvScopeService,
+  service: ServiceLink,
   files: FileActions,
   limits: WsLinkLimits = DEFAULT_WS_LIMITS,
 ): void {
@@ -93,20 +94,20 @@ export function attachClient(
       return;
     }
     queued += bytes;
+    client.setWritable(queued < limits.frameBytes);
     ws.send(text, () => {
       queued -= bytes;
       lastProgress = Date.now();
+      client.setWritable(ws.readyState === ws.OPEN && queued < limits.frameBytes);
       pump();
     });
   };
 
-  const frames = service.subscribe({
-    send: (frame) => send({ push: BRIDGE_EVENTS.onUpdate, payload: frame }),
-    writable: () => ws.readyState === ws.OPEN && queued < limits.frameBytes,
-  });
-  const handlers = createInvokeHandlers(service, files, frames);
+  // The host builds this tab no frame while its queue holds more than frameBytes (setWritable).
+  const client = service.connect((push, payload) => send({ push, payload }));
+  const handlers = relayHandlers(client, files);
   ws.on('close', () => {
-    frames.close();
+    client.close();
     inbox = [];
     if (stallTimer) clearTimeout(stallTimer);
   });

@@ -3,7 +3,7 @@
 
 import { Buffer } from 'node:buffer';
 import type { FileResult } from '../../shared/api-types';
-import type { InvokeHandlers } from '../../shared/contract';
+import type { InvokeChannel, InvokeHandlers } from '../../shared/contract';
 import type { FrameSubscription } from './frame-pump';
 import type { KvScopeService } from './service';
 
@@ -15,6 +15,15 @@ export interface FileActions {
   exportRatesCsv(): Promise<FileResult>;
   exportChartPng(png: Uint8Array): Promise<FileResult>;
 }
+
+/** The channels that are file actions: the side that owns dialogs or HTTP routes answers them. */
+export const FILE_ACTION_CHANNELS = {
+  'session:open': 'openSession',
+  'session:save-as': 'saveSessionAs',
+  'session:import-capture': 'importCapture',
+  'export:rates-csv': 'exportRatesCsv',
+  'export:chart-png': 'exportChartPng',
+} as const satisfies Partial<Record<InvokeChannel, keyof FileActions>>;
 
 /** The handlers for one renderer; arguments are validated before these run. */
 export function createInvokeHandlers(

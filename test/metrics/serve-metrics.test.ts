@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UpdateFrame } from '../../shared/api-types';
 import { startHttpHost, type HttpHost } from '../../electron/serve/http-host';
 import { KvScopeService } from '../../electron/service/service';
+import { linkInThread } from '../support/in-thread-host';
 import { SimPublisher } from '../../electron/sim/publisher';
 import type { PublishedBatch } from '../../electron/sim/types';
 import { parsePromText, type PromSample } from '../../electron/metrics/prom-text';
@@ -87,7 +88,7 @@ beforeAll(async () => {
     },
   });
   host = await startHttpHost({
-    service,
+    service: linkInThread(service),
     rendererDir: dir,
     host: '127.0.0.1',
     port: 0,

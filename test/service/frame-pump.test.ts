@@ -47,6 +47,24 @@ describe('FramePump', () => {
     expect(sent).toEqual([1, 2]); // one frame of the latest state, not the backlog
   });
 
+  it('sends the frame a late ack made it miss at once, not a tick later', () => {
+    pump = new FramePump(frame, { intervalMs: 100, ackTimeoutMs: 5000 });
+    const sent: number[] = [];
+    const sub = pump.subscribe({ send: (f) => sent.push(f.n) });
+    pump.tick(0);
+    pump.markDirty();
+    pump.tick(100); // the ack of frame 1 has not come: this tick skips it
+    expect(sent).toEqual([1]);
+    sub.ack(1, 130);
+    expect(sent).toEqual([1, 2]);
+    // An ack in time sends nothing by itself: the next tick does.
+    pump.markDirty();
+    sub.ack(2, 150);
+    expect(sent).toEqual([1, 2]);
+    pump.tick(200);
+    expect(sent).toEqual([1, 2, 3]);
+  });
+
   it('takes an unacknowledged frame as lost after the ack timeout', () => {
     pump = new FramePump(frame, { intervalMs: 1e6, ackTimeoutMs: 3000 });
     const sent: number[] = [];

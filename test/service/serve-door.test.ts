@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { isLoopbackHost, isWildcardHost } from '../../electron/serve/door';
 import { startHttpHost, type HttpHost } from '../../electron/serve/http-host';
 import { KvScopeService } from '../../electron/service/service';
+import { linkInThread } from '../support/in-thread-host';
 import { HTTP_ROUTES, WS_PATH } from '../../shared/ws-protocol';
 
 let dir: string;
@@ -27,7 +28,12 @@ beforeAll(async () => {
     persistProfiles: false,
     transport: 'websocket',
   });
-  const common = { service, rendererDir: dir, port: 0, dataDir: path.join(dir, 'data') };
+  const common = {
+    service: linkInThread(service),
+    rendererDir: dir,
+    port: 0,
+    dataDir: path.join(dir, 'data'),
+  };
   loopback = await startHttpHost({ ...common, host: '127.0.0.1' });
   everywhere = await startHttpHost({ ...common, host: '0.0.0.0', token: TOKEN });
 });

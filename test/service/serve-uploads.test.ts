@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpHost, type HttpHost } from '../../electron/serve/http-host';
 import { KvScopeService } from '../../electron/service/service';
+import { linkInThread } from '../support/in-thread-host';
 import type { UpdateFrame } from '../../shared/api-types';
 import { HTTP_ROUTES } from '../../shared/ws-protocol';
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
     transport: 'websocket',
   });
   host = await startHttpHost({
-    service,
+    service: linkInThread(service),
     rendererDir: dir,
     host: '127.0.0.1',
     port: 0,

@@ -12,6 +12,7 @@ import type { InvokeChannel } from '../../shared/contract';
 import { HTTP_ROUTES, WS_PATH, type WsServerMessage } from '../../shared/ws-protocol';
 import { startHttpHost, type HttpHost } from '../../electron/serve/http-host';
 import { KvScopeService } from '../../electron/service/service';
+import { linkInThread } from '../support/in-thread-host';
 import { SimPublisher } from '../../electron/sim/publisher';
 import type { PublishedBatch } from '../../electron/sim/types';
 
@@ -88,7 +89,7 @@ beforeAll(async () => {
     frameIntervalMs: 20,
   });
   host = await startHttpHost({
-    service,
+    service: linkInThread(service),
     rendererDir: dir,
     host: '127.0.0.1',
     port: 0,

@@ -9,7 +9,13 @@ import path from 'node:path';
 export const ROOT = findRoot(process.cwd());
 export const CLI = path.join(ROOT, 'dist/cli.cjs');
 
-const PARTS = ['dist/cli.cjs', 'dist/main.cjs', 'dist/preload.cjs', 'dist/renderer/index.html'];
+const PARTS = [
+  'dist/cli.cjs',
+  'dist/service-host.cjs',
+  'dist/main.cjs',
+  'dist/preload.cjs',
+  'dist/renderer/index.html',
+];
 const SOURCES = ['electron', 'shared', 'renderer'];
 
 /** Builds dist/ (CLI, main, preload, renderer) when a part of it is missing. */

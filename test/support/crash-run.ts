@@ -92,6 +92,8 @@ export interface Shown {
 export class FrameReader {
   latest: Shown | null = null;
   frames = 0;
+  /** The size of each update message, in bytes. */
+  readonly bytes: number[] = [];
   private nextId = 1;
   private constructor(private readonly ws: WebSocket) {
     ws.on('message', (data) => {
@@ -99,6 +101,7 @@ export class FrameReader {
       if (msg.push !== 'update' || !msg.payload) return;
       const f = msg.payload;
       this.frames += 1;
+      this.bytes.push(Buffer.byteLength(String(data)));
       const messages = f.sources.reduce((n, s) => n + s.counters.messages, 0);
       this.latest = { at: Date.now(), events: f.kpis.events, messages, recording: f.recording };
       ws.send(JSON.stringify({ id: this.nextId++, channel: 'frames:ack', args: [f.n] }));

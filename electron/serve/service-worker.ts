@@ -1,0 +1,63 @@
+// `kvscope serve` runs its service (ingest, recording, model, analysis) in a worker thread, so a
+// source publishing flat out never delays an HTTP answer, a static file or a WebSocket frame on
+// the main thread. The worker's heap has a ceiling only as a guard: memory is bounded by design.
+
+import { Worker } from 'node:worker_threads';
+import { nodePort } from '../host/host-port';
+import { ServiceLink } from '../host/service-link';
+import type { ServiceOptions } from '../service/service';
+
+/** A guard against a runaway heap, far above what a bounded service uses (it ends the worker). */
+const WORKER_HEAP_CEILING_MB = 1536;
+
+/** How long close() waits for the thread to end after its service closed. */
+const CLOSE_WAIT_MS = 10_000;
+
+/** The service running in a worker thread, and the link to it. */
+export interface ServiceWorker {
+  link: ServiceLink;
+  thread: Worker;
+  /** Closes the service, then waits for the thread to end. */
+  close(): Promise<void>;
+}
+
+/** Starts `entry` (dist/service-host.cjs) in a worker thread and the service in it. */
+export async function startServiceWorker(
+  entry: string,
+  options: ServiceOptions,
+): Promise<ServiceWorker> {
+  const worker = new Worker(entry, {
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_CEILING_MB },
+  });
+  const link = new ServiceLink(nodePort(worker), (why) => crashText(why, options.dataDir));
+  let closing = false;
+  const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.on('error', (err) => link.hostLost(err.message));
+  worker.once('exit', (code) => {
+    if (!closing) link.hostLost(`it exited with code ${code}`);
+  });
+  try {
+    await link.start(options);
+  } catch (err) {
+    // The host ends by itself after a failed start (terminate() could abort: see close()).
+    await ended;
+    throw err;
+  }
+  return {
+    link,
+    thread: worker,
+    close: async () => {
+      closing = true;
+      if (!link.lost) await link.close().catch(() => undefined);
+      // The host ends itself once its sockets are closed. Never terminate() a thread with sockets
+      // open: zeromq.js aborts the whole process then (zeromq.js #411).
+      const patience = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref());
+      await Promise.race([ended, patience]);
+    },
+  };
+}
+
+/** What a crash of the service thread says to the user: what happened, what is kept, what to do. */
+function crashText(why: string, dataDir: string): string {
+  return `the KV Scope service thread stopped (${why}): what it received is in the recordings of ${dataDir}; start kvscope serve again`;
+}
