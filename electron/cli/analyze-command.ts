@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { CacheAnalysis, type CapacityOverride } from '../analysis/cache-analysis';
 import { toAnalyzeJson } from '../analysis/analyze-json';
 import { replayFile } from '../session/load';
+import { terminalProgress } from './analyze-progress';
 import { analyzeText } from './analyze-text';
 
 interface AnalyzeFlags {
@@ -13,9 +14,6 @@ interface AnalyzeFlags {
   thrashWindow: number;
   capacity: CapacityOverride[];
 }
-
-/** Files past this size report their progress on stderr. */
-const PROGRESS_BYTES = 8 * 2 ** 20;
 
 function seconds(v: string): number {
   const n = Number(v);
@@ -76,18 +74,11 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
     thrashWindowS: flags.thrashWindow,
     capacities: flags.capacity,
   });
-  let shown = 0;
-  const onProgress =
-    size >= PROGRESS_BYTES
-      ? (f: number): void => {
-          const pct = Math.floor(f * 10) * 10;
-          if (pct > shown) {
-            shown = pct;
-            err(`read ${pct}% of ${file}`);
-          }
-        }
-      : undefined;
-  const r = await replayFile(file, (rec) => analysis.apply(rec), { onProgress });
+  const progress = terminalProgress(process.stderr, file, size);
+  // Only the analysis: the model and its event log are for the screens.
+  const r = await replayFile(file, (rec) => analysis.apply(rec), {
+    onProgress: progress ? (f) => progress.update(f) : undefined,
+  }).finally(() => progress?.done());
   for (const p of r.problems) err(p);
   const report = analysis.report();
   const out = flags.json

@@ -90,6 +90,8 @@ export class CacheModel {
   private latestTs: number | null = null;
   private readonly pendingUndecoded = new Map<string, number>();
   private chainCache: { version: number; hash: string; rows: ChainRow[] } | null = null;
+  /** Events applied but not kept for the event log while a file replay keeps their lines. */
+  private unlogged: number | null = null;
 
   constructor(opts: CacheModelOptions = {}) {
     this.bins = new BinTable(opts.maxBins);
@@ -295,6 +297,27 @@ export class CacheModel {
     return this.ring.query(q);
   }
 
+  /** How many events the event log keeps. */
+  eventLogCapacity(): number {
+    return this.ring.capacity;
+  }
+
+  /**
+   * Apply events without keeping them for the event log until logEvents: a file replay keeps the
+   * lines of its newest events instead, as retained records would be promoted and collected by
+   * the million (see session/event-log-tail.ts).
+   */
+  pauseEventLog(): void {
+    this.unlogged ??= 0;
+  }
+
+  /** The newest of the events applied since pauseEventLog, oldest first; logging resumes. */
+  logEvents(newest: readonly EventRecord[]): void {
+    this.ring.advance(Math.max(0, (this.unlogged ?? 0) - newest.length));
+    this.unlogged = null;
+    for (const rec of newest) this.ring.push(rec);
+  }
+
   /** Blocks forgotten after eviction to keep the forest bounded. */
   forgottenBlocks(): number {
     return this.forest.forgotten;
@@ -303,7 +326,8 @@ export class CacheModel {
   private applyEvent(rec: EventRecord): void {
     const c = this.countsOf(rec.source);
     c.events += 1;
-    this.ring.push(rec);
+    if (this.unlogged === null) this.ring.push(rec);
+    else this.unlogged += 1;
     if (this.latestTs === null || rec.ts > this.latestTs) this.latestTs = rec.ts;
     const rows = this.rowsOf(rec.source);
     const srcIdx = this.sourceIds.indexOf(rec.source);

@@ -26,6 +26,11 @@ export class EventRing {
     this.count = Math.min(this.count + 1, this.capacity);
   }
 
+  /** Count `count` arrivals that are not kept (a file replay logs only its newest events). */
+  advance(count: number): void {
+    this.n += count;
+  }
+
   size(): number {
     return this.count;
   }

@@ -5,6 +5,7 @@ import type { EventRecord } from '../../shared/events';
 import { missingCase, type IngestRecord } from '../../shared/records';
 import { CacheAnalysis, type CacheAnalysisOptions } from '../analysis/cache-analysis';
 import { CacheModel, type CacheModelOptions } from '../model/cache-model';
+import { EventLogTail } from './event-log-tail';
 import type { SessionHeader, SessionRecord } from './format';
 import type { SessionInput } from './line-reader';
 import { NotASessionError, readSession } from './read-session';
@@ -85,6 +86,8 @@ export interface ReplayOptions {
   kind?: 'session' | 'capture' | 'auto';
   /** Source name for a capture's events. */
   captureSource?: string;
+  /** Called with the line of each event a session delivers, before its record (not for captures). */
+  onEventLine?: (line: string) => void;
 }
 
 /**
@@ -106,7 +109,15 @@ export async function replayFile(
     // A session that turns out not to be one delivers nothing before NotASessionError.
     const grouper = new BatchGrouper(onRecord);
     try {
-      const r = await readSession(input, (rec) => grouper.push(rec), opts.onProgress);
+      const onEventLine = opts.onEventLine;
+      const r = await readSession(
+        input,
+        (rec, line) => {
+          if (onEventLine && rec.k === 'event') onEventLine(line);
+          grouper.push(rec);
+        },
+        opts.onProgress,
+      );
       grouper.flush();
       return { kind: 'session', header: r.header, problems: r.problems, events: r.counts.events };
     } catch (e) {
@@ -134,13 +145,23 @@ export async function loadIntoModel(
 ): Promise<LoadResult> {
   const model = opts.model ?? new CacheModel(opts.modelOptions);
   const analysis = new CacheAnalysis(opts.analysisOptions);
+  const tail = new EventLogTail(model.eventLogCapacity());
   const r = await replayFile(
     input,
     (rec) => {
       model.apply(rec);
       analysis.apply(rec);
     },
-    opts,
+    {
+      ...opts,
+      // A session's events reach the event log from their lines at the end (event-log-tail.ts);
+      // the first line comes before its batch is applied.
+      onEventLine: (line) => {
+        model.pauseEventLog();
+        tail.push(line);
+      },
+    },
   );
+  model.logEvents(tail.records());
   return { model, analysis, ...r };
 }

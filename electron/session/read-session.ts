@@ -40,10 +40,13 @@ export interface SessionReadResult {
   counts: SessionCounts;
 }
 
-/** Stream a session file's records to onRecord; rejects with NotASessionError when it is not one. */
+/**
+ * Stream a session file's records to onRecord, each with the line it was read from; rejects with
+ * NotASessionError when it is not one.
+ */
 export async function readSession(
   input: SessionInput,
-  onRecord: (r: SessionRecord) => void,
+  onRecord: (r: SessionRecord, line: string) => void,
   onProgress?: (fraction: number) => void,
 ): Promise<SessionReadResult> {
   const problems = new Problems();
@@ -62,7 +65,7 @@ export async function readSession(
     counts.skippedLines += 1;
     problems.add(p);
   };
-  const deliver = (r: SessionRecord): void => {
+  const deliver = (r: SessionRecord, line: string): void => {
     switch (r.k) {
       case 'source': {
         const h = header as SessionHeader;
@@ -87,7 +90,7 @@ export async function readSession(
       default:
         missingCase(r);
     }
-    onRecord(r);
+    onRecord(r, line);
   };
   const end = await readLines(
     input,
@@ -131,13 +134,13 @@ export async function readSession(
         }
         if (verdict === 'restart') {
           // seq went far back with no reset record before it: the publisher restarted.
-          deliver({
-            k: 'reset',
-            rec: { source: r.rec.source, previousSeq: before ?? 0, at: r.rec.ts },
-          });
+          deliver(
+            { k: 'reset', rec: { source: r.rec.source, previousSeq: before ?? 0, at: r.rec.ts } },
+            line,
+          );
         }
       }
-      deliver(r);
+      deliver(r, line);
     },
     {
       onProgress,
