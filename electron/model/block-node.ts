@@ -24,6 +24,8 @@ export class BlockNode {
   seenMask = 0;
   /** Position in the forest's evicted queue (0 while resident somewhere). */
   evictStamp = 0;
+  /** Known blocks naming this one as their parent. */
+  children = 0;
 
   constructor(
     readonly hash: HashKey,

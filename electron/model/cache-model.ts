@@ -75,7 +75,8 @@ export interface CacheModelOptions {
 /** Everything the screens show, fed one record at a time. */
 export class CacheModel {
   private readonly bins: BinTable;
-  private readonly residency = new Residency();
+  /** Keyed by the forest's nodes: a resident block is always a known one. */
+  private readonly residency = new Residency<BlockNode>();
   private readonly forest: Forest;
   private readonly ring: EventRing;
   /** Sources in order of first appearance; the index is the source's bit in block masks. */
@@ -125,8 +126,7 @@ export class CacheModel {
   removeSource(source: string): void {
     const idx = this.sourceIds.indexOf(source);
     if (idx < 0) return;
-    for (const set of this.residency.clear(source).values())
-      for (const h of set) this.release(source, idx, h, this.latestTs ?? 0, false);
+    this.releaseAll(source, idx, this.latestTs ?? 0, false);
     this.removed.add(source);
     this.sourceRows.delete(source);
     this.counts.delete(source);
@@ -169,9 +169,7 @@ export class CacheModel {
       source: r.source,
       detail: `publisher restarted after seq ${r.previousSeq}`,
     });
-    const idx = this.sourceIds.indexOf(r.source);
-    for (const set of this.residency.clear(r.source).values())
-      for (const h of set) this.release(r.source, idx, h, r.at, false);
+    this.releaseAll(r.source, this.sourceIds.indexOf(r.source), r.at, false);
     this.writeLevels(this.latestTs ?? r.at);
     this.bins.set(this.rowsOf(r.source).resident, this.latestTs ?? r.at, 0);
   }
@@ -336,37 +334,50 @@ export class CacheModel {
       const n = ev.block_hashes.length;
       c.stored += n;
       this.bins.add(rows.stored, rec.ts, n);
-      const medium = this.mediumOf(ev.medium);
+      const slot = this.residency.slot(rec.source, this.mediumOf(ev.medium));
       let parent = ev.parent_block_hash;
+      let prev: BlockNode | null = null;
       for (const h of ev.block_hashes) {
-        const { node } = this.forest.store(h, parent, rec.ts, ev.medium, ev.block_size);
-        if (this.residency.store(rec.source, medium, h)) this.forest.addHolder(node, srcIdx);
+        const node = this.forest.store(h, parent, rec.ts, ev.medium, ev.block_size, prev);
+        if (slot.add(node)) this.forest.addHolder(node, srcIdx);
         parent = h;
+        prev = node;
       }
     } else if (ev.type === 'BlockRemoved') {
       const n = ev.block_hashes.length;
       c.removed += n;
       this.bins.add(rows.removed, rec.ts, n);
-      const medium = this.mediumOf(ev.medium);
+      const slot = this.residency.slot(rec.source, this.mediumOf(ev.medium));
       for (const h of ev.block_hashes) {
-        if (this.residency.remove(rec.source, medium, h))
-          this.release(rec.source, srcIdx, h, rec.ts, true);
+        // A resident block is always known (the forest forgets only blocks resident nowhere).
+        const node = this.forest.get(h);
+        if (node && slot.delete(node)) this.release(rec.source, srcIdx, node, rec.ts, true);
       }
     } else {
       c.clears += 1;
       this.bins.add(rows.clears, rec.ts, 1);
       this.mark({ t: rec.ts, kind: 'clear', source: rec.source, detail: 'all blocks cleared' });
-      for (const set of this.residency.clear(rec.source).values()) {
-        for (const h of set) this.release(rec.source, srcIdx, h, rec.ts, true);
-      }
+      this.releaseAll(rec.source, srcIdx, rec.ts, true);
     }
   }
 
-  /** A (source, medium) no longer holds h; `evicted` says whether that was an eviction (a lifetime). */
-  private release(source: string, srcIdx: number, h: string, ts: number, evicted: boolean): void {
-    const node = this.forest.get(h);
-    if (!node) return;
-    this.forest.removeHolder(node, srcIdx, this.residency.inSource(source, h), ts, evicted);
+  /** A (source, medium) no longer holds node; `evicted` says whether that was an eviction (a lifetime). */
+  private release(
+    source: string,
+    srcIdx: number,
+    node: BlockNode,
+    ts: number,
+    evicted: boolean,
+  ): void {
+    // holders counts (source, medium) pairs: with this one the last, no other medium of source has it.
+    const stillInSource = node.holders > 1 && this.residency.inSource(source, node);
+    this.forest.removeHolder(node, srcIdx, stillInSource, ts, evicted);
+  }
+
+  /** Empties every medium of source (a clear, a restart, a removed connection). */
+  private releaseAll(source: string, srcIdx: number, ts: number, evicted: boolean): void {
+    for (const set of this.residency.clear(source).values())
+      for (const node of set) this.release(source, srcIdx, node, ts, evicted);
   }
 
   private seriesView(): SeriesView {

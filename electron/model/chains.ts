@@ -95,8 +95,9 @@ export function computeChains(
   const memo = new Map<HashKey, Agg>();
   const rows: ChainRow[] = [];
   const stack: BlockNode[] = [];
-  for (const leaf of forest.leaves) {
-    let cur = forest.get(leaf);
+  for (const leafNode of forest.leaves) {
+    const leaf = leafNode.hash;
+    let cur: BlockNode | undefined = leafNode;
     stack.length = 0;
     let above: Agg | undefined;
     // The length bound stops a walk around a cycle of hashes (only a broken publisher makes one).
@@ -111,7 +112,7 @@ export function computeChains(
     for (let i = stack.length - 1; i >= 0; i -= 1) {
       const n = stack[i] as BlockNode;
       addNode(agg, n, match);
-      if (i > 0 && forest.children(n.hash) > 1) memo.set(n.hash, { ...agg });
+      if (i > 0 && n.children > 1) memo.set(n.hash, { ...agg });
     }
     if (agg.depth === 0) continue;
     rows.push({ summary: toSummary(agg, leaf, sourceNames), seenMask: agg.seen, match: agg.match });
@@ -170,9 +171,10 @@ export function searchForest(
     if (found.size >= maxResults) break;
   }
   if (found.size === 0) return [];
-  for (const leaf of forest.leaves) {
+  for (const leafNode of forest.leaves) {
+    const leaf = leafNode.hash;
     const seen = new Set<HashKey>();
-    let cur = forest.get(leaf);
+    let cur: BlockNode | undefined = leafNode;
     while (cur && !seen.has(cur.hash)) {
       seen.add(cur.hash);
       const m = found.get(cur.hash);

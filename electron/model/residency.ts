@@ -1,81 +1,137 @@
-// Which block hashes are resident right now, per source and per medium. A store of a hash that is
+// Which blocks are resident right now, per source and per medium. A store of a block that is
 // already resident there does not count twice; a removal of one that is not changes nothing.
+// Keyed by whatever names a block uniquely: the model uses its forest's nodes (an object key
+// hashes by identity, so a lookup compares no hash text), the tally the hash keys themselves.
 
 import type { HashKey } from '../../shared/events';
 
 // One name for an event without a medium, shared with the analysis.
 export { UNSPECIFIED_MEDIUM } from '../../shared/events';
 
-/** Distinct resident hashes per (source, medium), with running totals. */
-export class Residency {
-  private readonly bySource = new Map<string, Map<string, Set<HashKey>>>();
-  private readonly perMedium = new Map<string, number>();
-  private readonly perSource = new Map<string, number>();
-  private totalCount = 0;
+/** A running count of resident blocks. */
+interface Count {
+  n: number;
+}
 
-  /** Mark hash resident in (source, medium); true when it was not already. */
-  store(source: string, medium: string, hash: HashKey): boolean {
+/**
+ * The resident set of one (source, medium) with the counts it feeds: taken once per event, so a
+ * block's store or removal costs one set operation and no map lookup.
+ */
+export class ResidentSlot<K> {
+  /** The resident keys (replaced, not emptied, by takeAll). */
+  set = new Set<K>();
+
+  constructor(
+    private readonly total: Count,
+    private readonly ofSource: Count,
+    private readonly ofMedium: Count,
+  ) {}
+
+  /** Marks key resident; true when it was not already. */
+  add(key: K): boolean {
+    const before = this.set.size;
+    this.set.add(key);
+    if (this.set.size === before) return false;
+    this.bump(1);
+    return true;
+  }
+
+  /** Removes key; true when it was resident. */
+  delete(key: K): boolean {
+    if (!this.set.delete(key)) return false;
+    this.bump(-1);
+    return true;
+  }
+
+  /** Empties the slot; returns what was resident. */
+  takeAll(): Set<K> {
+    const all = this.set;
+    this.bump(-all.size);
+    this.set = new Set();
+    return all;
+  }
+
+  private bump(d: number): void {
+    this.total.n += d;
+    this.ofSource.n += d;
+    this.ofMedium.n += d;
+  }
+}
+
+/** Distinct resident blocks per (source, medium), with running totals. */
+export class Residency<K = HashKey> {
+  private readonly bySource = new Map<string, Map<string, ResidentSlot<K>>>();
+  private readonly perMedium = new Map<string, Count>();
+  private readonly perSource = new Map<string, Count>();
+  private readonly totalCount: Count = { n: 0 };
+
+  /** The resident set of (source, medium), created empty when new. */
+  slot(source: string, medium: string): ResidentSlot<K> {
     let media = this.bySource.get(source);
     if (!media) {
       media = new Map();
       this.bySource.set(source, media);
     }
-    let set = media.get(medium);
-    if (!set) {
-      set = new Set();
-      media.set(medium, set);
+    let slot = media.get(medium);
+    if (!slot) {
+      slot = new ResidentSlot(
+        this.totalCount,
+        countOf(this.perSource, source),
+        countOf(this.perMedium, medium),
+      );
+      media.set(medium, slot);
     }
-    if (set.has(hash)) return false;
-    set.add(hash);
-    this.bump(source, medium, 1);
-    return true;
+    return slot;
   }
 
-  /** Remove hash from (source, medium); true when it was resident there. */
-  remove(source: string, medium: string, hash: HashKey): boolean {
-    const set = this.bySource.get(source)?.get(medium);
-    if (!set || !set.delete(hash)) return false;
-    this.bump(source, medium, -1);
-    return true;
+  /** Mark key resident in (source, medium); true when it was not already. */
+  store(source: string, medium: string, key: K): boolean {
+    return this.slot(source, medium).add(key);
   }
 
-  /** Empty every medium of a source; returns the hashes that were resident (per medium). */
-  clear(source: string): Map<string, Set<HashKey>> {
-    const media = this.bySource.get(source);
-    if (!media) return new Map();
-    this.bySource.set(source, new Map());
-    for (const [medium, set] of media) this.bump(source, medium, -set.size);
-    return media;
+  /** Remove key from (source, medium); true when it was resident there. */
+  remove(source: string, medium: string, key: K): boolean {
+    return this.bySource.get(source)?.get(medium)?.delete(key) ?? false;
   }
 
-  /** Whether hash is resident in any medium of source. */
-  inSource(source: string, hash: HashKey): boolean {
+  /** Empty every medium of a source; returns the blocks that were resident (per medium). */
+  clear(source: string): Map<string, Set<K>> {
+    const out = new Map<string, Set<K>>();
+    for (const [medium, slot] of this.bySource.get(source) ?? []) out.set(medium, slot.takeAll());
+    return out;
+  }
+
+  /** Whether key is resident in any medium of source. */
+  inSource(source: string, key: K): boolean {
     const media = this.bySource.get(source);
     if (!media) return false;
-    for (const set of media.values()) if (set.has(hash)) return true;
+    for (const slot of media.values()) if (slot.set.has(key)) return true;
     return false;
   }
 
   total(): number {
-    return this.totalCount;
+    return this.totalCount.n;
   }
 
   ofSource(source: string): number {
-    return this.perSource.get(source) ?? 0;
+    return this.perSource.get(source)?.n ?? 0;
   }
 
-  /** Resident hashes of one source on one medium. */
+  /** Resident blocks of one source on one medium. */
   ofSourceMedium(source: string, medium: string): number {
-    return this.bySource.get(source)?.get(medium)?.size ?? 0;
+    return this.bySource.get(source)?.get(medium)?.set.size ?? 0;
   }
 
   ofMedium(medium: string): number {
-    return this.perMedium.get(medium) ?? 0;
+    return this.perMedium.get(medium)?.n ?? 0;
   }
+}
 
-  private bump(source: string, medium: string, d: number): void {
-    this.totalCount += d;
-    this.perMedium.set(medium, (this.perMedium.get(medium) ?? 0) + d);
-    this.perSource.set(source, (this.perSource.get(source) ?? 0) + d);
+function countOf(counts: Map<string, Count>, key: string): Count {
+  let c = counts.get(key);
+  if (!c) {
+    c = { n: 0 };
+    counts.set(key, c);
   }
+  return c;
 }
