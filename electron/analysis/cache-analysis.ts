@@ -10,7 +10,6 @@ import {
   type BlockRemovedEvent,
   type BlockStoredEvent,
   type EventRecord,
-  type HashKey,
 } from '../../shared/events';
 import { isEventTime } from '../../shared/event-bounds';
 import { missingCase, type IngestRecord } from '../../shared/records';
@@ -68,9 +67,10 @@ export class CacheAnalysis {
     undecoded: 0,
     eventErrors: 0,
   };
-  /** Depth (blocks from the root) of held hashes whose chain was seen from its root. */
-  private readonly depth = new Map<HashKey, number>();
-  readonly holdings = new Holdings((h) => this.depth.delete(h));
+  /** Who holds each hash, its id, and its depth (blocks from the root) when its chain was seen. */
+  readonly holdings = new Holdings();
+  /** Routing regret's candidate sources, reused across events. */
+  private readonly candidates: number[] = [];
   private readonly bySource = new Map<string, SourceState>();
   private nextIdx = 0;
 
@@ -183,58 +183,64 @@ export class CacheAnalysis {
     const n = ev.block_hashes.length;
     m.c.storedBlocks += n;
     src.c.storedBlocks += n;
+    const holdings = this.holdings;
     const parent = ev.parent_block_hash;
+    let depth: number | null = 0;
     if (parent !== null) {
       this.reuse.storesWithParent += 1;
+      const pid = holdings.find(parent);
       // Reuse: the store extends a prefix this source holds now (in any medium).
-      for (const held of src.media.values()) {
-        if (held.resident.has(parent)) {
-          this.reuse.reuseStores += 1;
-          break;
-        }
-      }
+      if (pid >= 0 && holdings.heldBy(pid, src.idx)) this.reuse.reuseStores += 1;
+      depth = holdings.depthOf(parent);
+      this.hot.add(parent, ev.block_hashes[0], depth, ev.block_size);
     }
-    let depth: number | null = parent === null ? 0 : (this.depth.get(parent) ?? null);
-    if (parent !== null) this.hot.add(parent, ev.block_hashes[0], depth, ev.block_size);
-    // Routing regret: the leading run of new stores that one other source holds.
-    let candidates: number[] | null = null;
+    // Routing regret: the leading run of new stores that one other source holds. The candidates
+    // (sources holding every new store so far) live in a reused array: no allocation per block.
+    const candidates = this.candidates;
+    let first = true;
     let run = 0;
     let running = true;
     for (const h of ev.block_hashes) {
       if (depth !== null) depth += 1;
-      if (m.resident.has(h)) {
+      let id = holdings.find(h);
+      if (id >= 0 && m.resident.has(id)) {
         m.c.announcedHits += 1;
         src.c.announcedHits += 1;
-        if (depth !== null && !this.depth.has(h)) this.depth.set(h, depth);
+        if (depth !== null) holdings.keepDepth(id, depth);
         continue;
       }
       m.c.newStores += 1;
       src.c.newStores += 1;
-      m.resident.add(h, ts);
+      if (id < 0) id = holdings.intern(h);
+      m.resident.add(id, ts);
       if (m.resident.size > m.peak) m.peak = m.resident.size;
       const ghost = m.ghosts.restore(h);
       if (ghost) {
         const gap = ts - ghost.removedAt;
         const thrash = gap <= this.thrashWindowS;
-        THRASH_WINDOWS_S.forEach((w, i) => {
-          if (gap <= w) this.thrashAt[i] = (this.thrashAt[i] ?? 0) + ghost.weight;
-        });
+        for (let i = 0; i < THRASH_WINDOWS_S.length; i += 1)
+          if (gap <= (THRASH_WINDOWS_S[i] as number))
+            this.thrashAt[i] = (this.thrashAt[i] as number) + ghost.weight;
         m.distances.add(ghost.distance, ghost.weight);
         this.count(m.c, src.c, ghost.weight, thrash);
         this.series.add(ts, ghost.weight, thrash);
       }
-      if (this.holdings.heldByOther(h, src.idx)) src.duplicateStores += 1;
+      if (holdings.heldByOther(id, src.idx)) src.duplicateStores += 1;
       if (running) {
-        const holders = this.holdings.holders(h);
-        candidates =
-          candidates === null
-            ? holders.filter((t) => t !== src.idx)
-            : candidates.filter((t) => holders.includes(t));
+        if (first) {
+          first = false;
+          candidates.length = 0;
+          for (const t of holdings.holders(id)) if (t !== src.idx) candidates.push(t);
+        } else {
+          let kept = 0;
+          for (const t of candidates) if (holdings.heldBy(id, t)) candidates[kept++] = t;
+          candidates.length = kept;
+        }
         if (candidates.length > 0) run += 1;
         else running = false;
       }
-      if (!this.heldElsewhere(src, m, h)) this.holdings.add(h, src.idx);
-      if (depth !== null && !this.depth.has(h)) this.depth.set(h, depth);
+      if (!this.heldElsewhere(src, m, id)) holdings.add(id, src.idx);
+      if (depth !== null) holdings.keepDepth(id, depth);
     }
     src.regretBlocks += run;
     src.regretTokens += run * ev.block_size;
@@ -246,18 +252,21 @@ export class CacheAnalysis {
     m.c.removedBlocks += n;
     src.c.removedBlocks += n;
     for (const h of ev.block_hashes) {
-      const storedAt = m.resident.take(h);
+      // A hash no source holds has no id, and is in no R.
+      const id = this.holdings.find(h);
+      if (id < 0) continue;
+      const storedAt = m.resident.take(id);
       if (storedAt === undefined) continue;
       this.lifetimeOf(m.medium).add(ts - storedAt);
       m.ghosts.add(h, ts);
-      if (!this.heldElsewhere(src, m, h)) this.holdings.remove(h, src.idx);
+      if (!this.heldElsewhere(src, m, id)) this.holdings.remove(id, src.idx);
     }
   }
 
   /** Empties R and G of every medium of a source: no lifetimes, no ghosts. */
   private clearSource(src: SourceState): void {
     for (const m of src.media.values()) {
-      for (const h of m.resident.keys()) this.holdings.remove(h, src.idx);
+      for (const id of m.resident.keys()) this.holdings.remove(id, src.idx);
       m.resident.clear();
       m.ghosts.clear();
     }
@@ -272,10 +281,10 @@ export class CacheAnalysis {
     }
   }
 
-  /** Whether src holds h in a medium other than m. */
-  private heldElsewhere(src: SourceState, m: MediumState, h: HashKey): boolean {
+  /** Whether src holds id in a medium other than m. */
+  private heldElsewhere(src: SourceState, m: MediumState, id: number): boolean {
     if (src.media.size === 1) return false;
-    for (const other of src.media.values()) if (other !== m && other.resident.has(h)) return true;
+    for (const other of src.media.values()) if (other !== m && other.resident.has(id)) return true;
     return false;
   }
 

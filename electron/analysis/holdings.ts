@@ -1,56 +1,107 @@
 // Which sources hold each hash now (in any medium), with the router's running figures: hashes
-// held by two or more sources, the duplicate blocks they make, and the pairwise overlap. Most
-// hashes have one holder: they cost one map entry with a number; shared ones a small list.
+// held by two or more sources, the duplicate blocks they make, and the pairwise overlap.
+// It is also the analysis' interner: a held hash gets a small dense id, looked up once per block,
+// and what the analysis keeps per held hash (its first holder, its depth; R of every
+// (source, medium)) is keyed by that id, in typed arrays where it is one value per hash. An id
+// is recycled once no source holds its hash, so the arrays stay as large as the hashes held.
 
 import type { HashKey } from '../../shared/events';
 
 const EMPTY: readonly number[] = [];
+const FIRST_IDS = 1024;
+/** No holder / no depth. */
+const NONE = -1;
 
-/** Source holdings per hash, by source index. */
+/** Source holdings per held hash, by source index, and the hash's id. */
 export class Holdings {
-  private readonly single = new Map<HashKey, number>();
-  private readonly multi = new Map<HashKey, number[]>();
+  private readonly idOf = new Map<HashKey, number>();
+  private keys: (HashKey | undefined)[] = new Array<HashKey | undefined>(FIRST_IDS);
+  /** The holder of an id held by one source; NONE while it has several (then in `multi`). */
+  private one = new Int32Array(FIRST_IDS).fill(NONE);
+  /** Blocks from the root of an id whose chain was seen from its root; NONE when unknown. */
+  private depths = new Int32Array(FIRST_IDS).fill(NONE);
+  private readonly multi = new Map<number, number[]>();
+  private readonly free: number[] = [];
+  private next = 0;
   private readonly pairs = new Map<number, number>();
+  /** Reused by holders() for a single holder, so a lookup allocates nothing. */
+  private readonly single: number[] = [0];
   /** Hashes held by two or more sources. */
   sharedNow = 0;
   /** Sum over hashes of (holders - 1). */
   duplicateNow = 0;
 
-  constructor(private readonly onReleased: (hash: HashKey) => void = () => undefined) {}
-
-  /** Whether a source other than src holds hash. */
-  heldByOther(hash: HashKey, src: number): boolean {
-    if (this.multi.has(hash)) return true;
-    const one = this.single.get(hash);
-    return one !== undefined && one !== src;
+  /** The id of a held hash, or -1 when no source holds it. */
+  find(hash: HashKey): number {
+    return this.idOf.get(hash) ?? -1;
   }
 
-  /** Whether anyone holds hash. */
-  held(hash: HashKey): boolean {
-    return this.single.has(hash) || this.multi.has(hash);
+  /** The id of hash, a new one (held by nobody yet: add a holder next) when it is not held. */
+  intern(hash: HashKey): number {
+    const known = this.idOf.get(hash);
+    if (known !== undefined) return known;
+    const id = this.free.pop() ?? this.grow();
+    this.idOf.set(hash, id);
+    this.keys[id] = hash;
+    return id;
   }
 
-  /** The sources holding hash (do not keep the array: it may change). */
-  holders(hash: HashKey): readonly number[] {
-    const one = this.single.get(hash);
-    if (one !== undefined) return [one];
-    return this.multi.get(hash) ?? EMPTY;
+  /** Ids handed out so far (an upper bound for arrays keyed by id). */
+  get idLimit(): number {
+    return this.next;
   }
 
-  /** src starts holding hash (the caller knows it did not). */
-  add(hash: HashKey, src: number): void {
-    const one = this.single.get(hash);
-    if (one !== undefined) {
-      this.single.delete(hash);
-      this.multi.set(hash, [one, src]);
+  /** Whether a source other than src holds id. */
+  heldByOther(id: number, src: number): boolean {
+    if (this.multi.has(id)) return true;
+    const one = this.one[id] as number;
+    return one !== NONE && one !== src;
+  }
+
+  /** Whether src holds id. */
+  heldBy(id: number, src: number): boolean {
+    const one = this.one[id] as number;
+    if (one !== NONE) return one === src;
+    return this.multi.get(id)?.includes(src) ?? false;
+  }
+
+  /** The sources holding id (do not keep the array: it may change). */
+  holders(id: number): readonly number[] {
+    const one = this.one[id] as number;
+    if (one !== NONE) {
+      this.single[0] = one;
+      return this.single;
+    }
+    return this.multi.get(id) ?? EMPTY;
+  }
+
+  /** The depth recorded for a held hash, null when none is known (or nobody holds it). */
+  depthOf(hash: HashKey): number | null {
+    const id = this.idOf.get(hash);
+    if (id === undefined) return null;
+    const d = this.depths[id] as number;
+    return d === NONE ? null : d;
+  }
+
+  /** Records id's depth unless it has one. */
+  keepDepth(id: number, depth: number): void {
+    if (this.depths[id] === NONE) this.depths[id] = Math.min(depth, 0x7fffffff);
+  }
+
+  /** src starts holding id (the caller knows it did not). */
+  add(id: number, src: number): void {
+    const one = this.one[id] as number;
+    if (one !== NONE) {
+      this.one[id] = NONE;
+      this.multi.set(id, [one, src]);
       this.bump(one, src, 1);
       this.sharedNow += 1;
       this.duplicateNow += 1;
       return;
     }
-    const list = this.multi.get(hash);
+    const list = this.multi.get(id);
     if (list === undefined) {
-      this.single.set(hash, src);
+      this.one[id] = src;
       return;
     }
     for (const t of list) this.bump(t, src, 1);
@@ -58,16 +109,15 @@ export class Holdings {
     this.duplicateNow += 1;
   }
 
-  /** src no longer holds hash (a no-op when it did not). */
-  remove(hash: HashKey, src: number): void {
-    const one = this.single.get(hash);
-    if (one !== undefined) {
+  /** src no longer holds id (a no-op when it did not); the last holder's going frees the id. */
+  remove(id: number, src: number): void {
+    const one = this.one[id] as number;
+    if (one !== NONE) {
       if (one !== src) return;
-      this.single.delete(hash);
-      this.onReleased(hash);
+      this.release(id);
       return;
     }
-    const list = this.multi.get(hash);
+    const list = this.multi.get(id);
     if (list === undefined) return;
     const i = list.indexOf(src);
     if (i < 0) return;
@@ -75,8 +125,8 @@ export class Holdings {
     this.duplicateNow -= 1;
     for (const t of list) this.bump(t, src, -1);
     if (list.length === 1) {
-      this.multi.delete(hash);
-      this.single.set(hash, list[0] as number);
+      this.multi.delete(id);
+      this.one[id] = list[0] as number;
       this.sharedNow -= 1;
     }
   }
@@ -84,6 +134,29 @@ export class Holdings {
   /** Hashes held by both a and b now. */
   overlap(a: number, b: number): number {
     return this.pairs.get(pairKey(a, b)) ?? 0;
+  }
+
+  private release(id: number): void {
+    this.one[id] = NONE;
+    this.depths[id] = NONE;
+    this.idOf.delete(this.keys[id] as HashKey);
+    this.keys[id] = undefined;
+    this.free.push(id);
+  }
+
+  /** A fresh id, doubling the arrays when they are full. */
+  private grow(): number {
+    if (this.next === this.one.length) {
+      const n = this.one.length * 2;
+      const one = new Int32Array(n).fill(NONE);
+      one.set(this.one);
+      this.one = one;
+      const depths = new Int32Array(n).fill(NONE);
+      depths.set(this.depths);
+      this.depths = depths;
+      this.keys.length = n;
+    }
+    return this.next++;
   }
 
   private bump(a: number, b: number, d: number): void {

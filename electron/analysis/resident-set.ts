@@ -1,12 +1,11 @@
-// R of one (source, medium): resident hashes with the ts of the store that made them resident.
-// The times live in a typed array indexed by a small integer the map holds, so a store allocates
-// no boxed number (a million stores a second would otherwise feed the garbage collector).
-
-import type { HashKey } from '../../shared/events';
+// R of one (source, medium): resident hashes (by their Holdings id) with the ts of the store that
+// made them resident. The times live in a typed array indexed by a small integer the map holds, so
+// a store allocates no boxed number (a million stores a second would otherwise feed the garbage
+// collector); the keys are ids, so a lookup hashes a small integer, not the hash's text.
 
 /** Resident hashes and their store times. */
 export class ResidentSet {
-  private readonly slotOf = new Map<HashKey, number>();
+  private readonly slotOf = new Map<number, number>();
   private at = new Float64Array(1024);
   private free: number[] = [];
   private next = 0;
@@ -16,13 +15,13 @@ export class ResidentSet {
     return this.slotOf.size;
   }
 
-  /** Whether hash is resident. */
-  has(hash: HashKey): boolean {
-    return this.slotOf.has(hash);
+  /** Whether id is resident. */
+  has(id: number): boolean {
+    return this.slotOf.has(id);
   }
 
-  /** Makes hash resident, stored at ts (the caller knows it was not). */
-  add(hash: HashKey, ts: number): void {
+  /** Makes id resident, stored at ts (the caller knows it was not). */
+  add(id: number, ts: number): void {
     let slot = this.free.pop();
     if (slot === undefined) {
       if (this.next === this.at.length) {
@@ -33,20 +32,20 @@ export class ResidentSet {
       slot = this.next++;
     }
     this.at[slot] = ts;
-    this.slotOf.set(hash, slot);
+    this.slotOf.set(id, slot);
   }
 
-  /** Removes hash and returns its store ts, or undefined when it was not resident. */
-  take(hash: HashKey): number | undefined {
-    const slot = this.slotOf.get(hash);
+  /** Removes id and returns its store ts, or undefined when it was not resident. */
+  take(id: number): number | undefined {
+    const slot = this.slotOf.get(id);
     if (slot === undefined) return undefined;
-    this.slotOf.delete(hash);
+    this.slotOf.delete(id);
     this.free.push(slot);
     return this.at[slot];
   }
 
-  /** The resident hashes. */
-  keys(): IterableIterator<HashKey> {
+  /** The resident ids. */
+  keys(): IterableIterator<number> {
     return this.slotOf.keys();
   }
 

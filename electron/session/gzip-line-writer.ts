@@ -9,7 +9,11 @@ import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { constants, createGzip, type Gzip } from 'node:zlib';
 
-/** Lines are queued in segments of about this many bytes, not one array entry per line. */
+/**
+ * Lines are queued as UTF-8 in buffers of this many bytes, written straight into them: no string
+ * per line is kept, joined or converted again, which under a busy ingest was most of the recording's
+ * cost (copies and garbage collection).
+ */
 const SEGMENT_BYTES = 64 * 1024;
 /**
  * One gzip write takes what is queued, up to this many bytes. Each write (and each full output
@@ -52,7 +56,8 @@ export interface LineWriterStats {
 }
 
 interface Segment {
-  parts: string[];
+  buf: Buffer;
+  /** Bytes used in buf. */
   bytes: number;
   lines: number;
   firstAt: number;
@@ -118,17 +123,20 @@ export class GzipLineWriter {
   /** Queue one line (no newline); false when it was refused and counted as dropped. */
   write(line: string): boolean {
     if (this.closed) return false;
-    const bytes = line.length + 1;
-    if (this.error !== null || this.queuedBytes + bytes > this.opts.maxQueueBytes) {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 for 2); ASCII exactly 1.
+    const most = line.length * 3 + 1;
+    if (this.error !== null || this.queuedBytes + line.length + 1 > this.opts.maxQueueBytes) {
       this.dropped += 1;
       return false;
     }
     let seg = this.queue[this.queue.length - 1];
-    if (!seg || seg.sealed || seg.bytes >= SEGMENT_BYTES) {
-      seg = { parts: [], bytes: 0, lines: 0, firstAt: Date.now(), sealed: false };
+    if (!seg || seg.sealed || seg.buf.length - seg.bytes < most) {
+      const buf = Buffer.allocUnsafe(Math.max(SEGMENT_BYTES, most));
+      seg = { buf, bytes: 0, lines: 0, firstAt: Date.now(), sealed: false };
       this.queue.push(seg);
     }
-    seg.parts.push(line, '\n');
+    const bytes = seg.buf.write(line, seg.bytes, 'utf8') + 1;
+    seg.buf[seg.bytes + bytes - 1] = 0x0a;
     seg.bytes += bytes;
     seg.lines += 1;
     this.queuedBytes += bytes;
@@ -263,9 +271,9 @@ export class GzipLineWriter {
   private async pump(): Promise<void> {
     for (;;) {
       if (this.holding || this.error !== null) return;
-      const text = this.take();
-      if (text !== null) {
-        const full = !this.gz.write(text);
+      const chunk = this.take();
+      if (chunk !== null) {
+        const full = !this.gz.write(chunk);
         if (this.unflushedBytes >= FLUSH_BYTES || this.flushWanted) await this.syncFlush();
         else if (full) await this.unlessFailed(once(this.gz, 'drain'));
         continue;
@@ -279,9 +287,9 @@ export class GzipLineWriter {
     }
   }
 
-  /** Takes queued segments (up to WRITE_BYTES, never past holdFrom) as one string, or null. */
-  private take(): string | null {
-    const parts: string[] = [];
+  /** Takes queued segments (up to WRITE_BYTES, never past holdFrom) as one buffer, or null. */
+  private take(): Buffer | null {
+    const parts: Buffer[] = [];
     let bytes = 0;
     while (this.queue.length > 0 && bytes < WRITE_BYTES) {
       if (this.holdFrom !== null && this.handed >= this.holdFrom) break;
@@ -290,11 +298,11 @@ export class GzipLineWriter {
       this.handed += seg.lines;
       this.pending.push({ endLine: this.handed, firstAt: seg.firstAt });
       bytes += seg.bytes;
-      for (const p of seg.parts) parts.push(p);
+      parts.push(seg.buf.subarray(0, seg.bytes));
     }
     if (parts.length === 0) return null;
     this.unflushedBytes += bytes;
-    return parts.join('');
+    return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, bytes);
   }
 
   private async syncFlush(): Promise<void> {
