@@ -72,13 +72,16 @@ export class BlockTally implements IngestSink {
       case 'BlockStored': {
         const medium = ev.medium ?? UNSPECIFIED_MEDIUM;
         this.totalsOf(e.source, medium).stored += ev.block_hashes.length;
-        for (const h of ev.block_hashes) this.residency.store(e.source, medium, h);
+        // The resident set of (source, medium) once per event, not one map walk per block.
+        const slot = this.residency.slot(e.source, medium);
+        for (const h of ev.block_hashes) slot.add(h);
         return;
       }
       case 'BlockRemoved': {
         const medium = ev.medium ?? UNSPECIFIED_MEDIUM;
         this.totalsOf(e.source, medium).removed += ev.block_hashes.length;
-        for (const h of ev.block_hashes) this.residency.remove(e.source, medium, h);
+        const slot = this.residency.slot(e.source, medium);
+        for (const h of ev.block_hashes) slot.delete(h);
         return;
       }
       case 'AllBlocksCleared':
