@@ -123,12 +123,12 @@ export class GzipLineWriter {
   /** Queue one line (no newline); false when it was refused and counted as dropped. */
   write(line: string): boolean {
     if (this.closed) return false;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 for 2); ASCII exactly 1.
-    const most = line.length * 3 + 1;
+    // UTF-8 takes at least one byte and at most 3 per UTF-16 unit (ASCII: exactly 1).
     if (this.error !== null || this.queuedBytes + line.length + 1 > this.opts.maxQueueBytes) {
       this.dropped += 1;
       return false;
     }
+    const most = line.length * 3 + 1;
     let seg = this.queue[this.queue.length - 1];
     if (!seg || seg.sealed || seg.buf.length - seg.bytes < most) {
       const buf = Buffer.allocUnsafe(Math.max(SEGMENT_BYTES, most));
@@ -136,6 +136,12 @@ export class GzipLineWriter {
       this.queue.push(seg);
     }
     const bytes = seg.buf.write(line, seg.bytes, 'utf8') + 1;
+    if (this.queuedBytes + bytes > this.opts.maxQueueBytes) {
+      // Past the bound once encoded: refused, its bytes left unused (and a segment it opened dropped).
+      if (seg.lines === 0) this.queue.pop();
+      this.dropped += 1;
+      return false;
+    }
     seg.buf[seg.bytes + bytes - 1] = 0x0a;
     seg.bytes += bytes;
     seg.lines += 1;

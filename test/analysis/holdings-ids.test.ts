@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
+import { Holdings } from '../../electron/analysis/holdings';
+import { batch, cleared, removed, stored } from './helpers';
+
+describe('hash ids of the analysis', () => {
+  it('recycles the id of a hash no source holds, so ids stay as many as the hashes held', () => {
+    const a = new CacheAnalysis();
+    // 10,000 distinct hashes through two sources, never more than 8 held at once.
+    for (let i = 0; i < 10_000; i += 4) {
+      const hs = [0, 1, 2, 3].map((j) => `h${i + j}`);
+      a.apply(batch('s1', i, [stored(hs)]));
+      a.apply(batch('s2', i, [stored(hs)]));
+      a.apply(batch('s1', i + 0.5, [removed(hs)]));
+      a.apply(batch('s2', i + 0.5, [removed(hs)]));
+    }
+    expect(a.holdings.idLimit).toBeLessThanOrEqual(8);
+    const r = a.report();
+    expect(r.totals.newStores).toBe(20_000);
+    expect(r.crossSource.duplicateStores).toBe(10_000);
+    expect(r.crossSource.sharedBlocksNow).toBe(0);
+  });
+
+  it('gives a recycled id no trace of the hash it named before', () => {
+    const h = new Holdings();
+    const first = h.intern('old');
+    h.add(first, 0);
+    h.add(first, 1);
+    h.keepDepth(first, 7);
+    h.remove(first, 0);
+    h.remove(first, 1);
+    expect(h.find('old')).toBe(-1);
+    const again = h.intern('new');
+    expect(again).toBe(first);
+    expect(h.holders(again)).toEqual([]);
+    expect(h.heldByOther(again, 0)).toBe(false);
+    expect(h.depthOf('new')).toBeNull();
+    expect(h.sharedNow).toBe(0);
+    expect(h.duplicateNow).toBe(0);
+  });
+
+  it('keeps a hash held in another medium of the same source after a clear of one frees it', () => {
+    const a = new CacheAnalysis();
+    a.apply(batch('s1', 1, [stored(['x'], { medium: 'GPU' }), stored(['x'], { medium: 'CPU' })]));
+    a.apply(batch('s2', 2, [stored(['x'], { medium: 'GPU' })]));
+    a.apply(batch('s1', 3, [cleared()]));
+    // s2 still holds x: its store after the clear is a duplicate again.
+    a.apply(batch('s1', 4, [stored(['x'], { medium: 'GPU' })]));
+    const r = a.report();
+    expect(r.crossSource.duplicateStores).toBe(2);
+    expect(r.crossSource.sharedBlocksNow).toBe(1);
+  });
+});

@@ -1,0 +1,43 @@
+// The line writer queues lines as UTF-8 in fixed-size buffers: lines of any size and script come
+// back from the file exactly, in order, and the queue bound counts encoded bytes.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GzipLineWriter } from '../../electron/session/gzip-line-writer';
+
+let dir = '';
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kvscope-line-buffers-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('line writer buffers', () => {
+  it('writes multi-byte lines and lines longer than a buffer exactly, in order', async () => {
+    const file = join(dir, 'lines.gz');
+    const w = new GzipLineWriter(file, { flushIntervalMs: 20, maxQueueBytes: 8 << 20 });
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) lines.push(`{"i":${i},"name":"ränk ${i} 🚀 名前"}`);
+    lines.splice(1500, 0, 'x'.repeat(200_000), `"${'é'.repeat(70_000)}"`);
+    for (const l of lines) expect(w.write(l)).toBe(true);
+    await w.close();
+    const text = gunzipSync(await readFile(file)).toString('utf8');
+    expect(text).toBe(lines.map((l) => `${l}\n`).join(''));
+    expect(w.stats().durable).toBe(lines.length);
+  });
+
+  it('refuses a line whose encoded bytes pass the bound, and keeps taking lines that fit', async () => {
+    const file = join(dir, 'bound.gz');
+    const w = new GzipLineWriter(file, { flushIntervalMs: 20, maxQueueBytes: 100 });
+    // 40 UTF-16 units, 120 bytes of UTF-8: over the bound only once encoded.
+    expect(w.write('€'.repeat(40))).toBe(false);
+    expect(w.write('a'.repeat(50))).toBe(true);
+    expect(w.stats().queuedBytes).toBe(51);
+    expect(w.stats().dropped).toBe(1);
+    await w.close();
+    expect(gunzipSync(await readFile(file)).toString('utf8')).toBe(`${'a'.repeat(50)}\n`);
+  });
+});
