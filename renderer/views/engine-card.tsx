@@ -90,9 +90,15 @@ export function EngineCard({ r }: { r: EngineReconciliation }) {
                   </span>{' '}
                   <span className="muted">overall,</span>{' '}
                   <span data-testid="engine-window-hit-rate" data-value={r.windowHitRate ?? ''}>
-                    {pct(r.windowHitRate)}
-                  </span>{' '}
-                  <span className="muted">last {r.windowSec} s (tokens)</span>
+                    {r.windowHitRate === null ? (
+                      <span className="muted">no queries read in the last {r.windowSec} s</span>
+                    ) : (
+                      <>
+                        {pct(r.windowHitRate)}{' '}
+                        <span className="muted">last {r.windowSec} s (tokens)</span>
+                      </>
+                    )}
+                  </span>
                 </td>
               </tr>
               <tr>
@@ -103,8 +109,11 @@ export function EngineCard({ r }: { r: EngineReconciliation }) {
                     <span data-testid="engine-preemptions" data-value={r.preemptions ?? ''}>
                       {int(r.preemptions)}
                     </span>
-                    {r.preemptionSteps.length > 1 ? (
-                      <PreemptionChart steps={r.preemptionSteps} colors={colors} />
+                    {r.preemptionSteps.length > 0 ? (
+                      <>
+                        <PreemptionChart steps={r.preemptionSteps} colors={colors} />
+                        <span className="muted">per read</span>
+                      </>
                     ) : (
                       <span className="muted">since the engine started</span>
                     )}
@@ -164,7 +173,7 @@ function PreemptionChart({
               fontSize: 12,
             }}
           />
-          <Bar dataKey="n" fill={colors.lines[1]} isAnimationActive={false} />
+          <Bar dataKey="n" fill={colors.lines[1]} isAnimationActive={false} maxBarSize={6} />
         </BarChart>
       </ResponsiveContainer>
     </div>

@@ -99,6 +99,8 @@ export function TimeScrubber({ rows, span, value, colors, onChange }: Props) {
               dataKey="stored"
               type="monotone"
               isAnimationActive={false}
+              activeDot={false}
+              dot={false}
               stroke={colors.lines[0]}
               fill={colors.lines[0]}
               fillOpacity={0.2}

@@ -15,6 +15,7 @@ import {
   launchChromium,
   openApp,
   removeDir,
+  setTheme,
   showView,
   startServe,
   tempDir,
@@ -92,15 +93,17 @@ const card = (name: string): Locator =>
   page.getByRole('article', { name: `Engine metrics of ${name}` });
 const value = (c: Locator, id: string) => c.getByTestId(id).getAttribute('data-value');
 
+/** The page scrolled to the panel at 1024 and 1440 px wide, and at 1440 in the dark theme. */
 async function shots(name: string): Promise<void> {
-  await page.getByTestId('engine-panel').scrollIntoViewIfNeeded();
+  const shot = (file: string) => page.screenshot({ path: path.join(SCREENSHOT_DIR, file) });
   for (const width of [1024, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({
-      path: path.join(SCREENSHOT_DIR, `engine-${name}-${width}.png`),
-      fullPage: true,
-    });
+    await page.getByTestId('engine-panel').scrollIntoViewIfNeeded();
+    await shot(`engine-${name}-${width}.png`);
   }
+  await setTheme(page, 'dark');
+  await shot(`engine-${name}-1440-dark.png`);
+  await setTheme(page, 'light');
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
@@ -130,6 +133,22 @@ describe('the engine metrics panel', () => {
     await b.getByTestId('engine-error').waitFor();
     expect(await b.getByTestId('engine-error').textContent()).toMatch(/connection refused/);
     expect(await b.getByTestId('engine-state').textContent()).toBe('not read');
+    // By the next read three more preemptions (drawn over time) and 3,000 hits of 4,000 queries.
+    engine.set((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4' });
+      res.end(
+        vllmMetricsText([{ ...sample(0.25), preemptions: 5, queries: 44_000, hits: 13_000 }]),
+      );
+    });
+    await a.getByTestId('engine-preemption-chart').waitFor({ timeout: 20_000 });
+    await eventually(
+      () => value(a, 'engine-preemptions'),
+      (v) => v === '5',
+      'the preemptions total to follow the engine',
+    );
+    expect(await a.getByTestId('engine-window-hit-rate').textContent()).toMatch(
+      /^75\.0% last 60 s/,
+    );
     await shots('live');
   }, 60_000);
 
