@@ -56,9 +56,26 @@ const DASH = { solid: undefined, dashed: '6 3', dotted: '2 3' } as const;
 
 const MARKER_LABEL = { clear: 'cache cleared', gap: 'gap', reset: 'publisher restart' } as const;
 
-/** The label recharts reports under the pointer, as a time (undefined off the plot). */
-const labelTime = (label: string | number | undefined): number | null =>
-  label === undefined || label === '' || !Number.isFinite(Number(label)) ? null : Number(label);
+/**
+ * The time of the point nearest to clientX over the plot (the grid's box spans it; the x axis runs
+ * from the first row to the last). Computed here rather than taken from recharts' activeLabel,
+ * which a press that follows the pointer's arrival at once may not carry yet.
+ */
+function pointAt(
+  plot: Element | null | undefined,
+  rows: ChartRow[],
+  clientX: number,
+): number | null {
+  const first = rows[0]?.t;
+  const last = rows[rows.length - 1]?.t;
+  const box = plot?.getBoundingClientRect();
+  if (first === undefined || last === undefined || !box || box.width <= 0) return null;
+  const f = Math.min(1, Math.max(0, (clientX - box.left) / box.width));
+  const t = first + f * (last - first);
+  let best = first;
+  for (const r of rows) if (Math.abs(r.t - t) < Math.abs(best - t)) best = r.t;
+  return best;
+}
 
 /**
  * A time-series line chart with a toggling legend and clear/gap markers; drag across it to zoom,
@@ -86,8 +103,8 @@ export function TimeChart({
 }: Props) {
   const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
-  // The point last hovered: a press that comes before recharts has settled its own state uses it.
-  const hovered = useRef<number | null>(null);
+  const timeAt = (clientX: number) =>
+    pointAt(bodyRef.current?.querySelector('.recharts-cartesian-grid'), rows, clientX);
   const visibleHidden = pruneHidden(hidden, lines);
   const fmt = unit === 'rate' ? formatRate : formatInt;
   const axisTick = { fill: colors.text, fontSize: 11, fontFamily: 'system-ui, sans-serif' };
@@ -159,20 +176,16 @@ export function TimeChart({
               data={rows}
               margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
               style={{ cursor: 'crosshair', userSelect: 'none' }}
-              onMouseDown={(st) => {
-                const t = labelTime(st.activeLabel) ?? hovered.current;
+              onMouseDown={(_st, e) => {
+                const t = timeAt(e.clientX);
                 if (t !== null) setDrag({ a: t, b: t });
               }}
-              onMouseMove={(st) => {
-                const t = labelTime(st.activeLabel);
-                hovered.current = t;
+              onMouseMove={(_st, e) => {
+                const t = drag ? timeAt(e.clientX) : null;
                 if (drag && t !== null && t !== drag.b) setDrag({ a: drag.a, b: t });
               }}
               onMouseUp={endDrag}
-              onMouseLeave={() => {
-                hovered.current = null;
-                setDrag(null);
-              }}
+              onMouseLeave={() => setDrag(null)}
             >
               <CartesianGrid stroke={colors.grid} strokeDasharray="2 4" />
               <XAxis

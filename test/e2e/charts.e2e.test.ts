@@ -53,7 +53,7 @@ async function shown(page: Page, testId = 'chart-rates'): Promise<Shown> {
     card.getAttribute('data-first-t'),
     card.getAttribute('data-last-t'),
   ]);
-  return { first: Number(first), last: Number(last) };
+  return { first: Number(first ?? NaN), last: Number(last ?? NaN) };
 }
 
 /** Waits for a chart to draw a span other than `not` (or any span when `not` is null). */
