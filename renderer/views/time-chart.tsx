@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   CartesianGrid,
   Line,
@@ -77,6 +77,12 @@ function pointAt(
   return best;
 }
 
+/** A drag across the plot: where it started and where the pointer is, as point times. */
+interface Drag {
+  a: number;
+  b: number;
+}
+
 /**
  * A time-series line chart with a toggling legend and clear/gap markers; drag across it to zoom,
  * click a point to open its events.
@@ -101,10 +107,47 @@ export function TimeChart({
   onHiddenChange,
   headExtra,
 }: Props) {
-  const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
+  const [drag, setDrag] = useState<Drag | null>(null);
+  // The drag as the window's listeners see it between renders.
+  const dragRef = useRef<Drag | null>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
   const timeAt = (clientX: number) =>
     pointAt(bodyRef.current?.querySelector('.recharts-cartesian-grid'), rows, clientX);
+
+  // A drag is followed on the window, as Grafana's: past the plot's edge it holds at the edge, a
+  // release anywhere ends it, Escape drops it.
+  useEffect(() => {
+    if (!drag) return;
+    const move = (e: MouseEvent) => {
+      const d = dragRef.current;
+      const t = timeAt(e.clientX);
+      if (!d || t === null || t === d.b) return;
+      dragRef.current = { a: d.a, b: t };
+      setDrag(dragRef.current);
+    };
+    const up = () => {
+      const d = dragRef.current;
+      dragRef.current = null;
+      setDrag(null);
+      if (!d) return;
+      const w = dragWindow(d.a, d.b, binSec);
+      if (w) onZoom(w);
+      else onPick(d.b);
+    };
+    const key = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      dragRef.current = null;
+      setDrag(null);
+    };
+    window.addEventListener('mousemove', move);
+    window.addEventListener('mouseup', up);
+    window.addEventListener('keydown', key);
+    return () => {
+      window.removeEventListener('mousemove', move);
+      window.removeEventListener('mouseup', up);
+      window.removeEventListener('keydown', key);
+    };
+  });
   const visibleHidden = pruneHidden(hidden, lines);
   const fmt = unit === 'rate' ? formatRate : formatInt;
   const axisTick = { fill: colors.text, fontSize: 11, fontFamily: 'system-ui, sans-serif' };
@@ -122,13 +165,7 @@ export function TimeChart({
       ...(l.dash ? { dash: l.dash } : {}),
     })),
   };
-  const endDrag = () => {
-    if (!drag) return;
-    setDrag(null);
-    const w = dragWindow(drag.a, drag.b, binSec);
-    if (w) onZoom(w);
-    else onPick(drag.b);
-  };
+
   return (
     <section
       className="chart-card"
@@ -177,15 +214,11 @@ export function TimeChart({
               margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
               style={{ cursor: 'crosshair', userSelect: 'none' }}
               onMouseDown={(_st, e) => {
-                const t = timeAt(e.clientX);
-                if (t !== null) setDrag({ a: t, b: t });
+                const t = e.button === 0 ? timeAt(e.clientX) : null;
+                if (t === null) return;
+                dragRef.current = { a: t, b: t };
+                setDrag(dragRef.current);
               }}
-              onMouseMove={(_st, e) => {
-                const t = drag ? timeAt(e.clientX) : null;
-                if (drag && t !== null && t !== drag.b) setDrag({ a: drag.a, b: t });
-              }}
-              onMouseUp={endDrag}
-              onMouseLeave={() => setDrag(null)}
             >
               <CartesianGrid stroke={colors.grid} strokeDasharray="2 4" />
               <XAxis

@@ -149,6 +149,31 @@ describe('the Overview charts', () => {
     await page.context().close();
   }, 60_000);
 
+  it('zooms to the edge when a drag ends past it, and drops a drag on Escape', async () => {
+    const page = await openOverview();
+    const full = await shownChanged(page, null);
+    // Escape in the middle of a drag: no zoom, no events view.
+    const box = await page
+      .getByTestId('chart-rates')
+      .locator('.recharts-cartesian-grid')
+      .boundingBox();
+    if (!box) throw new Error('the rate chart has no plot');
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.2, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, y, { steps: 4 });
+    await page.keyboard.press('Escape');
+    await page.mouse.up();
+    expect(await page.getByTestId('zoom-window').count()).toBe(0);
+    expect(page.url()).not.toMatch(/#events/);
+    // Past the right edge of the plot: the window ends with the data.
+    await dragChart(page, 0.7, 1.2);
+    const zoomed = await shownChanged(page, full);
+    expect(zoomed.last).toBe(full.last);
+    expect(zoomed.first).toBeGreaterThan(full.first + (full.last - full.first) * 0.6);
+    await page.context().close();
+  }, 60_000);
+
   it('opens the events before a clicked point, by a deep link the Events view honours', async () => {
     const page = await openOverview();
     const box = await page
