@@ -7,7 +7,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
 import { freePorts } from '../ingest/helpers';
-import { closedPort, serveText, type TextServer } from '../metrics/http-text-server';
+import { closedPort, serveText, textHandler, type TextServer } from '../metrics/http-text-server';
 import { vllmMetricsText, type SampleEngine } from '../metrics/vllm-sample';
 import {
   SCREENSHOT_DIR,
@@ -134,12 +134,11 @@ describe('the engine metrics panel', () => {
     expect(await b.getByTestId('engine-error').textContent()).toMatch(/connection refused/);
     expect(await b.getByTestId('engine-state').textContent()).toBe('not read');
     // By the next read three more preemptions (drawn over time) and 3,000 hits of 4,000 queries.
-    engine.set((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4' });
-      res.end(
+    engine.set(
+      textHandler(
         vllmMetricsText([{ ...sample(0.25), preemptions: 5, queries: 44_000, hits: 13_000 }]),
-      );
-    });
+      ),
+    );
     await a.getByTestId('engine-preemption-chart').waitFor({ timeout: 20_000 });
     await eventually(
       () => value(a, 'engine-preemptions'),

@@ -13,12 +13,17 @@ export interface TextServer {
   close(): Promise<void>;
 }
 
-/** Serves `text` at every path (as text/plain) until set() changes the handler. */
-export async function serveText(text: string): Promise<TextServer> {
-  let handler: Handler = (_req, res) => {
+/** A handler answering `text` as Prometheus text (what serveText starts with). */
+export function textHandler(text: string): Handler {
+  return (_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
     res.end(text);
   };
+}
+
+/** Serves `text` at every path (as text/plain) until set() changes the handler. */
+export async function serveText(text: string): Promise<TextServer> {
+  let handler: Handler = textHandler(text);
   const server: Server = createServer((req, res) => {
     out.hits++;
     handler(req, res);
