@@ -160,10 +160,19 @@ export async function readLines(
   const feed = (b: Buffer): void => {
     if (visitError !== null) return;
     try {
-      splitter.feed(b);
+      for (let off = 0; off < b.length; off += SLICE) splitter.feed(b.subarray(off, off + SLICE));
     } catch (e) {
       visitError = e;
     }
+  };
+  // Inflated chunks wait here and are split and visited in a microtask: by then zlib has handed its
+  // next round to the thread pool, so inflating and parsing overlap instead of taking turns.
+  const inflatedOut: Buffer[] = [];
+  let drainQueued = false;
+  const drain = (): void => {
+    drainQueued = false;
+    for (let i = 0; i < inflatedOut.length; i += 1) feed(inflatedOut[i] as Buffer);
+    inflatedOut.length = 0;
   };
   let gz: GzipMembers | null = null;
   let inflated = 0;
@@ -196,12 +205,18 @@ export async function readLines(
           g.abort();
           return;
         }
-        for (let off = 0; off < out.length; off += SLICE) feed(out.subarray(off, off + SLICE));
+        inflatedOut.push(out);
+        if (!drainQueued) {
+          drainQueued = true;
+          queueMicrotask(drain);
+        }
       });
       gz = g;
     }
-    if (gz) await gz.write(chunk);
-    else for (let off = 0; off < chunk.length; off += SLICE) feed(chunk.subarray(off, off + SLICE));
+    if (gz) {
+      await gz.write(chunk);
+      drain();
+    } else feed(chunk);
     if (visitError !== null || bombStoppedAt !== null || gz?.failed) break;
     if (onProgress && total && read - lastReport > total / 200) {
       lastReport = read;
@@ -210,6 +225,7 @@ export async function readLines(
   }
   if (head !== null && head.length > 0) feed(head);
   const end = gz ? await gz.finish() : null;
+  drain();
   if (visitError !== null || bombStoppedAt !== null || gz?.failed) stream.destroy();
   if (visitError !== null) throw visitError;
   // A bomb's unfinished line is not a line of the file: drop it rather than call it cut off.
