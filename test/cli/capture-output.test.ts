@@ -56,7 +56,9 @@ async function captureStream(args: string[]): Promise<Run> {
 const stableStderr = (err: string): string =>
   err
     .split('\n')
-    .filter((l) => l.startsWith('# event ') || l.startsWith('# done:'))
+    .filter(
+      (l) => l.startsWith('# event ') || l.startsWith('# done:') || l.startsWith('# summary '),
+    )
     .join('\n') + '\n';
 
 describe('kvscope capture output (pinned)', () => {

@@ -255,6 +255,62 @@ const payloads = (): (V | Uint8Array)[] => [
     data_parallel_rank: null,
     x: 1,
   },
+  // Today's fields on map events: every medium, locality, ownership as a word and as an int,
+  // proposed fields (kept as drift), a LoRA, a sliding window, a large rank.
+  [
+    new F(1767225606.0625),
+    [
+      ...['GPU', 'CPU', 'STORAGE', 'CPU_PINNED', 'DISK', 'EXTERNAL', 'FS', 'OBJ'].map(
+        (medium, i): V => ({
+          type: 'BlockStored',
+          block_hashes: [BigInt(i) * 2_305_843_009_213_693_951n + 1n, 9_007_199_254_740_993n],
+          parent_block_hash: i % 2 === 0 ? null : 18_446_744_073_709_551_000n + BigInt(i),
+          token_ids: tokens(32),
+          block_size: 16,
+          lora_id: i === 3 ? 7 : null,
+          medium,
+          lora_name: i === 3 ? 'adapter-7' : null,
+          extra_keys: null,
+          group_idx: i % 3,
+          kv_cache_spec_kind: i === 4 ? 'sliding_window' : 'full_attention',
+          kv_cache_spec_sliding_window: i === 4 ? 1024 : null,
+          locality: i % 2 === 0 ? 'LOCAL' : 'REMOTE',
+          ...(i === 5 ? { ownership: 3 } : i === 6 ? { ownership: 'tier-1' } : {}),
+          ...(i === 7 ? { origin: 'REUSED', ownership: { id: 1 } } : {}),
+        }),
+      ),
+      {
+        type: 'BlockRemoved',
+        block_hashes: [2_305_843_009_213_693_952n, digest(9)],
+        medium: 'STORAGE',
+        locality: 'REMOTE',
+        ownership: 'tier-1',
+        remaining_copy_counts: [1, 0],
+      },
+      { type: 'BlockRemoved', block_hashes: [1n], medium: 'EXTERNAL', group_idx: 3 },
+      { type: 'AllBlocksCleared', medium: 'CPU_PINNED' },
+    ],
+    200,
+  ],
+  // More distinct BlockStored tails than a writer keeps (block sizes 1..12), twice over.
+  [
+    new F(1767225607.25),
+    [
+      ...Array.from({ length: 24 }, (_, i): V => [
+        'BlockStored',
+        [BigInt(100 + i)],
+        99n,
+        tokens(2),
+        1 + (i % 12),
+        null,
+        'GPU',
+      ]),
+    ],
+    0,
+  ],
+  // A two-entry batch (no rank) with a u64 ts, and a positional batch with an int ts.
+  [new Raw([0xcf, 0, 0, 0, 0, 0x69, 0x55, 0xb9, 0x00]), [['BlockRemoved', [19n], 'CPU']]],
+  [1767225608, [['BlockStored', [20n, 21n], 19n, tokens(16), 16, null, 'GPU', null, null, 0]], 1],
 ];
 
 /** The batch whose ts marks the end of the stream (every consumer prints its ts). */
