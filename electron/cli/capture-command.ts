@@ -7,6 +7,7 @@ import { KvSource } from '../ingest/kv-source';
 import { PROFILE_LIMITS } from '../../shared/profile-rules';
 import { rankEndpoint, validateEndpoint, type SourceConfig } from '../ingest/source-config';
 import { eventTextLine, undecodedJsonLine, undecodedTextLine } from './capture-format';
+import { BatchJsonWriter } from './capture-batch-json';
 import { EventJsonWriter } from './event-json';
 import { LineOutput } from './line-output';
 
@@ -125,6 +126,7 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
   const full = (): boolean => max > 0 && seen >= max;
   const out = new LineOutput(process.stdout);
   const jsonLines = new EventJsonWriter(out);
+  const fastJson = new BatchJsonWriter(out, jsonLines);
 
   const write = (cfg: SourceConfig, rank: number, r: IngestRecord): void => {
     // With --dp, a line of a batch that names no rank carries the rank of its port.
@@ -179,8 +181,20 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
         if (!stopping) write(cfg, rank, r);
       },
     };
+    // Without --max, --json lines are written straight from the batch bytes where they can be.
+    const takeBatch = (seq: number, payload: Uint8Array): number => {
+      if (stopping) return -1;
+      const n = fastJson.write(payload, seq, ranks > 1 ? rank : null);
+      if (n < 0) return -1;
+      seen += n;
+      out.endLine();
+      return n;
+    };
     // A stdout that falls behind holds the receiving (bounded memory; ZeroMQ queues or drops).
-    const source = new KvSource(cfg, sink, { beforeReceive: () => out.blocked() });
+    const source = new KvSource(cfg, sink, {
+      beforeReceive: () => out.blocked(),
+      ...(json && max === 0 ? { takeBatch } : {}),
+    });
     const from = ranks > 1 ? `rank ${rank} (${cfg.endpoint}): ` : '';
     let lastState = '';
     let lastHint: string | null = null;

@@ -49,11 +49,13 @@ void [storedWritten, removedWritten, clearedWritten];
 const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1');
 const utf8 = (s: string): Uint8Array => Buffer.from(s, 'utf8');
 
-const K_STORED = ascii('"BlockStored","block_hashes":[');
-const K_REMOVED = ascii('"BlockRemoved","block_hashes":[');
-const K_PARENT = ascii('],"parent_block_hash":');
-const K_TOKEN_COUNT = ascii(',"token_count":');
-const NULL = ascii('null');
+/** The bytes that open a BlockStored's / BlockRemoved's fields, and join its parts. */
+export const K_STORED = ascii('"BlockStored","block_hashes":[');
+export const K_REMOVED = ascii('"BlockRemoved","block_hashes":[');
+export const K_CLEARED = ascii('"AllBlocksCleared","medium":');
+export const K_PARENT = ascii('],"parent_block_hash":');
+export const K_TOKEN_COUNT = ascii(',"token_count":');
+export const NULL = ascii('null');
 const COMMA = 0x2c;
 
 /** A number as the lines have always shown it: JSON, with null for NaN and infinities. */
@@ -62,12 +64,12 @@ const numOrNull = (v: number | null): string => (v === null ? 'null' : num(v));
 const str = (v: string | null): string => (v === null ? 'null' : JSON.stringify(v));
 
 /** locality / ownership, under their wire names, only when the event carried them. */
-const placement = (e: BlockStoredEvent | BlockRemovedEvent): string =>
+const placement = (e: { locality: string | undefined; ownership: string | undefined }): string =>
   (e.locality === undefined ? '' : `,"locality":${JSON.stringify(e.locality)}`) +
   (e.ownership === undefined ? '' : `,"ownership":${JSON.stringify(e.ownership)}`);
 
 /** A BlockStored's fields after token_count, and their bytes. */
-interface StoredRest {
+export interface StoredRest {
   blockSize: number;
   loraId: number | null;
   medium: string | null;
@@ -84,7 +86,7 @@ interface StoredRest {
 }
 
 /** A BlockRemoved's fields after its hashes, and their bytes. */
-interface RemovedRest {
+export interface RemovedRest {
   medium: string | null;
   groupIdx: number | null;
   locality: string | undefined;
@@ -109,6 +111,16 @@ export class EventJsonWriter {
   private nextRemovedRest = 0;
 
   constructor(private readonly o: LineOutput) {}
+
+  /** The BlockStored tails kept so far (capture-batch-json.ts prints from them too). */
+  get storedRestsKept(): readonly StoredRest[] {
+    return this.rests;
+  }
+
+  /** The BlockRemoved tails kept so far. */
+  get removedRestsKept(): readonly RemovedRest[] {
+    return this.removedRests;
+  }
 
   /** Writes one event's line, newline included. */
   write(r: EventRecord): void {
@@ -137,7 +149,8 @@ export class EventJsonWriter {
         break;
       case 'AllBlocksCleared':
         o.ascii(this.head);
-        o.text(`"AllBlocksCleared","medium":${str(e.medium)}`);
+        o.bytes(K_CLEARED);
+        o.text(str(e.medium));
         break;
       default:
         missingCase(e);
@@ -184,16 +197,23 @@ export class EventJsonWriter {
       )
         return r.bytes;
     }
-    const rest: RemovedRest = {
+    return this.keepRemovedRest({
       medium: e.medium,
       groupIdx: e.group_idx,
       locality: e.locality,
       ownership: e.ownership,
+    });
+  }
+
+  /** Makes the bytes of a BlockRemoved tail and keeps them (replacing the oldest kept). */
+  keepRemovedRest(t: Omit<RemovedRest, 'bytes'>): Uint8Array {
+    const rest: RemovedRest = {
+      ...t,
       bytes: utf8(
-        `],"medium":${str(e.medium)},"group_idx":${numOrNull(e.group_idx)}${placement(e)}`,
+        `],"medium":${str(t.medium)},"group_idx":${numOrNull(t.groupIdx)}${placement(t)}`,
       ),
     };
-    rests[this.nextRemovedRest] = rest;
+    this.removedRests[this.nextRemovedRest] = rest;
     this.nextRemovedRest = (this.nextRemovedRest + 1) % MAX_RESTS;
     return rest.bytes;
   }
@@ -219,7 +239,7 @@ export class EventJsonWriter {
       )
         return r.bytes;
     }
-    const rest: StoredRest = {
+    return this.keepStoredRest({
       blockSize: e.block_size,
       loraId: e.lora_id,
       medium: e.medium,
@@ -232,19 +252,26 @@ export class EventJsonWriter {
       sessionId: e.session_id_count,
       locality: e.locality,
       ownership: e.ownership,
+    });
+  }
+
+  /** Makes the bytes of a BlockStored tail and keeps them (replacing the oldest kept). */
+  keepStoredRest(t: Omit<StoredRest, 'bytes'>): Uint8Array {
+    const rest: StoredRest = {
+      ...t,
       bytes: utf8(
-        `,"block_size":${num(e.block_size)},"lora_id":${numOrNull(e.lora_id)}` +
-          `,"medium":${str(e.medium)},"lora_name":${str(e.lora_name)}` +
-          `,"extra_keys_count":${num(e.extra_keys_count)},"group_idx":${numOrNull(e.group_idx)}` +
-          `,"kv_cache_spec_kind":${str(e.kv_cache_spec_kind)}` +
-          `,"kv_cache_spec_sliding_window":${numOrNull(e.kv_cache_spec_sliding_window)}` +
-          `,"metadata_count":${num(e.metadata_count)},"session_id_count":${num(e.session_id_count)}` +
-          placement(e),
+        `,"block_size":${num(t.blockSize)},"lora_id":${numOrNull(t.loraId)}` +
+          `,"medium":${str(t.medium)},"lora_name":${str(t.loraName)}` +
+          `,"extra_keys_count":${num(t.extraKeys)},"group_idx":${numOrNull(t.groupIdx)}` +
+          `,"kv_cache_spec_kind":${str(t.specKind)}` +
+          `,"kv_cache_spec_sliding_window":${numOrNull(t.specWindow)}` +
+          `,"metadata_count":${num(t.metadata)},"session_id_count":${num(t.sessionId)}` +
+          placement(t),
       ),
     };
     // NaN never equals itself: such a rest is written but not kept (it would never match).
     if (Object.values(rest).every((v) => v === v)) {
-      rests[this.nextRest] = rest;
+      this.rests[this.nextRest] = rest;
       this.nextRest = (this.nextRest + 1) % MAX_RESTS;
     }
     return rest.bytes;

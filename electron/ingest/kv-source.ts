@@ -24,6 +24,12 @@ export interface KvSourceOptions {
    * backpressure; ZeroMQ queues meanwhile, and what its high-water mark drops shows as a gap).
    */
   beforeReceive?: () => Promise<void> | null;
+  /**
+   * A consumer that prints batches straight from their bytes (capture --json): offered each
+   * batch in seq order before it is decoded; returns how many events it took, or -1 to have it
+   * decoded and delivered as usual. A batch taken is counted but not seen by the fingerprint.
+   */
+  takeBatch?: (seq: number, payload: Uint8Array) => number;
 }
 
 type StatusListener = (s: SourceHealth) => void;
@@ -78,6 +84,7 @@ export class KvSource {
   private readonly probeAfterMs: number;
   private readonly limits: { maxPayloadBytes?: number };
   private readonly beforeReceive: (() => Promise<void> | null) | undefined;
+  private readonly takeBatch: ((seq: number, payload: Uint8Array) => number) | undefined;
   private timer: NodeJS.Timeout | null = null;
   private tickMs = 1000;
   private lastTickAt = 0;
@@ -102,6 +109,7 @@ export class KvSource {
     this.replayIdleMs = opts.replayIdleMs ?? 3000;
     this.probeAfterMs = opts.probeAfterMs ?? 1000;
     this.beforeReceive = opts.beforeReceive;
+    this.takeBatch = opts.takeBatch;
     this.limits = cfg.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: cfg.maxPayloadBytes };
     this.seq = new Sequencer<Arrival>(
       {
@@ -112,7 +120,7 @@ export class KvSource {
         ...(opts.maxHeldBytes === undefined ? {} : { maxHeldBytes: opts.maxHeldBytes }),
       },
       {
-        deliver: (seq, item) => this.deliver(seq, decodeBatch(item, this.limits)),
+        deliver: (seq, item) => this.deliverPayload(seq, item),
         gap: (g) => this.onGap(g),
         reset: (prev, item) => this.onReset(prev, decodeBatch(item, this.limits)),
         duplicate: () => void this.counters.duplicates++,
@@ -267,6 +275,12 @@ export class KvSource {
     if (t === null) return;
     this.name = topicSourceName(t);
     this.notify();
+  }
+
+  private deliverPayload(seq: bigint, payload: Uint8Array): void {
+    const taken = this.takeBatch === undefined ? -1 : this.takeBatch(Number(seq), payload);
+    if (taken >= 0) this.counters.events += taken;
+    else this.deliver(seq, decodeBatch(payload, this.limits));
   }
 
   private deliver(seq: bigint, d: DecodeResult): void {

@@ -30,7 +30,14 @@ import {
   T_STORED,
   TYPE_TAGS,
 } from './event-fields';
-import { PLACEMENT_LABEL } from '../../shared/event-bounds';
+import {
+  INT32_MAX,
+  INT32_MIN,
+  MAX_BLOCK_SIZE,
+  MAX_GROUP_IDX,
+  MAX_WINDOW,
+  PLACEMENT_LABEL,
+} from '../../shared/event-bounds';
 import { SchemaError } from './msgpack-reader';
 import type { MsgpackReader } from './msgpack-reader';
 
@@ -102,13 +109,8 @@ class Fields {
 
 const f = new Fields();
 
-// Plausibility bounds: a field outside them is a bad event, not a value to show. They also keep a
-// misframed payload from passing a prompt token off as a block size or a LoRA id.
-const MAX_BLOCK_SIZE = 1 << 20;
-const MAX_GROUP_IDX = 1 << 16;
-const MAX_WINDOW = 1 << 26;
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
+// Plausibility bounds (shared/event-bounds.ts): a field outside them is a bad event, not a value to
+// show. They also keep a misframed payload from passing a prompt token off as a block size or a LoRA id.
 
 /** `v` when min <= v <= max, else a SchemaError naming the field and the range. */
 export function ranged(v: number, what: string, min: number, max: number): number {
@@ -121,7 +123,7 @@ function rangedOrNull(r: MsgpackReader, what: string, min: number, max: number):
 }
 
 /** Reads the type tag string at the cursor into a type id. */
-function readTypeTag(r: MsgpackReader): number {
+export function readTypeTag(r: MsgpackReader): number {
   const len = r.strHeader();
   if (len < 0) throw r.mismatch('event type', 'a string tag');
   for (let t = 0; t < TYPE_TAGS.length; t++) {
@@ -136,7 +138,7 @@ function readTypeTag(r: MsgpackReader): number {
 }
 
 /** Counts what a presence-only value holds (map/array entries, 1 for a scalar), skipping it. */
-function countPresence(r: MsgpackReader): number {
+export function countPresence(r: MsgpackReader): number {
   if (r.nil()) return 0;
   const start = r.pos;
   let n = r.mapHeader();
@@ -147,7 +149,7 @@ function countPresence(r: MsgpackReader): number {
 }
 
 /** Reads `extra_keys`: nil or an array; counts its non-nil entries without decoding them. */
-function countExtraKeys(r: MsgpackReader, what: string): number {
+export function countExtraKeys(r: MsgpackReader, what: string): number {
   if (r.nil()) return 0;
   const n = r.arrayHeader();
   if (n < 0) throw r.mismatch(what, 'an array or nil');
@@ -171,7 +173,7 @@ function readHashes(r: MsgpackReader, what: string): HashKey[] {
 
 // locality and ownership are labels (an enum, a tier id): a short word is kept, anything else
 // (a map, a long string) is skipped and named as drift in the fingerprint, never shown or failed.
-const MAX_LABEL = 64;
+export const MAX_LABEL = 64;
 
 /** A label at the cursor: a short word, or an int as text; null for nil; undefined (skipped) else. */
 function readLabel(r: MsgpackReader): string | null | undefined {

@@ -101,4 +101,43 @@ describe('LineOutput', () => {
     await done;
     expect(Buffer.concat(chunks).toString('latin1')).toBe(lines.join(''));
   });
+
+  it('reuses its buffer only for chunks already written: held chunks keep their bytes', async () => {
+    // Chunks held by reference until released (no copy at write time), then read.
+    const held: { chunk: Buffer; done: () => void }[] = [];
+    const chunks: Buffer[] = [];
+    let holding = true;
+    const stream = new Writable({
+      highWaterMark: 1 << 30,
+      write(chunk: Buffer, _enc, done) {
+        if (holding) held.push({ chunk, done });
+        else {
+          chunks.push(Buffer.from(chunk));
+          done();
+        }
+      },
+    });
+    const o = new LineOutput(stream);
+    const lines: string[] = [];
+    const write = (n: number): void => {
+      for (let i = 0; i < n; i++) {
+        const line = `${lines.length} ${'y'.repeat(lines.length % 300)}\n`;
+        lines.push(line);
+        o.ascii(line);
+        o.endLine();
+        if (i % 50 === 0) o.flush();
+      }
+    };
+    write(3000);
+    o.flush();
+    holding = false;
+    for (const h of held.splice(0)) {
+      chunks.push(Buffer.from(h.chunk));
+      h.done();
+    }
+    // Written through now: the buffer is reused, and nothing written earlier is overwritten.
+    write(3000);
+    await o.end();
+    expect(Buffer.concat(chunks).toString('latin1')).toBe(lines.join(''));
+  });
 });

@@ -1,0 +1,121 @@
+// capture --json's fast path against the exact path, batch by batch: the same bytes for every
+// pinned wire variant, and the batches engines send taken without the exact path.
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { BatchJsonWriter } from '../../electron/cli/capture-batch-json';
+import { EventJsonWriter } from '../../electron/cli/event-json';
+import { LineOutput } from '../../electron/cli/line-output';
+import { decodeBatch } from '../../electron/wire/decode-batch';
+import { readSeq } from '../../electron/wire/message';
+import { writeU64Decimal } from '../../electron/wire/decimal-bytes';
+import { captureVariantMessages } from '../support/capture-variants';
+import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
+
+/** A LineOutput into memory, and what it holds so far. */
+function memoryOutput(): { out: LineOutput; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
+  });
+  const out = new LineOutput(stream);
+  return {
+    out,
+    text: () => {
+      out.flush();
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+}
+
+/** The exact path's lines for one batch, as capture prints them (rank filled in for --dp). */
+function exactLines(
+  w: EventJsonWriter,
+  payload: Uint8Array,
+  seq: number,
+  rankIfNone: number | null,
+): void {
+  const d = decodeBatch(payload);
+  if (!d.ok || d.ts === null) return;
+  for (const e of d.events) {
+    w.write({
+      source: 's',
+      seq,
+      ts: d.ts,
+      dp_rank: d.dpRank ?? rankIfNone,
+      idx: e.idx,
+      event: e.event,
+    });
+  }
+}
+
+/** Both paths over the same batches: each batch by the fast path where it takes it. */
+function bothPaths(payloads: readonly Uint8Array[], rankIfNone: number | null) {
+  const a = memoryOutput();
+  const exact = new EventJsonWriter(a.out);
+  const b = memoryOutput();
+  const exactB = new EventJsonWriter(b.out);
+  const fast = new BatchJsonWriter(b.out, exactB);
+  let taken = 0;
+  payloads.forEach((p, seq) => {
+    exactLines(exact, p, seq, rankIfNone);
+    const n = fast.write(p, seq, rankIfNone);
+    if (n >= 0) taken++;
+    else exactLines(exactB, p, seq, rankIfNone);
+  });
+  return { exact: a.text(), fast: b.text(), taken };
+}
+
+const variantPayloads = (): Uint8Array[] =>
+  captureVariantMessages()
+    .filter((m) => m.length === 3 && readSeq(m[1] as Uint8Array) !== null)
+    .map((m) => m[2] as Uint8Array);
+
+describe('capture --json fast path', () => {
+  it('prints every pinned wire variant byte for byte as the exact path does', () => {
+    for (const rank of [null, 5]) {
+      const r = bothPaths(variantPayloads(), rank);
+      expect(r.fast).toBe(r.exact);
+      expect(r.fast.length).toBeGreaterThan(100_000);
+    }
+  });
+
+  it("takes vLLM's fixture batches itself once their tails are known", () => {
+    const payloads = ALL_FIXTURES.flatMap((f) => readPayloads(f.frames));
+    // Twice over: the first pass teaches the exact path's tail cache.
+    const r = bothPaths([...payloads, ...payloads], null);
+    expect(r.fast).toBe(r.exact);
+    expect(r.taken).toBeGreaterThanOrEqual(payloads.length + payloads.length * 0.9);
+  });
+
+  it('hands a batch it does not take back with nothing written', () => {
+    const o = memoryOutput();
+    const fast = new BatchJsonWriter(o.out, new EventJsonWriter(o.out));
+    const bad = Uint8Array.from([
+      0x92, 0xcb, 0x41, 0xda, 0x55, 0x2e, 0x00, 0x00, 0x00, 0x00, 0x91, 0x91, 0xa4, 0x4e, 0x6f,
+      0x70, 0x65,
+    ]);
+    expect(fast.write(bad, 1, null)).toBe(-1);
+    expect(o.text()).toBe('');
+  });
+});
+
+describe('writeU64Decimal', () => {
+  it('writes every u64 exactly, around each power of ten and two', () => {
+    const values: bigint[] = [0n, 1n, 2n ** 64n - 1n];
+    for (let k = 0n; k < 64n; k++) values.push(2n ** k - 1n, 2n ** k, 2n ** k + 1n);
+    for (let k = 0n; k <= 19n; k++) values.push(10n ** k - 1n, 10n ** k, 10n ** k + 1n);
+    let x = 0x9e3779b97f4a7c15n;
+    for (let i = 0; i < 20_000; i++) {
+      x = (x * 6364136223846793005n + 1442695040888963407n) & (2n ** 64n - 1n);
+      values.push(x, x >> BigInt(i % 64));
+    }
+    const buf = new Uint8Array(24);
+    for (const v of values) {
+      const n = writeU64Decimal(buf, 0, Number(v >> 32n), Number(v & 0xffffffffn));
+      expect(Buffer.from(buf.subarray(0, n)).toString('latin1')).toBe(v.toString());
+    }
+  });
+});
