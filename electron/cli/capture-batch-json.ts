@@ -38,7 +38,7 @@ import {
   F_SPEC_WINDOW,
   F_TOKEN_IDS,
   F_TYPE,
-  FIELDS_BY_LENGTH,
+  fieldIdAt,
   REMOVED_POSITIONS,
   STORED_POSITIONS,
   T_CLEARED,
@@ -108,7 +108,8 @@ class ByteRun {
   }
 }
 
-const ascii = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
+// Buffers, as every other source copied from: one element kind keeps the copy loops monomorphic.
+const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
 const K_TS = ascii('{"ts":');
 const K_TYPE = ascii(',"type":');
 const K_SEQ = ascii(',"seq":');
@@ -349,18 +350,9 @@ export class BatchJsonWriter {
   private key(r: MsgpackReader): number {
     const len = r.strHeader();
     if (len < 0) throw UNHANDLED;
-    const candidates = FIELDS_BY_LENGTH[len];
-    if (candidates !== undefined) {
-      for (let i = 0; i < candidates.length; i++) {
-        const c = candidates[i] as readonly [Uint8Array, number];
-        if (r.bodyEquals(len, c[0])) {
-          r.pos += len;
-          return c[1];
-        }
-      }
-    }
+    const id = fieldIdAt(r.bytes, r.pos, len);
     r.pos += len;
-    return -1;
+    return id;
   }
 
   private resetFields(): void {

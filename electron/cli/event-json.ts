@@ -95,7 +95,7 @@ export interface RemovedRest {
 }
 
 /** How many distinct StoredRest are kept (a stream alternates among a few: GPU, CPU, LoRAs). */
-const MAX_RESTS = 8;
+const MAX_RESTS = 32;
 
 /** Writes event JSON lines into a LineOutput; one per capture (it keeps the repeating parts). */
 export class EventJsonWriter {

@@ -4,7 +4,7 @@ import type { SourceCounters, SourceHealth, SourceState } from '../../shared/api
 import type { EventRecord } from '../../shared/events';
 import { batchTime, decodeBatch, type DecodeResult } from '../wire/decode-batch';
 import { FingerprintBuilder } from '../wire/fingerprint';
-import { parseMessage } from '../wire/message';
+import { parseMessage, topicText } from '../wire/message';
 import type { IngestSink } from '../../shared/records';
 import { streamReplay } from './replay-client';
 import { Sequencer, type SettledGap } from './sequencer';
@@ -262,7 +262,7 @@ export class KvSource {
       });
       return;
     }
-    if (this.nameFromTopic) this.nameByTopic(m.topic);
+    if (this.nameFromTopic) this.nameByTopic(topicText(m.topicFrame));
     const payload = m.payload;
     c.bytes += payload.byteLength;
     this.seq.receive(m.seq, payload, payload.byteLength, now);

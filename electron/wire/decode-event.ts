@@ -22,7 +22,7 @@ import {
   F_SPEC_WINDOW,
   F_TOKEN_IDS,
   F_TYPE,
-  FIELDS_BY_LENGTH,
+  fieldIdAt,
   KNOWN_EVENT_FIELDS,
   REMOVED_POSITIONS,
   STORED_POSITIONS,
@@ -346,14 +346,10 @@ function readPositional(r: MsgpackReader, n: number, shape: ShapeCollector): KvE
 function readKey(r: MsgpackReader, shape: ShapeCollector): number {
   const len = r.strHeader();
   if (len < 0) throw r.mismatch('event map key', 'a string');
-  const candidates = FIELDS_BY_LENGTH[len];
-  if (candidates !== undefined) {
-    for (const [name, id] of candidates) {
-      if (r.bodyEquals(len, name)) {
-        r.pos += len;
-        return id;
-      }
-    }
+  const id = fieldIdAt(r.bytes, r.pos, len);
+  if (id >= 0) {
+    r.pos += len;
+    return id;
   }
   shape.addUnknown(r.strBody(len));
   return -1;

@@ -59,15 +59,31 @@ export const TYPE_TAGS: readonly Uint8Array[] = [
   ascii('AllBlocksCleared'),
 ];
 
-/** Known field names as bytes, grouped by length, for matching map keys without decoding them. */
-export const FIELDS_BY_LENGTH: readonly (readonly [Uint8Array, number][])[] = (() => {
-  const table: [Uint8Array, number][][] = [];
+// Known field names by (length, first byte): no two share both, so a map key is matched by one
+// table look-up and one comparison, without decoding it (a map event has a dozen keys).
+const FIELD_NAMES: readonly Uint8Array[] = KNOWN_EVENT_FIELDS.map(ascii);
+const MAX_FIELD_LEN = Math.max(...KNOWN_EVENT_FIELDS.map((n) => n.length));
+const FIELD_BY_LEN_FIRST: Int8Array = (() => {
+  const table = new Int8Array((MAX_FIELD_LEN + 1) * 128).fill(-1);
   KNOWN_EVENT_FIELDS.forEach((name, id) => {
-    (table[name.length] ??= []).push([ascii(name), id]);
+    const slot = name.length * 128 + name.charCodeAt(0);
+    if (table[slot] !== -1) throw new Error(`event-fields: ${name} shares length and first byte`);
+    table[slot] = id;
   });
-  for (let i = 0; i < table.length; i++) table[i] ??= [];
   return table;
 })();
+
+/** The id of the known field whose name is bytes[at, at + len), or -1. */
+export function fieldIdAt(bytes: Uint8Array, at: number, len: number): number {
+  if (len === 0 || len > MAX_FIELD_LEN) return -1;
+  const first = bytes[at] as number;
+  if (first >= 128) return -1;
+  const id = FIELD_BY_LEN_FIRST[len * 128 + first] as number;
+  if (id < 0) return -1;
+  const name = FIELD_NAMES[id] as Uint8Array;
+  for (let i = 1; i < len; i++) if (bytes[at + i] !== name[i]) return -1;
+  return id;
+}
 
 /** Wire names of the fields whose bits are set in `mask`, sorted. */
 export function fieldNamesOf(mask: number): string[] {

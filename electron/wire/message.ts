@@ -4,10 +4,15 @@
 export const REPLAY_END_SEQ = 0xffffffffffffffffn;
 
 export type ParsedMessage =
-  | { ok: true; topic: string; seq: bigint; payload: Uint8Array }
+  | { ok: true; topicFrame: Uint8Array; seq: bigint; payload: Uint8Array }
   | { ok: false; bytes: number; error: string };
 
 const topicDecoder = new TextDecoder('utf-8');
+
+/** A topic frame as text (decoded only where it is read: most messages never need it). */
+export function topicText(frame: Uint8Array): string {
+  return topicDecoder.decode(frame);
+}
 
 /** The 8-byte big-endian frame of a seq; negative values wrap (-1n gives the replay end marker). */
 export function encodeSeq(seq: bigint): Buffer {
@@ -47,5 +52,5 @@ export function parseMessage(frames: readonly Uint8Array[]): ParsedMessage {
       error: `FrameError: the seq frame has ${seqFrame.byteLength} bytes, expected 8 (u64 big-endian)`,
     };
   }
-  return { ok: true, topic: topicDecoder.decode(topicFrame), seq, payload };
+  return { ok: true, topicFrame, seq, payload };
 }

@@ -1,8 +1,11 @@
 // `kvscope capture --json` CPU per event against a bare zeromq.js receive loop taking the same
 // stream (budget: at most 1.6x), and the seed script (Python + msgspec) where python3 has both.
 // One publisher child sends vLLM's fixture payloads (30,000 messages) to one consumer child at a
-// time, once its subscription has arrived, paced (10,000 messages/s) and unpaced. Each consumer's
-// CPU is its own, read from /proc before the stream and after it printed its last line.
+// time, once its subscription has arrived, paced (10,000 messages/s) and unpaced. Each consumer
+// first takes a warm-up stream (10,000 messages, unpaced, not measured): what is measured is the
+// steady state, not how long a JIT takes to compile a consumer's code (most of a cold capture's
+// first thousands of messages). Each consumer's CPU is its own, read from /proc before the
+// measured stream and after it printed its last line.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +16,7 @@ import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
 import { median, type BenchResult } from './bench-result';
 
 const MESSAGES = 30_000;
+const WARMUP_MESSAGES = Number(process.env.KVSCOPE_BENCH_WARMUP ?? 10_000);
 const PACED_RATE = 10_000; // messages per second
 const ROUNDS = Number(process.env.KVSCOPE_BENCH_ROUNDS ?? 5);
 // Extra node flags for the capture child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it.
@@ -20,9 +24,11 @@ const CAPTURE_NODE_ARGS = (process.env.KVSCOPE_BENCH_CAPTURE_NODE_ARGS ?? '')
   .split(' ')
   .filter(Boolean);
 const BUDGET = 1.6;
+// Another build's CLI to measure beside this one in the same run (before / after a change).
+const OTHER_CLI = process.env.KVSCOPE_BENCH_OTHER_CLI;
 
 // Plain JS for the children: no TypeScript loader needed there. The publisher says "sub" when a
-// subscriber joined and "sent" when a stream is out; "go RATE" (0: unpaced) starts one.
+// subscriber joined and "sent" when a stream is out; "go RATE COUNT" (rate 0: unpaced) starts one.
 const PUBLISHER = `
 const { XPublisher } = require('zeromq');
 const fs = require('fs');
@@ -38,12 +44,11 @@ for (const f of process.env.FIXTURES.split(',')) {
     payloads.push(frames[2]);
   }
 }
-const total = Number(process.env.MESSAGES);
 const sentinel = Buffer.from(process.env.SENTINEL, 'hex');
 const topic = Buffer.from('kv-events');
 let seq = 0n;
 const seqFrame = () => { const s = Buffer.alloc(8); s.writeBigUInt64BE(seq++); return s; };
-async function stream(pub, rate) {
+async function stream(pub, rate, total) {
   const t0 = performance.now();
   let sent = 0;
   while (sent < total) {
@@ -55,13 +60,13 @@ async function stream(pub, rate) {
   process.stdout.write('sent\\n');
 }
 (async () => {
-  const pub = new XPublisher({ linger: 0, sendHighWaterMark: total * 2 });
+  const pub = new XPublisher({ linger: 0, sendHighWaterMark: Number(process.env.MESSAGES) * 2 });
   pub.verbosity = 'allSubs';
   await pub.bind('tcp://127.0.0.1:*');
   process.stdout.write(pub.lastEndpoint + '\\n');
   readline.createInterface({ input: process.stdin }).on('line', (l) => {
-    const [cmd, rate] = l.split(' ');
-    if (cmd === 'go') void stream(pub, Number(rate));
+    const [cmd, rate, total] = l.split(' ');
+    if (cmd === 'go') void stream(pub, Number(rate), Number(total));
   });
   for (;;) {
     const [frame] = await pub.receive();
@@ -161,8 +166,8 @@ class Publisher {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  go(rate: number): void {
-    this.child.stdin?.write(`go ${rate}\n`);
+  go(rate: number, count: number): void {
+    this.child.stdin?.write(`go ${rate} ${count}\n`);
   }
 
   kill(): void {
@@ -171,21 +176,36 @@ class Publisher {
 }
 
 /**
- * Reads a consumer's stdout as raw chunks: counts lines, resolves at the end marker. It stays
+ * Reads a consumer's stdout as raw chunks: counts lines and end markers (one per stream). It stays
  * cheap so that the reader is never what holds a consumer back.
  */
-function drain(child: ChildProcess, marker: Buffer): { ended: Promise<void>; lines: () => number } {
+function drain(
+  child: ChildProcess,
+  marker: Buffer,
+): { reached: (markers: number) => Promise<void>; lines: () => number } {
   let lines = 0;
+  let markers = 0;
   let tail: Buffer = Buffer.alloc(0);
-  const ended = new Promise<void>((resolve) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
-      const edge = Buffer.concat([tail, chunk.subarray(0, marker.length - 1)]);
-      if (chunk.includes(marker) || edge.includes(marker)) resolve();
-      tail = chunk.subarray(Math.max(0, chunk.length - marker.length + 1));
-    });
+  const waiting: { markers: number; resolve: () => void }[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => {
+    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+    // A marker may straddle two chunks: the tail kept is shorter than a marker, so each marker
+    // found ends in this chunk and is counted once.
+    const seen = Buffer.concat([tail, chunk]);
+    for (let i = seen.indexOf(marker); i >= 0; i = seen.indexOf(marker, i + 1)) markers++;
+    tail = seen.subarray(Math.max(0, seen.length - marker.length + 1));
+    for (const w of waiting.filter((x) => x.markers <= markers)) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve();
+    }
   });
-  return { ended, lines: () => lines };
+  return {
+    reached: (n) =>
+      n <= markers
+        ? Promise.resolve()
+        : new Promise((resolve) => waiting.push({ markers: n, resolve })),
+    lines: () => lines,
+  };
 }
 
 /** One consumer on one stream: CPU from its subscription to its printing the end marker. */
@@ -203,10 +223,16 @@ async function measure(pub: Publisher, c: Consumer, rate: number): Promise<Sampl
   const out = drain(child, Buffer.from(String(SENTINEL_TS)));
   if ((await subscribed) !== 'sub') throw new Error('the bench publisher did not see a subscriber');
   const pid = child.pid as number;
+  if (WARMUP_MESSAGES > 0) {
+    const warmed = pub.next();
+    pub.go(0, WARMUP_MESSAGES);
+    await out.reached(1);
+    await warmed;
+  }
   const before = cpuMs(pid);
   const sent = pub.next();
-  pub.go(rate);
-  await out.ended;
+  pub.go(rate, MESSAGES);
+  await out.reached(WARMUP_MESSAGES > 0 ? 2 : 1);
   const cpu = cpuMs(pid) - before;
   await sent;
   child.kill('SIGINT');
@@ -228,23 +254,25 @@ function seedScript(): string | null {
 const pythonHasSeedDeps = (): boolean =>
   spawnSync('python3', ['-c', 'import zmq, msgspec'], { stdio: 'ignore' }).status === 0;
 
-/** The events the stream carries (its denominator for every consumer) and the lines capture prints. */
-function streamEvents(): { events: number; captureLines: number } {
+/** The events a stream of `count` messages carries, and the lines capture prints for it. */
+function streamEvents(count: number): { events: number; captureLines: number } {
   const payloads = ALL_FIXTURES.flatMap((f) => readPayloads(f.frames));
   let events = 0;
   let lines = 0;
-  for (let i = 0; i < MESSAGES; i++) {
+  for (let i = 0; i < count; i++) {
     const d = decodeBatch(payloads[i % payloads.length] as Uint8Array);
     events += d.ok ? d.events.length : 0;
     lines += d.ok ? d.events.length : 1;
   }
-  return { events, captureLines: lines + 1 };
+  return { events, captureLines: count === 0 ? 0 : lines + 1 };
 }
 
 /** Runs the capture benchmark: CPU per event of capture --json (and the seed) against bare. */
 export async function runCaptureBench(): Promise<BenchResult> {
   ensureBuilt();
-  const { events, captureLines } = streamEvents();
+  const { events, captureLines: measuredLines } = streamEvents(MESSAGES);
+  // Every line of the warm-up stream and of the measured one (each ends with the sentinel's).
+  const captureLines = measuredLines + streamEvents(WARMUP_MESSAGES).captureLines;
   const seed = seedScript();
   const consumers: Consumer[] = [
     { name: 'bare', command: (e) => [process.execPath, ['-e', BARE, e]] },
@@ -256,6 +284,11 @@ export async function runCaptureBench(): Promise<BenchResult> {
       ],
     },
   ];
+  if (OTHER_CLI !== undefined)
+    consumers.push({
+      name: 'other build',
+      command: (e) => [process.execPath, [OTHER_CLI, 'capture', '--endpoint', e, '--json']],
+    });
   const seedNote =
     seed === null
       ? 'not run (no shared/seed/kv_events_subscriber.py beside the repository)'
@@ -287,14 +320,20 @@ export async function runCaptureBench(): Promise<BenchResult> {
   } finally {
     pub.kill();
   }
-  const rows: [string, string][] = [['stream', `${MESSAGES} messages, ${events} events`]];
+  const rows: [string, string][] = [
+    [
+      'stream',
+      `${MESSAGES} messages, ${events} events, after a warm-up stream of ${WARMUP_MESSAGES} messages`,
+    ],
+  ];
   let worst = 0;
   for (const m of modes) {
     const bare = median(us[`${m.name}/bare`] ?? []);
     for (const c of consumers) {
       const xs = us[`${m.name}/${c.name}`] ?? [];
       const v = median(xs);
-      const ratio = c.name === 'bare' ? '' : `, ${(v / bare).toFixed(2)}x bare`;
+      const budget = c.name === 'capture' ? ` (budget ${BUDGET.toFixed(2)}x)` : '';
+      const ratio = c.name === 'bare' ? '' : `, ${(v / bare).toFixed(2)}x bare${budget}`;
       rows.push([
         `${m.name}: ${c.name}, CPU per event`,
         `${v.toFixed(2)} µs${ratio} (rounds ${xs.map((x) => x.toFixed(2)).join(' / ')})`,
@@ -305,7 +344,7 @@ export async function runCaptureBench(): Promise<BenchResult> {
   if (seedNote !== null) rows.push(['seed script', seedNote]);
   if (lost > 0) rows.push(['capture runs with lines missing', `${lost} (numbers not comparable)`]);
   return {
-    title: `kvscope capture --json CPU per event vs a bare zeromq.js receive loop (${ROUNDS} rounds, median; worst of paced / unpaced)`,
+    title: `kvscope capture --json CPU per event vs a bare zeromq.js receive loop (${ROUNDS} rounds, median, warmed up; worst of paced / unpaced)`,
     rows,
     ratio: worst,
     budget: BUDGET,

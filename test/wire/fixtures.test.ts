@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { KvEvent } from '../../shared/events';
 import { decodeBatch } from '../../electron/wire/decode-batch';
 import { FingerprintBuilder } from '../../electron/wire/fingerprint';
-import { parseMessage } from '../../electron/wire/message';
+import { parseMessage, topicText } from '../../electron/wire/message';
 import type { TruthEvent } from '../support/fixture-frames';
 import { HYBRID_INT, LEGACY_INT, readFramesFile, readTruth } from '../support/fixture-frames';
 
@@ -113,7 +113,7 @@ describe.each([
     for (const frames of messages) {
       const msg = parseMessage(frames);
       if (!msg.ok) throw new Error(msg.error);
-      expect(msg.topic).toBe('kv-events');
+      expect(topicText(msg.topicFrame)).toBe('kv-events');
       const rows = bySeq.get(Number(msg.seq)) ?? [];
       const decoded = decodeBatch(msg.payload);
       if (!decoded.ok) throw new Error(decoded.error);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { REPLAY_END_SEQ, encodeSeq, parseMessage, readSeq } from '../../electron/wire/message';
+import {
+  REPLAY_END_SEQ,
+  encodeSeq,
+  parseMessage,
+  readSeq,
+  topicText,
+} from '../../electron/wire/message';
 
 const topic = Buffer.from('kv-events');
 const payload = Uint8Array.of(0x92, 0x00, 0x90);
@@ -7,7 +13,8 @@ const payload = Uint8Array.of(0x92, 0x00, 0x90);
 describe('parseMessage', () => {
   it('splits [topic, seq, payload]', () => {
     const r = parseMessage([topic, encodeSeq(41n), payload]);
-    expect(r).toEqual({ ok: true, topic: 'kv-events', seq: 41n, payload });
+    expect(r).toEqual({ ok: true, topicFrame: topic, seq: 41n, payload });
+    expect(r.ok && topicText(r.topicFrame)).toBe('kv-events');
   });
 
   it('refuses a wrong frame count and says what arrived', () => {
@@ -31,7 +38,7 @@ describe('parseMessage', () => {
 
   it('accepts the empty topic of a replay answer', () => {
     const r = parseMessage([new Uint8Array(0), encodeSeq(REPLAY_END_SEQ), new Uint8Array(0)]);
-    expect(r.ok && r.topic === '' && r.seq === REPLAY_END_SEQ).toBe(true);
+    expect(r.ok && topicText(r.topicFrame) === '' && r.seq === REPLAY_END_SEQ).toBe(true);
   });
 });
 
