@@ -446,20 +446,12 @@ export class BatchJsonWriter {
       case F_SESSION_ID:
         this.sessionId = r.nil() ? 0 : (r.skip(), 1);
         return;
-      case F_LOCALITY: {
-        const at = this.label(r);
-        if (at !== LABEL_DRIFT) {
-          this.locality = at;
-          this.localityLen = this.strLen;
-        }
-        return;
-      }
+      case F_LOCALITY:
       case F_OWNERSHIP: {
         const at = this.label(r);
-        if (at !== LABEL_DRIFT) {
-          this.ownership = at;
-          this.ownershipLen = this.strLen;
-        }
+        if (at === LABEL_DRIFT) return;
+        if (id === F_LOCALITY) [this.locality, this.localityLen] = [at, this.strLen];
+        else [this.ownership, this.ownershipLen] = [at, this.strLen];
         return;
       }
       default:
