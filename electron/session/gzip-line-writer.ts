@@ -102,11 +102,8 @@ export class GzipLineWriter {
   private flushTimer: NodeJS.Timeout | null = null;
   private flushWanted = false;
   private kickSoon = false;
-  private failed!: () => void;
-  /** Settles when the file fails: nothing that waits on gzip or the file waits past that. */
-  private readonly failure = new Promise<void>((resolve) => {
-    this.failed = resolve;
-  });
+  /** What waits on gzip or the file now: all of it goes on when the file fails. */
+  private readonly failWaits = new Set<() => void>();
   private closed = false;
   /** Why the file cannot be written (a full disk, say); null while all is well. */
   error: string | null = null;
@@ -326,7 +323,17 @@ export class GzipLineWriter {
   }
 
   private unlessFailed(p: Promise<unknown>): Promise<unknown> {
-    return Promise.race([p, this.failure]);
+    if (this.error !== null) return Promise.resolve();
+    // Not Promise.race with one promise that settles only on failure: each race would leave a
+    // reaction on it for the writer's whole life (300 bytes per flush, growing without bound).
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.failWaits.delete(done);
+        resolve(undefined);
+      };
+      this.failWaits.add(done);
+      p.then(done, done);
+    });
   }
 
   private addMark(lines: number, buffered = 0): void {
@@ -376,7 +383,7 @@ export class GzipLineWriter {
     this.queuedBytes = 0;
     this.pending.length = 0;
     this.gz.destroy();
-    this.failed();
+    for (const done of [...this.failWaits]) done();
     this.release();
   }
 
