@@ -147,7 +147,7 @@ describe('the Overview charts', () => {
     expect(await page.getByTestId('range-all').getAttribute('aria-pressed')).toBe('true');
     await shots(page, 'reset');
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 
   it('zooms to the edge when a drag ends past it, and drops a drag on Escape', async () => {
     const page = await openOverview();
