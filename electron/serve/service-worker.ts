@@ -7,9 +7,6 @@ import { nodePort } from '../host/host-port';
 import { ServiceLink } from '../host/service-link';
 import type { ServiceOptions } from '../service/service';
 
-/** A guard against a runaway heap, far above what a bounded service uses (it ends the worker). */
-const WORKER_HEAP_CEILING_MB = 1536;
-
 /** How long close() waits for the thread to end after its service closed. */
 const CLOSE_WAIT_MS = 10_000;
 
@@ -26,9 +23,10 @@ export async function startServiceWorker(
   entry: string,
   options: ServiceOptions,
 ): Promise<ServiceWorker> {
-  const worker = new Worker(entry, {
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_CEILING_MB },
-  });
+  // No resourceLimits: a worker stopped at a heap ceiling keeps its ZeroMQ sockets open, which
+  // aborts the whole process (zeromq.js #411): a big but good session (millions of resident
+  // blocks) would kill serve instead of opening. The heap is the process's default, as in main.
+  const worker = new Worker(entry);
   const link = new ServiceLink(nodePort(worker), (why) => crashText(why, options.dataDir));
   let closing = false;
   const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
