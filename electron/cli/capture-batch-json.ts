@@ -259,11 +259,12 @@ export class BatchJsonWriter {
       const n = r.arrayHeader();
       if (n !== 2 && n !== 3) return -1;
       // The rank comes after the events but ends every line: guess it from the last byte (a
-      // fixint or nil, as engines send it) and write again in the rare case the guess was wrong.
+      // fixint or nil, as engines send it) and write again in the rare case the guess was wrong
+      // (-1: no guess, the first pass is thrown away).
       const last = payload[payload.byteLength - 1] as number;
       const guess = n === 2 || last === 0xc0 ? null : last <= 0x7f ? last : -1;
       const start = r.pos;
-      let rank = this.batch(r, n, seq, guess ?? rankIfNone);
+      let rank = this.batch(r, n, seq, guess === -1 ? null : (guess ?? rankIfNone));
       if (rank !== guess) {
         r.pos = start;
         rank = this.batch(r, n, seq, rank ?? rankIfNone);
