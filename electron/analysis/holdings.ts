@@ -36,10 +36,8 @@ export class Holdings {
     return this.idOf.get(hash) ?? -1;
   }
 
-  /** The id of hash, a new one (held by nobody yet: add a holder next) when it is not held. */
+  /** A new id for a hash that find() just said is not held; add a holder next. */
   intern(hash: HashKey): number {
-    const known = this.idOf.get(hash);
-    if (known !== undefined) return known;
     const id = this.free.pop() ?? this.grow();
     this.idOf.set(hash, id);
     this.keys[id] = hash;
