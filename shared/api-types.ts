@@ -267,6 +267,8 @@ export interface HashMatch {
 export interface EventQuery {
   types?: KvEventType[];
   source?: string;
+  /** Only events of this medium ("unspecified" for events that named none). */
+  medium?: string;
   /** A hash or prefix, decimal or hex. */
   hash?: string;
   /** Only events that arrived as this number or before: a frozen or scrolled log's snapshot. */
@@ -290,6 +292,15 @@ export interface EventPage {
   /** Arrival number of the newest event held, whatever the filters (-1 when none). */
   newest: number;
 }
+
+/** The text formats the events and chains export to. */
+export type ExportFormat = 'csv' | 'json';
+
+/** The events view's filter, as an export takes it: every matching event held, newest first. */
+export type EventFilter = Omit<EventQuery, 'offset' | 'limit'>;
+
+/** The chains view's filter and order, as an export takes it. */
+export type ChainFilter = Omit<ChainQuery, 'offset' | 'limit'>;
 
 /** What a file action did; the renderer builds its notice from these fields, never from a sentence. */
 export type FileResult =
@@ -322,6 +333,7 @@ export type MenuCommand =
   | { kind: 'view'; view: ViewName }
   | { kind: 'theme'; theme: 'light' | 'dark' | 'system' }
   | { kind: 'export-png' }
+  | { kind: 'shortcuts' }
   | { kind: 'about' };
 
 // ---------- the engine's own metrics beside the stream ----------

@@ -8,8 +8,11 @@ import type {
   ChainDetail,
   EngineReconciliation,
   ChainPage,
+  ChainFilter,
   ChainQuery,
+  EventFilter,
   EventPage,
+  ExportFormat,
   EventQuery,
   FileResult,
   HashMatch,
@@ -54,6 +57,8 @@ export interface InvokeContract {
   'recordings:open': { args: [id: string]; result: FileResult };
   'export:rates-csv': { args: []; result: FileResult };
   'export:chart-png': { args: [png: Uint8Array]; result: FileResult };
+  'export:events': { args: [filter: EventFilter, format: ExportFormat]; result: FileResult };
+  'export:chains': { args: [filter: ChainFilter, format: ExportFormat]; result: FileResult };
 }
 
 /** Main → renderer pushes. */
@@ -92,6 +97,8 @@ export const BRIDGE_METHODS = {
   openRecording: 'recordings:open',
   exportRatesCsv: 'export:rates-csv',
   exportChartPng: 'export:chart-png',
+  exportEvents: 'export:events',
+  exportChains: 'export:chains',
 } as const satisfies Record<string, InvokeChannel>;
 
 /** The renderer-facing names of the push channels. */

@@ -22,6 +22,35 @@ const kvEventType = z.enum(['BlockStored', 'BlockRemoved', 'AllBlocksCleared']);
 const searchText = z.string().max(200);
 const id = z.string().min(1).max(200);
 
+const page = {
+  offset: z.number().int().nonnegative(),
+  limit: z.number().int().min(1).max(5000),
+};
+
+/** The chains view's filter and order (an export takes it without the page). */
+export const chainFilterSchema = z.strictObject({
+  sort: z.enum(['depth', 'lastSeen', 'firstSeen', 'restores', 'resident', 'evicted', 'sources']),
+  desc: z.boolean(),
+  hash: searchText.optional(),
+  source: id.optional(),
+  residentOnly: z.boolean().optional(),
+});
+const chainQuerySchema = chainFilterSchema.extend(page);
+
+/** The events view's filter (an export takes it without the page). */
+export const eventFilterSchema = z.strictObject({
+  types: z.array(kvEventType).max(3).optional(),
+  source: id.optional(),
+  medium: z.string().min(1).max(64).optional(),
+  hash: searchText.optional(),
+  upTo: z.number().int().min(-1).optional(),
+  beforeTs: z.number().min(-MAX_ABS_TS_SEC).max(MAX_ABS_TS_SEC).optional(),
+});
+const eventQuerySchema = eventFilterSchema.extend(page);
+
+/** csv or json. */
+export const exportFormatSchema = z.enum(['csv', 'json']);
+
 /** One tuple schema per channel, checked against the contract's argument types. */
 export const ARG_SCHEMAS = {
   'app:info': z.tuple([]),
@@ -44,38 +73,10 @@ export const ARG_SCHEMAS = {
       toTs: z.number().min(-MAX_ABS_TS_SEC).max(MAX_ABS_TS_SEC).optional(),
     }),
   ]),
-  'model:chains': z.tuple([
-    z.strictObject({
-      sort: z.enum([
-        'depth',
-        'lastSeen',
-        'firstSeen',
-        'restores',
-        'resident',
-        'evicted',
-        'sources',
-      ]),
-      desc: z.boolean(),
-      hash: searchText.optional(),
-      source: id.optional(),
-      residentOnly: z.boolean().optional(),
-      offset: z.number().int().nonnegative(),
-      limit: z.number().int().min(1).max(5000),
-    }),
-  ]),
+  'model:chains': z.tuple([chainQuerySchema]),
   'model:chain': z.tuple([id]),
   'model:search': z.tuple([searchText]),
-  'model:events': z.tuple([
-    z.strictObject({
-      types: z.array(kvEventType).max(3).optional(),
-      source: id.optional(),
-      hash: searchText.optional(),
-      upTo: z.number().int().min(-1).optional(),
-      beforeTs: z.number().min(-MAX_ABS_TS_SEC).max(MAX_ABS_TS_SEC).optional(),
-      offset: z.number().int().nonnegative(),
-      limit: z.number().int().min(1).max(5000),
-    }),
-  ]),
+  'model:events': z.tuple([eventQuerySchema]),
   'model:insights': z.tuple([]),
   'engine:reconciliation': z.tuple([]),
   'session:open': z.tuple([]),
@@ -95,6 +96,8 @@ export const ARG_SCHEMAS = {
   ]),
   'export:rates-csv': z.tuple([]),
   'export:chart-png': z.tuple([bytes]),
+  'export:events': z.tuple([eventFilterSchema, exportFormatSchema]),
+  'export:chains': z.tuple([chainFilterSchema, exportFormatSchema]),
 } satisfies { [C in InvokeChannel]: z.ZodType<InvokeContract[C]['args'], unknown> };
 
 /** Validates a call's arguments; throws an Error that says which argument is wrong and why. */

@@ -15,6 +15,10 @@ export const HTTP_ROUTES = {
   importCapture: '/api/capture/import',
   /** GET: the rates of the view as CSV. */
   ratesCsv: '/api/export/rates.csv',
+  /** GET (?filter=JSON&format=csv|json): the events of the view, filtered, as a download. */
+  exportEvents: '/api/export/events',
+  /** GET (?filter=JSON&format=csv|json): the chains of the view, filtered, as a download. */
+  exportChains: '/api/export/chains',
 } as const;
 
 export interface WsRequest {

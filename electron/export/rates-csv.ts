@@ -3,8 +3,8 @@
 
 import type { SeriesQuery } from '../../shared/api-types';
 import type { CacheModel } from '../model/cache-model';
+import { csvCell } from './csv';
 
-const cell = (s: string): string => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 const n = (v: number): string => String(Math.round(v * 1000) / 1000);
 
 /** ISO 8601 (UTC) of an event time in seconds; a ts that is not epoch time still reads as one. */
@@ -37,7 +37,7 @@ export function ratesCsv(
   for (const c of cols) head.push(`stored_per_s[${c}]`, `removed_per_s[${c}]`);
   for (const c of cols) head.push(`resident_by_source[${c}]`);
   for (const m of s.media) head.push(`resident[${m}]`);
-  const lines = [head.map(cell).join(',')];
+  const lines = [head.map(csvCell).join(',')];
   for (const p of s.points) {
     const row = [String(p.t), isoTime(p.t), String(s.binSec), n(p.stored), n(p.removed)];
     s.sources.forEach((_, i) => row.push(n(p.storedBy[i] ?? 0), n(p.removedBy[i] ?? 0)));

@@ -3,7 +3,13 @@
 // the browser mode's WebSocket (shared/ws-protocol.ts), tagged with the renderer they belong to;
 // the transport's own calls (files as paths chosen in main, /metrics) are the HostCalls.
 
-import type { FileResult, Profile } from '../../shared/api-types';
+import type {
+  ChainFilter,
+  EventFilter,
+  ExportFormat,
+  FileResult,
+  Profile,
+} from '../../shared/api-types';
 import type { InvokeChannel, PushChannel } from '../../shared/contract';
 import type { MetricsFormat, MetricsText } from '../metrics/metrics-hub';
 import type { ServiceOptions } from '../service/service';
@@ -15,6 +21,10 @@ export interface HostCalls {
   saveSession(target: string): Promise<FileResult>;
   saveSessionCopy(target: string): Promise<FileResult>;
   ratesCsv(): Promise<string>;
+  /** The view's events matching the filter, written to `target` (a path chosen in main). */
+  exportEvents(target: string, filter: EventFilter, format: ExportFormat): Promise<FileResult>;
+  /** The view's chains matching the filter, in its order, written to `target`. */
+  exportChains(target: string, filter: ChainFilter, format: ExportFormat): Promise<FileResult>;
   metricsText(format: MetricsFormat): Promise<MetricsText>;
   /** The connections (with the demo's endpoints, so serve can say where the demo publishes). */
   listProfiles(): Promise<Profile[]>;

@@ -18,6 +18,8 @@ const HOST_FILE_ACTIONS: FileActions = {
   importCapture: NOT_HERE,
   exportRatesCsv: NOT_HERE,
   exportChartPng: NOT_HERE,
+  exportEvents: NOT_HERE,
+  exportChains: NOT_HERE,
 };
 
 /** One renderer as the host knows it: its handlers (its frame acks) and whether it can take a frame. */
@@ -98,6 +100,10 @@ export function serveOverPort(
     saveSession: (target) => service.saveSession(target),
     saveSessionCopy: (target) => service.saveSessionCopy(target),
     ratesCsv: () => Promise.resolve(service.ratesCsv()),
+    exportEvents: (target, filter, format) =>
+      Promise.resolve(service.exportEvents(target, filter, format)),
+    exportChains: (target, filter, format) =>
+      Promise.resolve(service.exportChains(target, filter, format)),
     listProfiles: () => Promise.resolve(service.listProfiles()),
     metricsText: (format) => service.metrics.text(format),
     close: async () => {

@@ -2,6 +2,7 @@
 // requests and the host's pushes, and makes the transport's calls. When the host is gone (a crash,
 // an out-of-memory end), every request waiting and every one after fails with the reason.
 
+import type { ChainFilter, EventFilter, ExportFormat } from '../../shared/api-types';
 import type { InvokeChannel, PushChannel } from '../../shared/contract';
 import { missingCase } from '../../shared/records';
 import type { ServiceOptions } from '../service/service';
@@ -117,6 +118,14 @@ export class ServiceLink implements HostCalls {
 
   ratesCsv() {
     return this.call('ratesCsv');
+  }
+
+  exportEvents(target: string, filter: EventFilter, format: ExportFormat) {
+    return this.call('exportEvents', target, filter, format);
+  }
+
+  exportChains(target: string, filter: ChainFilter, format: ExportFormat) {
+    return this.call('exportChains', target, filter, format);
   }
 
   metricsText(format: MetricsFormat = 'prometheus'): Promise<MetricsText> {

@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { dialog, type BrowserWindow } from 'electron';
-import type { FileResult } from '../../shared/api-types';
+import type { ExportFormat, FileResult } from '../../shared/api-types';
 import { CANCELLED, done } from '../../shared/file-result';
 import type { HostCalls } from '../host/host-protocol';
 import type { FileActions } from '../service/invoke-handlers';
@@ -16,8 +16,13 @@ const SESSION_FILTERS = [
 /** What the dialogs hand their chosen paths to: the service host. */
 export type DialogService = Pick<
   HostCalls,
-  'openSession' | 'importCapture' | 'saveSession' | 'ratesCsv'
+  'openSession' | 'importCapture' | 'saveSession' | 'ratesCsv' | 'exportEvents' | 'exportChains'
 >;
+
+const EXPORT_FILTERS: Record<ExportFormat, Electron.FileFilter> = {
+  csv: { name: 'CSV', extensions: ['csv'] },
+  json: { name: 'JSON', extensions: ['json'] },
+};
 
 /** File actions through native open/save dialogs; the service gets the chosen paths. */
 export function dialogFileActions(window: BrowserWindow, service: DialogService): FileActions {
@@ -67,6 +72,18 @@ export function dialogFileActions(window: BrowserWindow, service: DialogService)
       if (!file) return CANCELLED;
       await writeFile(file, await service.ratesCsv());
       return written(file);
+    },
+    async exportEvents(filter, format) {
+      const file = await pickSave('Export Events', `kvscope-events.${format}`, [
+        EXPORT_FILTERS[format],
+      ]);
+      return file ? service.exportEvents(file, filter, format) : CANCELLED;
+    },
+    async exportChains(filter, format) {
+      const file = await pickSave('Export Chains', `kvscope-chains.${format}`, [
+        EXPORT_FILTERS[format],
+      ]);
+      return file ? service.exportChains(file, filter, format) : CANCELLED;
     },
     async exportChartPng(png) {
       const file = await pickSave('Export Chart', 'kvscope-chart.png', [

@@ -38,7 +38,7 @@ export function installMenu(actions: MenuActions): void {
         },
         {
           label: 'Save Session As...',
-          accelerator: 'CmdOrCtrl+Shift+S',
+          accelerator: 'CmdOrCtrl+S',
           click: () => report(files.saveSessionAs()),
         },
         {
@@ -85,6 +85,8 @@ export function installMenu(actions: MenuActions): void {
     {
       role: 'help',
       submenu: [
+        // No '?' accelerator: it would take the key from every text field.
+        { label: 'Keyboard Shortcuts', click: () => command({ kind: 'shortcuts' }) },
         { label: 'About KV Scope', click: () => command({ kind: 'about' }) },
         { label: 'The Wire Format', click: () => void shell.openExternal(WIRE_FORMAT_URL) },
         { label: 'Open Logs Folder', click: () => void shell.openPath(actions.logsFolder) },

@@ -1,7 +1,7 @@
 // The last N events in memory for the event log; the recording file holds them all.
 
 import type { EventPage, EventQuery, EventRow } from '../../shared/api-types';
-import type { EventRecord } from '../../shared/events';
+import { UNSPECIFIED_MEDIUM, type EventRecord } from '../../shared/events';
 import { hashMatcher } from './hash-query';
 
 /** Events kept in memory by default. */
@@ -51,6 +51,7 @@ export class EventRing {
       if (types && !types.has(row.event.type)) continue;
       if (q.beforeTs !== undefined && !(row.ts < q.beforeTs)) continue;
       if (q.source !== undefined && q.source !== '' && row.source !== q.source) continue;
+      if (q.medium !== undefined && (row.event.medium ?? UNSPECIFIED_MEDIUM) !== q.medium) continue;
       if (match) {
         const ev = row.event;
         const hit =

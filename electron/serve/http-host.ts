@@ -13,10 +13,12 @@ import {
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { WebSocketServer } from 'ws';
-import type { FileResult } from '../../shared/api-types';
+import type { z } from 'zod';
+import type { ExportFormat, FileResult } from '../../shared/api-types';
 import { failed } from '../../shared/file-result';
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_TEXT } from '../../shared/limits';
 import { missingCase } from '../../shared/records';
+import { chainFilterSchema, eventFilterSchema, exportFormatSchema } from '../../shared/schemas';
 import { HTTP_ROUTES, WS_PATH } from '../../shared/ws-protocol';
 import { METRICS_PATH, sendMetrics } from '../metrics/metrics-http';
 import type { ServiceLink } from '../host/service-link';
@@ -75,6 +77,8 @@ const browserFileActions: FileActions = {
   importCapture: () => refuse(HTTP_ROUTES.importCapture),
   exportRatesCsv: () => refuse(HTTP_ROUTES.ratesCsv),
   exportChartPng: () => Promise.reject(new Error('the browser saves the PNG itself')),
+  exportEvents: () => refuse(HTTP_ROUTES.exportEvents),
+  exportChains: () => refuse(HTTP_ROUTES.exportChains),
 };
 
 function refuse(route: string): Promise<never> {
@@ -128,6 +132,16 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       res.end(csv);
       return;
     }
+    if (req.method === 'GET' && url.pathname === HTTP_ROUTES.exportEvents) {
+      return sendExport(res, url, 'events', eventFilterSchema, (file, filter, format) =>
+        service.exportEvents(file, filter, format),
+      );
+    }
+    if (req.method === 'GET' && url.pathname === HTTP_ROUTES.exportChains) {
+      return sendExport(res, url, 'chains', chainFilterSchema, (file, filter, format) =>
+        service.exportChains(file, filter, format),
+      );
+    }
     if (req.method === 'POST' && url.pathname === HTTP_ROUTES.openSession) {
       return upload(req, res, name, (file) => service.openSession(file, name));
     }
@@ -152,18 +166,66 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       return sendJson(res, 507, failed('save', message));
     }
     if (result.status !== 'done') return sendJson(res, 507, result);
-    const size = (await stat(copy)).size;
     const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+    return streamFile(res, copy, 'application/gzip', `kvscope-${stamp}.kvscope.jsonl.gz`);
+  }
+
+  /**
+   * An export as a download: the filter and format come in the query (checked with the same
+   * schemas as the desktop's channel), the file is written to a transfer file first, then streamed.
+   */
+  async function sendExport<F>(
+    res: ServerResponse,
+    url: URL,
+    what: 'events' | 'chains',
+    schema: z.ZodType<F>,
+    write: (file: string, filter: F, format: ExportFormat) => Promise<FileResult>,
+  ): Promise<void> {
+    let filter: F;
+    let format: ExportFormat;
+    try {
+      filter = schema.parse(JSON.parse(url.searchParams.get('filter') ?? '{}'));
+      format = exportFormatSchema.parse(url.searchParams.get('format') ?? 'csv');
+    } catch (err) {
+      const message = `the ${what} export's filter or format is not valid (${errorText(err)}): export again from the ${what} view`;
+      return sendJson(res, 400, failed('export', message));
+    }
+    const copy = transfers.file('download');
+    try {
+      await write(copy, filter, format);
+    } catch (err) {
+      await rm(copy, { force: true });
+      const full = NO_SPACE.has((err as NodeJS.ErrnoException).code ?? '');
+      const message = `the ${what} could not be written for the download (${errorText(err)})${full ? `: free disk space for ${transfers.dir}` : ''}`;
+      return sendJson(res, full ? 507 : 500, failed('export', message));
+    }
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+    return streamFile(
+      res,
+      copy,
+      format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json',
+      `kvscope-${what}-${stamp}.${format}`,
+    );
+  }
+
+  /** Streams a transfer file as an attachment, then removes it. */
+  async function streamFile(
+    res: ServerResponse,
+    file: string,
+    type: string,
+    downloadName: string,
+  ): Promise<void> {
+    const size = (await stat(file)).size;
     res.writeHead(200, {
-      'Content-Type': 'application/gzip',
-      'Content-Disposition': `attachment; filename="kvscope-${stamp}.kvscope.jsonl.gz"`,
+      'Content-Type': type,
+      'Content-Disposition': `attachment; filename="${downloadName}"`,
       'Content-Length': size,
     });
-    const stream = createReadStream(copy);
+    const stream = createReadStream(file);
     stream.on('error', () => res.destroy());
     res.once('close', () => {
       stream.destroy();
-      void rm(copy, { force: true });
+      void rm(file, { force: true });
     });
     stream.pipe(res);
   }

@@ -109,7 +109,16 @@ export class Connections {
       const { id, name, endpoint } = source.status();
       this.retired.delete(id);
       this.deps.announce({ id, name, endpoint });
-      source.onStatus(() => this.deps.changed());
+      let named = name;
+      source.onStatus(() => {
+        // A source given no name takes one from its first llm-d topic: the recording says so too.
+        const now = source.status().name;
+        if (now !== named) {
+          named = now;
+          this.deps.announce({ id, name: now, endpoint });
+        }
+        this.deps.changed();
+      });
     }
     // A source that cannot start (port in use, bad endpoint) shows its error in its status.
     await Promise.all(sources.map((s) => s.start().catch(() => undefined)));

@@ -2,7 +2,7 @@
 // (a window, or a browser tab), since frame acks belong to that renderer's subscription.
 
 import { Buffer } from 'node:buffer';
-import type { FileResult } from '../../shared/api-types';
+import type { ChainFilter, EventFilter, ExportFormat, FileResult } from '../../shared/api-types';
 import type { InvokeChannel, InvokeHandlers } from '../../shared/contract';
 import type { FrameSubscription } from './frame-pump';
 import type { KvScopeService } from './service';
@@ -14,6 +14,10 @@ export interface FileActions {
   importCapture(): Promise<FileResult>;
   exportRatesCsv(): Promise<FileResult>;
   exportChartPng(png: Uint8Array): Promise<FileResult>;
+  /** The view's events (its filter applied) to a file the user picks. */
+  exportEvents(filter: EventFilter, format: ExportFormat): Promise<FileResult>;
+  /** The view's chains (its filter and order applied) to a file the user picks. */
+  exportChains(filter: ChainFilter, format: ExportFormat): Promise<FileResult>;
 }
 
 /** The channels that are file actions: the side that owns dialogs or HTTP routes answers them. */
@@ -23,6 +27,8 @@ export const FILE_ACTION_CHANNELS = {
   'session:import-capture': 'importCapture',
   'export:rates-csv': 'exportRatesCsv',
   'export:chart-png': 'exportChartPng',
+  'export:events': 'exportEvents',
+  'export:chains': 'exportChains',
 } as const satisfies Partial<Record<InvokeChannel, keyof FileActions>>;
 
 /** The handlers for one renderer; arguments are validated before these run. */
@@ -58,5 +64,7 @@ export function createInvokeHandlers(
     'recordings:open': (id) => service.openRecording(id),
     'export:rates-csv': () => files.exportRatesCsv(),
     'export:chart-png': (png) => files.exportChartPng(png),
+    'export:events': (filter, format) => files.exportEvents(filter, format),
+    'export:chains': (filter, format) => files.exportChains(filter, format),
   };
 }

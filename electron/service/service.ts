@@ -7,6 +7,9 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type {
+  ChainFilter,
+  EventFilter,
+  ExportFormat,
   AppInfo,
   ChainDetail,
   ChainPage,
@@ -27,7 +30,10 @@ import type {
 import type { AnalysisReport } from '../../shared/analysis-report';
 import { done, failed } from '../../shared/file-result';
 import { APP_VERSION } from '../app-version';
+import { chainExport } from '../export/chain-export';
+import { eventExport } from '../export/event-export';
 import { ratesCsv } from '../export/rates-csv';
+import { writeExportFile } from '../export/write-export';
 import { analysisMetrics, eventSide, useEngineCapacity } from '../metrics/analysis-metrics';
 import { MetricsHub } from '../metrics/metrics-hub';
 import { reconcile } from '../metrics/reconciliation';
@@ -248,10 +254,30 @@ export class KvScopeService {
 
   /** The rates CSV of the view shown, live sources by the names the user gave them. */
   ratesCsv(): string {
-    const names = this.view.isLive
+    return ratesCsv(this.view.model, this.sourceNames());
+  }
+
+  /** Writes the view's events that match `filter` to `target`, as CSV or JSON. */
+  exportEvents(target: string, filter: EventFilter, format: ExportFormat): FileResult {
+    const names = this.sourceNames();
+    const name = (id: string) => names.get(id) ?? id;
+    writeExportFile(target, eventExport(this.view.model, filter, format, name));
+    return done('exported', path.basename(target));
+  }
+
+  /** Writes the view's chains that match `filter`, in its order, to `target`, as CSV or JSON. */
+  exportChains(target: string, filter: ChainFilter, format: ExportFormat): FileResult {
+    const names = this.sourceNames();
+    const name = (id: string) => names.get(id) ?? id;
+    writeExportFile(target, chainExport(this.view.model, filter, format, name));
+    return done('exported', path.basename(target));
+  }
+
+  /** Live sources by the names the user gave them; an opened session's sources go by their ids. */
+  private sourceNames(): Map<string, string> {
+    return this.view.isLive
       ? new Map(this.connections.health().map((h) => [h.id, h.name]))
       : new Map<string, string>();
-    return ratesCsv(this.view.model, names);
   }
 
   // Files

@@ -69,7 +69,10 @@ export async function readSession(
     switch (r.k) {
       case 'source': {
         const h = header as SessionHeader;
-        if (!h.sources.some((s) => s.id === r.rec.id)) h.sources.push(r.rec);
+        // A later line of a known id renames it (the name an llm-d topic gave).
+        const known = h.sources.findIndex((s) => s.id === r.rec.id);
+        if (known < 0) h.sources.push(r.rec);
+        else h.sources[known] = r.rec;
         break;
       }
       case 'event':

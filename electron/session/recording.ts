@@ -48,7 +48,8 @@ export class Recording implements IngestSink {
   private readonly writer: GzipLineWriter;
   private closed = false;
   private saving: Promise<void> | null = null;
-  private readonly knownSources = new Set<string>();
+  /** Source id → the name last written for it. */
+  private readonly knownSources = new Map<string, string>();
 
   private constructor(
     readonly path: string,
@@ -67,7 +68,7 @@ export class Recording implements IngestSink {
     const name = `${RECORDING_PREFIX}${fileStamp(startedAt)}-${randomBytes(3).toString('hex')}${SESSION_SUFFIX}`;
     const rec = new Recording(join(opts.dir, name), opts);
     const sources = opts.sources ?? [];
-    for (const s of sources) rec.knownSources.add(s.id);
+    for (const s of sources) rec.knownSources.set(s.id, s.name);
     rec.writer.write(JSON.stringify(makeHeader(opts.app, startedAt, sources)));
     await rec.flush();
     return rec;
@@ -92,10 +93,13 @@ export class Recording implements IngestSink {
     };
   }
 
-  /** Note a source added after the start (written once per id). */
+  /**
+   * Note a source added after the start, or renamed (an llm-d topic names a source given no name):
+   * written again only when its name changed; a reader takes the latest line of an id.
+   */
   addSource(s: SessionSource): void {
-    if (this.knownSources.has(s.id)) return;
-    this.knownSources.add(s.id);
+    if (this.knownSources.get(s.id) === s.name) return;
+    this.knownSources.set(s.id, s.name);
     this.append({ k: 'source', rec: s });
   }
 

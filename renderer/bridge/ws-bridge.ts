@@ -23,6 +23,8 @@ type FileMethod =
   | 'saveSessionAs'
   | 'exportRatesCsv'
   | 'exportChartPng'
+  | 'exportEvents'
+  | 'exportChains'
   | 'openSessionData';
 
 /** Builds the invoke half of the Bridge from BRIDGE_METHODS over a client. */
@@ -43,6 +45,12 @@ export function pushMethods(client: WsClient): Pick<Bridge, EventName> {
   return Object.fromEntries(entries) as unknown as Pick<Bridge, EventName>;
 }
 
+/** An export route with the view's filter and the format in its query. */
+function exportUrl(route: string, filter: object, format: string): string {
+  const q = new URLSearchParams({ filter: JSON.stringify(filter), format });
+  return `${route}?${q.toString()}`;
+}
+
 const fileMethods: Pick<Bridge, FileMethod> = {
   openSession: () => pickAndUpload(HTTP_ROUTES.openSession, '.gz,.jsonl,.kvscope,application/gzip'),
   importCapture: () => pickAndUpload(HTTP_ROUTES.importCapture, '.jsonl,.json,.txt,.gz'),
@@ -51,6 +59,16 @@ const fileMethods: Pick<Bridge, FileMethod> = {
     downloadUrl(HTTP_ROUTES.saveSession, stampedName('kvscope-session', 'kvscope.jsonl.gz')),
   exportRatesCsv: async () =>
     downloadUrl(HTTP_ROUTES.ratesCsv, stampedName('kvscope-rates', 'csv')),
+  exportEvents: async (filter, format) =>
+    downloadUrl(
+      exportUrl(HTTP_ROUTES.exportEvents, filter, format),
+      stampedName('kvscope-events', format),
+    ),
+  exportChains: async (filter, format) =>
+    downloadUrl(
+      exportUrl(HTTP_ROUTES.exportChains, filter, format),
+      stampedName('kvscope-chains', format),
+    ),
   exportChartPng: async (png) =>
     downloadBytes(png, stampedName('kvscope-chart', 'png'), 'image/png'),
 };
@@ -70,8 +88,16 @@ export function createWsBridge(
   return { ...invokeMethods(client), ...pushMethods(client), ...fileMethods };
 }
 
+let browserMode = false;
+
 /** Installs the WebSocket bridge as window.kvscope when no preload provided one. */
 export function installWsBridgeIfAbsent(): void {
   if (window.kvscope) return;
   window.kvscope = createWsBridge();
+  browserMode = true;
+}
+
+/** True in a browser (`kvscope serve`), false in the desktop window (the preload's bridge). */
+export function inBrowserMode(): boolean {
+  return browserMode;
 }

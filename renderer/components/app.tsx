@@ -1,11 +1,15 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MenuCommand, ViewName } from '../../shared/api-types';
+import { missingCase } from '../../shared/records';
 import { bridge } from '../bridge/bridge';
+import { inBrowserMode } from '../bridge/ws-bridge';
 import { formatDeepLink, parseDeepLink } from '../lib/deep-link';
+import { isControlTarget, isTypingTarget, shortcutAction } from '../lib/shortcuts';
 import { useFrameState } from '../state/frames';
 import { INITIAL_OVERVIEW } from '../state/overview-state';
 import type { OverviewState } from '../state/overview-state';
 import { setThemePref, useTheme } from '../state/theme-store';
+import { togglePauseOfView } from '../state/pause-key';
 import { useSourceNotices } from '../state/use-source-notices';
 import { ChainsView } from '../views/chains-view';
 import { ConnectionsView } from '../views/connections-view';
@@ -14,11 +18,13 @@ import { InsightsView } from '../views/insights-view';
 import { OverviewView } from '../views/overview-view';
 import { AboutDialog } from './about-dialog';
 import { AppHeader } from './app-header';
-import { exportPng, openDroppedFile } from './file-actions';
+import { CopyToast } from './copy-toast';
+import { exportPng, openDroppedFile, runFileAction } from './file-actions';
 import type { Notify } from './file-actions';
 import { LinkBanner } from './link-banner';
 import { ProblemsPanel } from './problems-panel';
 import { ProgressBar } from './progress-bar';
+import { ShortcutsDialog } from './shortcuts-dialog';
 import { VIEWS, ViewTabs } from './view-tabs';
 
 interface Notice {
@@ -34,6 +40,8 @@ export function App() {
   const [view, setViewState] = useState<ViewName>(link.view);
   const [chainHash, setChainHash] = useState<string | undefined>(link.hash);
   const [eventsAt, setEventsAt] = useState<number | undefined>(link.at);
+  /** Counts the links followed (back, forward, an edited URL): a new one remounts the view. */
+  const [followed, setFollowed] = useState(0);
   // A hash handed to Chains (a time to Events) by a link holds until the user goes to another view.
   const setView = useCallback((next: ViewName) => {
     setViewState(next);
@@ -41,15 +49,39 @@ export function App() {
     if (next !== 'events') setEventsAt(undefined);
   }, []);
 
+  // Each view the user goes to is a history entry, so back and forward walk the views; the first
+  // one only names the view shown at start.
+  const firstLink = useRef(true);
   useEffect(() => {
     const hash = formatDeepLink({
       view,
       hash: view === 'chains' ? chainHash : undefined,
       at: view === 'events' ? eventsAt : undefined,
     });
-    if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
+    if (window.location.hash !== hash) {
+      if (firstLink.current) window.history.replaceState(null, '', hash);
+      else window.history.pushState(null, '', hash);
+    }
+    firstLink.current = false;
   }, [view, chainHash, eventsAt]);
+  useEffect(() => {
+    const follow = () => {
+      const next = parseDeepLink(window.location.hash);
+      setViewState(next.view);
+      setChainHash(next.hash);
+      setEventsAt(next.at);
+      setFollowed((n) => n + 1);
+    };
+    // Back and forward fire popstate; an edited hash fires hashchange (and sometimes both).
+    window.addEventListener('hashchange', follow);
+    window.addEventListener('popstate', follow);
+    return () => {
+      window.removeEventListener('hashchange', follow);
+      window.removeEventListener('popstate', follow);
+    };
+  }, []);
   const [about, setAbout] = useState(false);
+  const [shortcuts, setShortcuts] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -73,21 +105,56 @@ export function App() {
       if (cmd.kind === 'view') setView(cmd.view);
       else if (cmd.kind === 'theme') setThemePref(cmd.theme);
       else if (cmd.kind === 'export-png') void exportPng(theme, notify);
+      else if (cmd.kind === 'shortcuts') setShortcuts(true);
       else setAbout(true);
     });
   }, [theme, notify, setView]);
 
+  const isSession = frame?.view.kind === 'session';
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
-      const target = VIEWS[Number(e.key) - 1];
-      if (!target) return;
+      if (e.defaultPrevented || e.repeat) return;
+      const focused = document.activeElement;
+      const action = shortcutAction(e, {
+        typing: isTypingTarget(focused),
+        onControl: isControlTarget(focused),
+        desktop: !inBrowserMode(),
+        views: VIEWS.length,
+      });
+      if (!action) return;
+      // A dialog open (this list, About) keeps the keys to itself, except `?` closing nothing.
+      if (document.querySelector('dialog[open]')) return;
       e.preventDefault();
-      setView(target.id);
+      switch (action.kind) {
+        case 'view': {
+          const target = VIEWS[action.index];
+          if (target) setView(target.id);
+          return;
+        }
+        case 'open':
+          void runFileAction('Opened', () => bridge().openSession(), notify);
+          return;
+        case 'save':
+          if (isSession)
+            notify(
+              'An opened session is already saved: go back to live to save the live recording.',
+            );
+          else void runFileAction('Saved', () => bridge().saveSessionAs(), notify);
+          return;
+        case 'pause':
+          if (view === 'overview') setOverview((s) => ({ ...s, paused: !s.paused }));
+          else togglePauseOfView();
+          return;
+        case 'help':
+          setShortcuts(true);
+          return;
+        default:
+          missingCase(action);
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [setView]);
+  }, [setView, notify, view, isSession]);
 
   useEffect(() => {
     const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
@@ -153,7 +220,7 @@ export function App() {
         role="tabpanel"
         id={`panel-${view}`}
         aria-labelledby={`tab-${view}`}
-        key={`${view}:${epoch}`}
+        key={`${view}:${epoch}:${followed}`}
       >
         {view === 'overview' && (
           <OverviewView
@@ -175,8 +242,10 @@ export function App() {
             }}
           />
         )}
-        {view === 'chains' && <ChainsView initialHash={chainHash} />}
-        {view === 'events' && <EventsView at={eventsAt} onClearAt={() => setEventsAt(undefined)} />}
+        {view === 'chains' && <ChainsView initialHash={chainHash} notify={notify} />}
+        {view === 'events' && (
+          <EventsView at={eventsAt} onClearAt={() => setEventsAt(undefined)} notify={notify} />
+        )}
         {view === 'connections' && <ConnectionsView notify={notify} />}
       </main>
       {dragging && (
@@ -185,6 +254,8 @@ export function App() {
         </div>
       )}
       {about && <AboutDialog onClose={() => setAbout(false)} />}
+      {shortcuts && <ShortcutsDialog onClose={() => setShortcuts(false)} />}
+      <CopyToast />
     </div>
   );
 }

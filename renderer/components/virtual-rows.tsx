@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { FocusEvent, KeyboardEvent, ReactNode } from 'react';
 import { nextRowIndex } from '../lib/row-keys';
+import { copyHashes } from '../state/copy-cue';
 
 interface Props {
   count: number;
@@ -22,6 +23,8 @@ interface Props {
   onAtTopChange?(atTop: boolean): void;
   /** Scrolls back to the top whenever this number changes. */
   toTop?: number;
+  /** The hashes a row stands for: Ctrl+C (Cmd+C) on the focused row copies them. */
+  hashesAt?(index: number): readonly string[] | undefined;
 }
 
 /** A virtualized scrolling body: only the rows on screen are in the DOM. */
@@ -37,6 +40,7 @@ export function VirtualRows({
   indexOfKey,
   onAtTopChange,
   toTop,
+  hashesAt,
 }: Props) {
   const parentRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
@@ -94,6 +98,13 @@ export function VirtualRows({
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (!roving) return;
+    if (hashesAt && isCopyKey(e) && !hasTextSelection()) {
+      const hashes = hashesAt(active);
+      if (!hashes?.length) return;
+      e.preventDefault();
+      void copyHashes(hashes);
+      return;
+    }
     const page = Math.max(1, Math.floor((parentRef.current?.clientHeight ?? 0) / rowHeight) - 1);
     const next = nextRowIndex(e.key, active, count, page);
     if (next == null) return;
@@ -147,4 +158,14 @@ export function VirtualRows({
       </div>
     </div>
   );
+}
+
+/** Ctrl+C, or Cmd+C on a Mac. */
+function isCopyKey(e: KeyboardEvent): boolean {
+  return (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'c';
+}
+
+/** Text the reader selected is what Ctrl+C copies, as anywhere else. */
+function hasTextSelection(): boolean {
+  return (window.getSelection()?.toString() ?? '') !== '';
 }

@@ -8,15 +8,33 @@ export function formatInt(n: number): string {
   return intFormat.format(Math.round(n));
 }
 
-/** A per-second rate: one decimal under 100, whole numbers above, k/M suffixes past 10,000. */
+// The one abbreviation style of every screen: 12.3K, 4.5M, 1.2B (Intl's compact notation).
+const compactFormat = new Intl.NumberFormat('en-US', {
+  notation: 'compact',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
+
+/** A count, whole with thousands separators below 10,000, abbreviated above: "9,876", "12.3K". */
+export function formatCompact(n: number): string {
+  if (!Number.isFinite(n)) return '—';
+  return Math.abs(n) < 1e4 ? formatInt(n) : compactFormat.format(n);
+}
+
+/** A per-second rate: one decimal under 100, whole numbers above, abbreviated past 10,000. */
 export function formatRate(n: number): string {
   if (!Number.isFinite(n)) return '—';
   const a = Math.abs(n);
-  if (a >= 1e7) return `${(n / 1e6).toFixed(1)}M`;
-  if (a >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
+  if (a >= 1e4) return formatCompact(n);
   if (a >= 100) return formatInt(n);
   if (a === 0) return '0';
   return n.toFixed(1);
+}
+
+/** A share as a percentage with one decimal: "12.5%"; "0%" when the whole is empty. */
+export function formatPercent(part: number, whole = 1): string {
+  if (!(whole > 0) || !Number.isFinite(part)) return '0%';
+  return `${((100 * part) / whole).toFixed(1)}%`;
 }
 
 /** A byte count in B / KiB / MiB / GiB. */
@@ -83,6 +101,14 @@ export function formatDateTime(ts: number | null): string {
   const d = new Date(ts * 1000);
   const date = `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
   return `${date} ${formatClock(ts, true)}`;
+}
+
+/** An event time in ISO 8601 (UTC, milliseconds), or "t+12.345s" when it is not epoch time. */
+export function formatIso(ts: number | null): string {
+  if (ts == null || !Number.isFinite(ts)) return '—';
+  if (ts < EPOCH_MIN) return `t+${ts.toFixed(3)}s`;
+  const d = new Date(ts * 1000);
+  return Number.isNaN(d.getTime()) ? '—' : d.toISOString();
 }
 
 /** "4m 05s ago" relative to the latest event time; "—" when either is unknown. */

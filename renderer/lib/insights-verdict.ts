@@ -2,13 +2,7 @@
 // by a number in it. Nothing is said that the figures do not show. Pure.
 
 import type { AnalysisReport, WhatIfReport } from '../../shared/analysis-report';
-import { formatInt } from './format';
-
-/** A share as a percentage with one decimal, the same everywhere on the screen. */
-export function pct(part: number, whole: number): string {
-  if (whole <= 0) return '0%';
-  return `${((100 * part) / whole).toFixed(1)}%`;
-}
+import { formatInt, formatPercent } from './format';
 
 /** The what-if row whose cache re-stored the most, if any re-stored at all. */
 export function worstWhatIf(r: AnalysisReport): WhatIfReport | null {
@@ -41,7 +35,7 @@ export function insightsVerdict(r: AnalysisReport, label: (source: string) => st
   } else {
     const where = `${label(worst.source)}'s ${worst.medium} cache`;
     const thrashShare = worst.thrashRestores / worst.restores;
-    const within = `${pct(worst.thrashRestores, worst.restores)} within ${formatInt(r.thrashWindowS)} s of their eviction`;
+    const within = `${formatPercent(worst.thrashRestores, worst.restores)} within ${formatInt(r.thrashWindowS)} s of their eviction`;
     out.push(
       thrashShare >= 0.25
         ? `${where} thrashes: ${formatInt(worst.restores)} re-stores, ${within}.`
@@ -52,7 +46,7 @@ export function insightsVerdict(r: AnalysisReport, label: (source: string) => st
       out.push(
         `With 25% more ${worst.medium} blocks (${formatInt(quarter.extraBlocks)}) about ` +
           `${formatInt(quarter.extraHits)} of them would have been hits ` +
-          `(${pct(quarter.extraHits, worst.newStores)} of its new stores).`,
+          `(${formatPercent(quarter.extraHits, worst.newStores)} of its new stores).`,
       );
     } else if (quarter) {
       const twice = worst.points.find((p) => p.extraFraction === 2);
@@ -67,14 +61,14 @@ export function insightsVerdict(r: AnalysisReport, label: (source: string) => st
     const dup = r.crossSource.duplicateStores;
     out.push(
       dup > 0
-        ? `${pct(dup, t.newStores)} of new stores were already cached on another source ` +
+        ? `${formatPercent(dup, t.newStores)} of new stores were already cached on another source ` +
             `(${formatInt(r.crossSource.duplicateBlocksNow)} duplicate blocks held now).`
         : 'No source stored a block that another source held at that moment.',
     );
   }
   if (t.hitRatio !== null) {
     out.push(
-      `Announced hit ratio ${pct(t.announcedHits, t.announcedHits + t.newStores)} ` +
+      `Announced hit ratio ${formatPercent(t.announcedHits, t.announcedHits + t.newStores)} ` +
         `(${formatInt(t.announcedHits)} re-announced blocks).`,
     );
   }

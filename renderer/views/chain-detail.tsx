@@ -1,6 +1,6 @@
 import type { BlockHistory, ChainDetail as Detail } from '../../shared/api-types';
 import { HashText } from '../components/hash-text';
-import { formatClock, formatDateTime, formatDuration } from '../lib/format';
+import { formatClock, formatDateTime, formatDuration, formatInt, plural } from '../lib/format';
 import { sourceLabels } from '../lib/source-names';
 import type { SourceNames } from '../lib/source-names';
 import { VirtualRows } from '../components/virtual-rows';
@@ -17,14 +17,23 @@ const noop = (): void => undefined;
 function times(ts: number[]): string {
   if (ts.length === 0) return '—';
   const last = ts[ts.length - 1] ?? 0;
-  return ts.length === 1 ? formatClock(last) : `${formatClock(last)} (+${ts.length - 1})`;
+  return ts.length === 1
+    ? formatClock(last)
+    : `${formatClock(last)} (+${formatInt(ts.length - 1)})`;
 }
 
-function BlockRow({ b, i, names }: { b: BlockHistory; i: number; names: SourceNames }) {
+interface RowProps {
+  b: BlockHistory;
+  i: number;
+  names: SourceNames;
+  tabIndex: 0 | -1;
+}
+
+function BlockRow({ b, i, names, tabIndex }: RowProps) {
   return (
-    <div role="row" className="trow" data-testid="block-row">
+    <div role="row" tabIndex={tabIndex} className="trow" data-testid="block-row">
       <div role="cell" className="cell num">
-        {i + 1}
+        {formatInt(i + 1)}
       </div>
       <div role="cell" className="cell">
         <HashText hash={b.hash} fit />
@@ -37,10 +46,10 @@ function BlockRow({ b, i, names }: { b: BlockHistory; i: number; names: SourceNa
         {b.medium ?? '—'}
       </div>
       <div role="cell" className="cell num">
-        {b.tokens}
+        {formatInt(b.tokens)}
       </div>
       <div role="cell" className="cell num">
-        {b.timesStored}
+        {formatInt(b.timesStored)}
       </div>
       <div role="cell" className="cell" title={b.storedAt.map((t) => formatDateTime(t)).join('\n')}>
         {times(b.storedAt)}
@@ -84,9 +93,9 @@ export function ChainDetail({ detail, loading, onClose, names }: Props) {
           Chain <HashText hash={s.leaf} max={40} />
         </h2>
         <span className="muted">
-          {s.depthBlocks} blocks · {s.depthTokens} tokens · {s.residentBlocks} resident ·{' '}
-          {s.evictedBlocks} evicted · {s.restores} restores · root{' '}
-          <HashText hash={s.root} max={16} />
+          {plural(s.depthBlocks, 'block')} · {plural(s.depthTokens, 'token')} ·{' '}
+          {formatInt(s.residentBlocks)} resident · {formatInt(s.evictedBlocks)} evicted ·{' '}
+          {plural(s.restores, 'restore')} · root <HashText hash={s.root} max={16} />
         </span>
         <button
           type="button"
@@ -122,9 +131,14 @@ export function ChainDetail({ detail, loading, onClose, names }: Props) {
           onRange={noop}
           label="Block rows"
           testId="block-rows"
-          renderRow={(i) => {
+          roving
+          hashesAt={(i) => {
             const b = detail.blocks[i];
-            return b ? <BlockRow b={b} i={i} names={names} /> : null;
+            return b ? [b.hash] : undefined;
+          }}
+          renderRow={(i, tabIndex) => {
+            const b = detail.blocks[i];
+            return b ? <BlockRow b={b} i={i} names={names} tabIndex={tabIndex} /> : null;
           }}
         />
       </div>

@@ -1,6 +1,6 @@
 import type { ChainSort, ChainSummary } from '../../shared/api-types';
 import { HashText } from '../components/hash-text';
-import { formatAgo, formatClock, formatDateTime } from '../lib/format';
+import { formatAgo, formatClock, formatDateTime, formatInt } from '../lib/format';
 import { sourceLabels } from '../lib/source-names';
 import type { SourceNames } from '../lib/source-names';
 import type { PagedRows } from '../state/use-paged-rows';
@@ -101,6 +101,10 @@ export function ChainList({
           toTop={toTop}
           keyAt={(i) => paged.rowAt(i)?.id}
           indexOfKey={(id) => paged.findIndex((c) => c.id === id)}
+          hashesAt={(i) => {
+            const id = paged.rowAt(i)?.id;
+            return id === undefined ? undefined : [id];
+          }}
           renderRow={(i, tabIndex) => {
             const c = paged.rowAt(i);
             if (!c) {
@@ -133,19 +137,19 @@ export function ChainList({
                   <HashText hash={c.root} fit />
                 </div>
                 <div role="cell" className="cell num">
-                  {c.depthBlocks}
+                  {formatInt(c.depthBlocks)}
                 </div>
                 <div role="cell" className="cell num">
-                  {c.depthTokens}
+                  {formatInt(c.depthTokens)}
                 </div>
                 <div role="cell" className="cell num">
-                  {c.residentBlocks}
+                  {formatInt(c.residentBlocks)}
                 </div>
                 <div role="cell" className="cell num">
-                  {c.evictedBlocks}
+                  {formatInt(c.evictedBlocks)}
                 </div>
                 <div role="cell" className={`cell num ${c.restores > 0 ? 'warn-text' : ''}`}>
-                  {c.restores}
+                  {formatInt(c.restores)}
                 </div>
                 <div role="cell" className="cell ellipsis" title={sourceLabels(names, c.sources)}>
                   {c.sources.length === 0 ? (

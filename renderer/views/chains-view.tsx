@@ -8,12 +8,15 @@ import type {
 import { bridge, errorText } from '../bridge/bridge';
 import { plural } from '../lib/format';
 import { useFrameState } from '../state/frames';
+import { usePauseKey } from '../state/pause-key';
 import { useSourceNames } from '../state/use-source-names';
 import { usePagedRows } from '../state/use-paged-rows';
 import { useThrottledRefresh } from '../state/use-throttled-refresh';
 import { ChainDetail } from './chain-detail';
 import { ChainList } from './chain-list';
 import { HashMatches } from './hash-matches';
+import { ExportButtons } from '../components/export-buttons';
+import type { Notify } from '../components/file-actions';
 import { SourceFilter } from '../components/source-filter';
 
 /** A failed load of the hash matches or of the chain detail; the next success clears it. */
@@ -30,10 +33,11 @@ const clearFrom =
 interface Props {
   /** A hash to search for at once (a link from another view). */
   initialHash?: string;
+  notify: Notify;
 }
 
 /** The chain browser: a sortable, filterable list of chains and the detail of one. */
-export function ChainsView({ initialHash }: Props) {
+export function ChainsView({ initialHash, notify }: Props) {
   const { frame } = useFrameState();
   const names = useSourceNames();
   const [sort, setSort] = useState<ChainSort>('lastSeen');
@@ -51,6 +55,7 @@ export function ChainsView({ initialHash }: Props) {
     if (paused) setToTop((n) => n + 1);
     setPaused((p) => !p);
   };
+  usePauseKey(togglePause);
   const [selected, setSelected] = useState<string | null>(null);
   const [detail, setDetail] = useState<{ id: string; value: Detail | null } | null>(null);
   const [matches, setMatches] = useState<{ text: string; value: HashMatch[] } | null>(null);
@@ -163,6 +168,23 @@ export function ChainsView({ initialHash }: Props) {
         >
           {paused ? '▶ Resume' : '❚❚ Pause'}
         </button>
+        <ExportButtons
+          what="chains"
+          testId="export-chains"
+          notify={notify}
+          run={(format) =>
+            bridge().exportChains(
+              {
+                sort,
+                desc,
+                ...(hash ? { hash } : {}),
+                ...(source ? { source } : {}),
+                ...(residentOnly ? { residentOnly } : {}),
+              },
+              format,
+            )
+          }
+        />
         <span className="muted count" data-testid="chain-count">
           {paged.total == null ? '…' : plural(paged.total, 'chain')}
           {paused ? ' (paused)' : held ? ' (held while scrolled)' : ''}

@@ -64,8 +64,14 @@ export function ConnectionsView({ notify }: Props) {
   const save = async (p: ProfileInput & { id?: string }) => {
     const saved = await bridge().saveProfile(p);
     setEditing(null);
-    notify(`Saved connection ${saved.name}`);
     await reload();
+    if (p.id !== undefined) {
+      notify(`Saved connection ${saved.name}`);
+      return;
+    }
+    // A connection is added to be watched: it connects at once, no second click.
+    notify(`Added connection ${saved.name}: connecting`);
+    await act(saved.id, 'Connect', () => bridge().connect(saved.id));
   };
   const remove = (p: Profile) => {
     if (!window.confirm(`Remove the connection “${p.name}”? Its sources are disconnected.`)) return;

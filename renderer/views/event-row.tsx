@@ -1,6 +1,6 @@
 import type { EventRow as Row } from '../../shared/api-types';
 import { HashText } from '../components/hash-text';
-import { formatClock, formatDateTime } from '../lib/format';
+import { formatClock, formatDateTime, formatInt, plural } from '../lib/format';
 import { sourceLabel, sourceTitle } from '../lib/source-names';
 import type { SourceNames } from '../lib/source-names';
 
@@ -20,13 +20,13 @@ function details(r: Row): string {
   if (e.type === 'BlockStored') {
     const extras = [
       ...placement(e),
-      `${e.token_count} tokens`,
-      `block ${e.block_size}`,
+      plural(e.token_count, 'token'),
+      `block ${formatInt(e.block_size)}`,
       e.lora_name ? `lora ${e.lora_name}` : e.lora_id != null ? `lora #${e.lora_id}` : null,
       e.group_idx != null ? `group ${e.group_idx}` : null,
       e.kv_cache_spec_kind,
-      e.extra_keys_count ? `${e.extra_keys_count} extra keys` : null,
-      e.metadata_count ? `${e.metadata_count} metadata` : null,
+      e.extra_keys_count ? plural(e.extra_keys_count, 'extra key') : null,
+      e.metadata_count ? `${formatInt(e.metadata_count)} metadata` : null,
       e.session_id_count ? 'session id' : null,
     ];
     return extras.filter(Boolean).join(' · ');
@@ -38,13 +38,35 @@ function details(r: Row): string {
   return 'every block dropped';
 }
 
-/** One redacted event in the log. */
-export function EventRow({ r, names }: { r: Row; names: SourceNames }) {
+interface Props {
+  r: Row;
+  names: SourceNames;
+  /** 0 for the list's one Tab stop, -1 for the other rows. */
+  tabIndex: 0 | -1;
+  selected: boolean;
+  onSelect(r: Row): void;
+}
+
+/** One redacted event in the log; a click or Enter shows all its fields. */
+export function EventRow({ r, names, tabIndex, selected, onSelect }: Props) {
   const e = r.event;
   const hashes = e.type === 'AllBlocksCleared' ? [] : e.block_hashes;
   const first = hashes[0] ?? null;
   return (
-    <div role="row" className="trow" data-testid="event-row">
+    <div
+      role="row"
+      tabIndex={tabIndex}
+      className={`trow clickable ${selected ? 'selected' : ''}`}
+      aria-selected={selected}
+      data-testid="event-row"
+      onClick={() => onSelect(r)}
+      onKeyDown={(ev) => {
+        if (ev.key === 'Enter' || ev.key === ' ') {
+          ev.preventDefault();
+          onSelect(r);
+        }
+      }}
+    >
       <div role="cell" className="cell" title={formatDateTime(r.ts)}>
         {formatClock(r.ts, true)}
       </div>
@@ -53,14 +75,14 @@ export function EventRow({ r, names }: { r: Row; names: SourceNames }) {
         {r.dp_rank != null && r.dp_rank > 0 ? <span className="muted"> dp{r.dp_rank}</span> : null}
       </div>
       <div role="cell" className="cell num">
-        {r.seq}
+        {formatInt(r.seq)}
       </div>
       <div role="cell" className={`cell ${TYPE_CLASS[e.type]}`}>
         {e.type}
       </div>
       <div role="cell" className="cell hash-cell" title={hashes.join('\n')}>
         {first != null ? <HashText hash={first} fit /> : <span className="muted">—</span>}
-        {hashes.length > 1 && <span className="muted more">+{hashes.length - 1}</span>}
+        {hashes.length > 1 && <span className="muted more">+{formatInt(hashes.length - 1)}</span>}
       </div>
       <div role="cell" className="cell hash-cell">
         {e.type === 'BlockStored' ? (

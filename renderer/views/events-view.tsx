@@ -1,13 +1,17 @@
-import { useCallback, useDeferredValue, useState } from 'react';
-import type { EventPage, EventRow as Row } from '../../shared/api-types';
+import { useCallback, useDeferredValue, useRef, useState } from 'react';
+import type { EventFilter, EventPage, EventRow as Row } from '../../shared/api-types';
 import type { KvEventType } from '../../shared/events';
 import { KV_EVENT_TYPES } from '../../shared/events';
 import { bridge } from '../bridge/bridge';
 import { formatDateTime, plural } from '../lib/format';
 import { useFrameState } from '../state/frames';
+import { usePauseKey } from '../state/pause-key';
 import { useSourceNames } from '../state/use-source-names';
 import { usePagedRows } from '../state/use-paged-rows';
+import { EventDetail } from './event-detail';
 import { EventRow } from './event-row';
+import { ExportButtons } from '../components/export-buttons';
+import type { Notify } from '../components/file-actions';
 import { SourceFilter } from '../components/source-filter';
 import { VirtualRows } from '../components/virtual-rows';
 
@@ -17,17 +21,26 @@ interface Props {
   /** An event time from a chart's point (or a #events?at= link): only the events before it. */
   at?: number;
   onClearAt?(): void;
+  notify: Notify;
+}
+
+/** The hashes an event row stands for (Ctrl+C on it copies them). */
+function rowHashes(r: Row | undefined): readonly string[] | undefined {
+  return r && r.event.type !== 'AllBlocksCleared' ? r.event.block_hashes : undefined;
 }
 
 /**
- * The event log, newest first, filtered by type, source and hash. Live, it holds still once the
- * reader scrolls down (new events wait above, counted); frozen, it is a snapshot until "Go live".
+ * The event log, newest first, filtered by type, source, medium and hash. Live, it holds still
+ * once the reader scrolls down (new events wait above, counted); frozen, it is a snapshot until
+ * "Go live". Choosing a row shows all its fields beside the log; the export takes the filter.
  */
-export function EventsView({ at, onClearAt }: Props = {}) {
+export function EventsView({ at, onClearAt, notify }: Props) {
   const { frame } = useFrameState();
   const names = useSourceNames();
   const [types, setTypes] = useState<KvEventType[]>([...KV_EVENT_TYPES]);
   const [source, setSource] = useState('');
+  const [medium, setMedium] = useState('');
+  const [selected, setSelected] = useState<Row | null>(null);
   const [hashText, setHashText] = useState('');
   const [frozen, setFrozen] = useState(false);
   /** The newest arrival shown while held (frozen, or scrolled down): nothing newer comes in. */
@@ -35,7 +48,14 @@ export function EventsView({ at, onClearAt }: Props = {}) {
   const [toTop, setToTop] = useState(0);
   const hash = useDeferredValue(hashText.trim());
 
-  const key = JSON.stringify([types, source, hash, at]);
+  const key = JSON.stringify([types, source, medium, hash, at]);
+  const filter: EventFilter = {
+    ...(types.length < KV_EVENT_TYPES.length ? { types } : {}),
+    ...(source ? { source } : {}),
+    ...(medium ? { medium } : {}),
+    ...(hash ? { hash } : {}),
+    ...(at !== undefined ? { beforeTs: at } : {}),
+  };
   const fetchPage = useCallback(
     (offset: number, limit: number) =>
       bridge().queryEvents({
@@ -43,11 +63,12 @@ export function EventsView({ at, onClearAt }: Props = {}) {
         limit,
         ...(types.length < KV_EVENT_TYPES.length ? { types } : {}),
         ...(source ? { source } : {}),
+        ...(medium ? { medium } : {}),
         ...(hash ? { hash } : {}),
         ...(upTo !== null ? { upTo } : {}),
         ...(at !== undefined ? { beforeTs: at } : {}),
       }),
-    [types, source, hash, upTo, at],
+    [types, source, medium, hash, upTo, at],
   );
   const paged = usePagedRows<Row, EventPage>(fetchPage, key, frame?.n, !frozen, 500);
   const newest = paged.page?.newest ?? null;
@@ -69,6 +90,17 @@ export function EventsView({ at, onClearAt }: Props = {}) {
     setUpTo(null);
     setToTop((n) => n + 1);
   };
+  usePauseKey(frozen ? goLive : freeze);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  // Closing the detail from inside it hands the focus back to the list's Tab stop.
+  const closeDetail = () => {
+    const hadFocus = bodyRef.current?.querySelector('.detail')?.contains(document.activeElement);
+    setSelected(null);
+    if (!hadFocus) return;
+    requestAnimationFrame(() =>
+      bodyRef.current?.querySelector<HTMLElement>('[role=row][tabindex="0"]')?.focus(),
+    );
+  };
 
   const toggleType = (t: KvEventType) =>
     setTypes((ts) =>
@@ -77,6 +109,7 @@ export function EventsView({ at, onClearAt }: Props = {}) {
         : KV_EVENT_TYPES.filter((x) => x === t || ts.includes(x)),
     );
   const sourceIds = frame?.sources.map((s) => s.id) ?? [];
+  const media = frame?.media ?? [];
 
   return (
     <div className="events">
@@ -102,6 +135,21 @@ export function EventsView({ at, onClearAt }: Props = {}) {
           ids={sourceIds}
           testId="event-source"
         />
+        <label className="field">
+          <span>Medium</span>
+          <select
+            value={medium}
+            onChange={(e) => setMedium(e.target.value)}
+            data-testid="event-medium"
+          >
+            <option value="">all media</option>
+            {[...new Set([...media, ...(medium ? [medium] : [])])].map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </label>
         <label className="field grow">
           <span>Hash</span>
           <input
@@ -122,6 +170,13 @@ export function EventsView({ at, onClearAt }: Props = {}) {
         >
           {frozen ? '▶ Go live' : '❚❚ Freeze'}
         </button>
+        <ExportButtons
+          what="events"
+          testId="export-events"
+          notify={notify}
+          // Frozen or held, the export is the snapshot on screen.
+          run={(format) => bridge().exportEvents({ ...filter, ...(held ? { upTo } : {}) }, format)}
+        />
         <span className="muted count" data-testid="event-count">
           {paged.total == null
             ? '…'
@@ -155,40 +210,71 @@ export function EventsView({ at, onClearAt }: Props = {}) {
       </div>
       {paged.error && <div className="error">Could not load events: {paged.error}</div>}
       {types.length === 0 && <div className="muted">Pick at least one event type.</div>}
-      <div className="table event-table" role="table" aria-label="Events, newest first">
-        <div className="trow thead" role="row">
-          {HEADERS.map((h) => (
-            <div key={h} role="columnheader" className="cell">
-              {h}
-            </div>
-          ))}
-        </div>
-        {paged.total === 0 ? (
-          <div className="empty muted">
-            No events yet{hash || source ? ' matching the filters' : ''}.
+      <div
+        ref={bodyRef}
+        className={`events-body ${selected ? 'with-detail' : ''}`}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && selected) closeDetail();
+        }}
+      >
+        <div className="table event-table" role="table" aria-label="Events, newest first">
+          <div className="trow thead" role="row">
+            {HEADERS.map((h) => (
+              <div key={h} role="columnheader" className="cell">
+                {h}
+              </div>
+            ))}
           </div>
-        ) : (
-          <VirtualRows
-            count={paged.total ?? 0}
-            rowHeight={26}
-            onRange={paged.setRange}
-            label="Event rows"
-            testId="event-rows"
-            onAtTopChange={onAtTopChange}
-            toTop={toTop}
-            renderRow={(i) => {
-              const r = paged.rowAt(i);
-              return r ? (
-                <EventRow r={r} names={names} />
-              ) : (
-                <div role="row" className="trow loading muted">
-                  …
-                </div>
-              );
-            }}
+          {paged.total === 0 ? (
+            <div className="empty muted">
+              No events yet{hash || source ? ' matching the filters' : ''}.
+            </div>
+          ) : (
+            <VirtualRows
+              count={paged.total ?? 0}
+              rowHeight={26}
+              onRange={paged.setRange}
+              label="Event rows"
+              testId="event-rows"
+              onAtTopChange={onAtTopChange}
+              toTop={toTop}
+              roving
+              keyAt={(i) => keyOf(paged.rowAt(i))}
+              indexOfKey={(k) => paged.findIndex((r) => keyOf(r) === k)}
+              hashesAt={(i) => rowHashes(paged.rowAt(i))}
+              renderRow={(i, tabIndex) => {
+                const r = paged.rowAt(i);
+                return r ? (
+                  <EventRow
+                    r={r}
+                    names={names}
+                    tabIndex={tabIndex}
+                    selected={selected?.n === r.n && selected.source === r.source}
+                    onSelect={setSelected}
+                  />
+                ) : (
+                  <div role="row" tabIndex={tabIndex} className="trow loading muted">
+                    …
+                  </div>
+                );
+              }}
+            />
+          )}
+        </div>
+        {selected && (
+          <EventDetail
+            row={selected}
+            names={names}
+            nowTs={frame?.nowTs ?? null}
+            onClose={closeDetail}
           />
         )}
       </div>
     </div>
   );
+}
+
+/** A row's identity across pages: its arrival number in the view. */
+function keyOf(r: Row | undefined): string | undefined {
+  return r === undefined ? undefined : String(r.n);
 }

@@ -1,5 +1,6 @@
 import type { HashMatch } from '../../shared/api-types';
 import { HashText } from '../components/hash-text';
+import { plural } from '../lib/format';
 
 interface Props {
   text: string;
@@ -19,9 +20,7 @@ export function HashMatches({ text, matches, onSelect }: Props) {
   }
   return (
     <div className="matches" data-testid="hash-matches">
-      <span className="muted">
-        {matches.length} matching block{matches.length === 1 ? '' : 's'}:
-      </span>
+      <span className="muted">{plural(matches.length, 'matching block')}:</span>
       <ul>
         {matches.slice(0, 8).map((m) => (
           <li key={m.hash}>
@@ -37,11 +36,11 @@ export function HashMatches({ text, matches, onSelect }: Props) {
                 onClick={() => onSelect(c)}
                 title={c}
               >
-                chain <HashText hash={c} max={12} />
+                chain <HashText hash={c} max={12} copy={false} />
               </button>
             ))}
             {m.chainIds.length > 4 && (
-              <span className="muted"> +{m.chainIds.length - 4} chains</span>
+              <span className="muted"> +{plural(m.chainIds.length - 4, 'chain')}</span>
             )}
           </li>
         ))}

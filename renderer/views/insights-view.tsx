@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import type { AnalysisReport } from '../../shared/analysis-report';
 import { bridge, errorText } from '../bridge/bridge';
 import { insightsVerdict } from '../lib/insights-verdict';
+import { formatInt, formatPercent } from '../lib/format';
 import { sourceLabel } from '../lib/source-names';
 import { chartColors } from '../lib/theme';
 import { useFrameState } from '../state/frames';
@@ -74,10 +75,10 @@ export function InsightsView({ onOpenChain }: Props) {
           </p>
         ) : (
           <p>
-            {hits.announcedHits.toLocaleString('en-US')} announced hits against{' '}
-            {hits.newStores.toLocaleString('en-US')} new stores: a hit ratio of{' '}
+            {formatInt(hits.announcedHits)} announced hits against {formatInt(hits.newStores)} new
+            stores: a hit ratio of{' '}
             <strong data-testid="insight-hit-ratio" data-value={hits.hitRatio}>
-              {(hits.hitRatio * 100).toFixed(1)}%
+              {formatPercent(hits.hitRatio)}
             </strong>
             .
           </p>

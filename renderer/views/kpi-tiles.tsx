@@ -56,7 +56,7 @@ function tiles(k: Kpis): Tile[] {
       'gaps',
       'Gaps',
       k.gaps,
-      `Sequence gaps: ${k.recovered} recovered, ${k.lost} lost`,
+      `Sequence gaps: ${formatInt(k.recovered)} recovered, ${formatInt(k.lost)} lost`,
       k.lost > 0 ? 'bad' : k.gaps > 0 ? 'warn' : undefined,
     ),
     int(

@@ -11,6 +11,7 @@ export const EMPTY_PROFILE: ProfileInput = {
   topic: '',
   replayEndpoint: null,
   dpRanks: 1,
+  metricsUrl: null,
 };
 
 interface Props {
@@ -144,6 +145,20 @@ export function ProfileForm({ editing, onSave, onCancel }: Props) {
             onChange={(e) => setDpText(e.target.value)}
           />,
           'Rank r publishes on the base port + r.',
+        )}
+        {field(
+          'metricsUrl',
+          'Engine metrics URL',
+          <input
+            data-testid="profile-metrics-url"
+            className="mono"
+            spellCheck={false}
+            value={p.metricsUrl ?? ''}
+            aria-invalid={!!show('metricsUrl')}
+            onChange={(e) => setP({ ...p, metricsUrl: e.target.value })}
+            placeholder="optional, e.g. http://127.0.0.1:8000/metrics"
+          />,
+          'vLLM’s own /metrics, read beside the stream (rank r: engine="r").',
         )}
       </div>
       {saveError && <p className="error">Not saved: {saveError}</p>}

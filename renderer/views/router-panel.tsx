@@ -1,6 +1,5 @@
 import type { AnalysisReport } from '../../shared/analysis-report';
-import { formatInt } from '../lib/format';
-import { pct } from '../lib/insights-verdict';
+import { formatInt, formatPercent } from '../lib/format';
 
 interface Props {
   report: AnalysisReport;
@@ -27,8 +26,8 @@ export function RouterPanel({ report, label }: Props) {
       <ul className="insight-facts">
         <li>
           <strong>{formatInt(c.duplicateStores)}</strong> duplicate stores (
-          {pct(c.duplicateStores, report.totals.newStores)} of new stores): blocks stored while
-          another source already held them.
+          {formatPercent(c.duplicateStores, report.totals.newStores)} of new stores): blocks stored
+          while another source already held them.
         </li>
         <li>
           Routing regret: <strong>{formatInt(c.routingRegretBlocks)}</strong> blocks (

@@ -58,22 +58,22 @@ export function SourceCard({ s, wallNow }: Props) {
         <dd>{formatBytes(c.bytes)}</dd>
         <dt>gaps</dt>
         <dd className={c.gaps ? 'warn-text' : ''} data-testid={`source-gaps-${s.id}`}>
-          {c.gaps}
+          {formatInt(c.gaps)}
         </dd>
         <dt>recovered</dt>
-        <dd>{c.recovered}</dd>
+        <dd>{formatInt(c.recovered)}</dd>
         <dt>lost</dt>
-        <dd className={c.lost ? 'bad-text' : ''}>{c.lost}</dd>
+        <dd className={c.lost ? 'bad-text' : ''}>{formatInt(c.lost)}</dd>
         <dt>undecoded</dt>
         <dd className={c.undecoded ? 'bad-text' : ''} data-testid={`source-undecoded-${s.id}`}>
-          {c.undecoded}
+          {formatInt(c.undecoded)}
         </dd>
         <dt>bad events</dt>
-        <dd className={c.eventErrors ? 'bad-text' : ''}>{c.eventErrors}</dd>
+        <dd className={c.eventErrors ? 'bad-text' : ''}>{formatInt(c.eventErrors)}</dd>
         <dt>restarts</dt>
-        <dd>{c.resets}</dd>
+        <dd>{formatInt(c.resets)}</dd>
         <dt>duplicates</dt>
-        <dd>{c.duplicates}</dd>
+        <dd>{formatInt(c.duplicates)}</dd>
         <dt>last message</dt>
         <dd>{formatAgo(epochSec(s.lastMessageAt), wallNow / 1000)}</dd>
       </dl>

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { AnalysisReport } from '../../shared/analysis-report';
-import { formatClock, formatInt } from '../lib/format';
-import { pct } from '../lib/insights-verdict';
+import { formatClock, formatInt, formatPercent } from '../lib/format';
 import type { ChartColors } from '../lib/theme';
 
 interface Props {
@@ -52,7 +51,7 @@ export function ThrashPanel({ report, colors }: Props) {
         >
           {formatInt(chosen?.thrashRestores ?? report.totals.thrashRestores)} of{' '}
           {formatInt(restores)} re-stores came back within {windowS} s of their eviction (
-          {pct(chosen?.thrashRestores ?? report.totals.thrashRestores, restores)})
+          {formatPercent(chosen?.thrashRestores ?? report.totals.thrashRestores, restores)})
         </span>
       </div>
       {rows.length === 0 ? (

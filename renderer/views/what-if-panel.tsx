@@ -8,8 +8,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { WhatIfReport } from '../../shared/analysis-report';
-import { formatInt } from '../lib/format';
-import { pct } from '../lib/insights-verdict';
+import { formatInt, formatPercent } from '../lib/format';
 import type { ChartColors } from '../lib/theme';
 
 interface Props {
@@ -56,7 +55,7 @@ export function WhatIfPanel({ w, label, colors }: Props) {
               <td className="num" data-value={p.extraHits}>
                 {formatInt(p.extraHits)}
               </td>
-              <td className="num">{pct(p.extraHits, w.newStores)}</td>
+              <td className="num">{formatPercent(p.extraHits, w.newStores)}</td>
             </tr>
           ))}
         </tbody>
@@ -71,11 +70,11 @@ export function WhatIfPanel({ w, label, colors }: Props) {
               <Tooltip
                 contentStyle={{ background: colors.tooltipBg, color: colors.text }}
                 formatter={(v) => [
-                  `${formatInt(Number(v))} (${pct(Number(v), w.newStores)} of new stores)`,
+                  `${formatInt(Number(v))} (${formatPercent(Number(v), w.newStores)} of new stores)`,
                   'extra hits',
                 ]}
                 labelFormatter={(k) =>
-                  `+${formatInt(Number(k))} blocks (${pct(Number(k), w.capacityBlocks)} of capacity)`
+                  `+${formatInt(Number(k))} blocks (${formatPercent(Number(k), w.capacityBlocks)} of capacity)`
                 }
               />
               <Line

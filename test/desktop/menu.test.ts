@@ -39,6 +39,8 @@ function install() {
       importCapture: file('import'),
       exportRatesCsv: file('rates-csv'),
       exportChartPng: file('chart-png'),
+      exportEvents: file('events'),
+      exportChains: file('chains'),
     },
     command: (c) => commands.push(c),
     report: () => void reported++,
@@ -68,7 +70,7 @@ describe('the application menu', () => {
   it('runs the file actions in main and reports each outcome', () => {
     const m = install();
     m.click('CmdOrCtrl+O');
-    m.click('CmdOrCtrl+Shift+S');
+    m.click('CmdOrCtrl+S');
     m.click('CmdOrCtrl+I');
     expect(m.actions).toEqual(['open', 'save-as', 'import']);
     expect(m.reported()).toBe(3);

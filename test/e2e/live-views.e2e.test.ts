@@ -54,7 +54,9 @@ function eventSeqs(): Promise<number[]> {
   return page
     .getByTestId('event-row')
     .evaluateAll((rows) =>
-      rows.map((r) => Number(r.querySelector('[role=cell]:nth-child(3)')?.textContent)),
+      rows.map((r) =>
+        Number(r.querySelector('[role=cell]:nth-child(3)')?.textContent?.replace(/,/g, '')),
+      ),
     );
 }
 

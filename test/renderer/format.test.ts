@@ -4,8 +4,11 @@ import {
   formatAgo,
   formatBytes,
   formatClock,
+  formatCompact,
   formatDuration,
   formatInt,
+  formatIso,
+  formatPercent,
   formatRate,
   plural,
 } from '../../renderer/lib/format';
@@ -29,8 +32,22 @@ describe('format', () => {
     expect(formatRate(0)).toBe('0');
     expect(formatRate(3.14159)).toBe('3.1');
     expect(formatRate(250.4)).toBe('250');
-    expect(formatRate(12_345)).toBe('12.3k');
+    expect(formatRate(12_345)).toBe('12.3K');
     expect(formatRate(25_000_000)).toBe('25.0M');
+  });
+
+  it('abbreviates counts one way, whole below 10,000', () => {
+    expect(formatCompact(9876)).toBe('9,876');
+    expect(formatCompact(12_345)).toBe('12.3K');
+    expect(formatCompact(5_000_000)).toBe('5.0M');
+    expect(formatCompact(2_500_000_000)).toBe('2.5B');
+    expect(formatCompact(-12_345)).toBe('-12.3K');
+  });
+
+  it('gives percentages one decimal, and 0% of nothing', () => {
+    expect(formatPercent(1, 8)).toBe('12.5%');
+    expect(formatPercent(0.4321)).toBe('43.2%');
+    expect(formatPercent(3, 0)).toBe('0%');
   });
 
   it('formats bytes in binary units', () => {
@@ -53,6 +70,13 @@ describe('format', () => {
     expect(formatClock(12.34)).toBe('t+12.3s');
     expect(formatClock(1_700_000_000)).toMatch(/^\d\d:\d\d:\d\d$/);
     expect(formatClock(1_700_000_000.5, true)).toMatch(/^\d\d:\d\d:\d\d\.500$/);
+  });
+
+  it('gives event times in ISO 8601 UTC, and offsets for non-epoch clocks', () => {
+    expect(formatIso(1_700_000_000.25)).toBe('2023-11-14T22:13:20.250Z');
+    expect(formatIso(12.5)).toBe('t+12.500s');
+    expect(formatIso(Number.POSITIVE_INFINITY)).toBe('—');
+    expect(formatIso(1e300)).toBe('—');
   });
 
   it('says how long ago relative to the latest event time', () => {
