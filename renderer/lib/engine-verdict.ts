@@ -3,13 +3,13 @@
 // Pure.
 
 import type { EngineReconciliation } from '../../shared/api-types';
-import { formatInt } from './format';
+import { formatInt, formatPercent } from './format';
 
 export type ResidencyKind = 'unknown' | 'agree' | 'cached' | 'events-short' | 'events-over';
 
 /** A fraction 0..1 as a percentage with one decimal; "—" when unknown. */
 export function pct(v: number | null): string {
-  return v === null || !Number.isFinite(v) ? '—' : `${(100 * v).toFixed(1)}%`;
+  return v === null || !Number.isFinite(v) ? '—' : formatPercent(v);
 }
 
 /**
