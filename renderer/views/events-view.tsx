@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import type { EventFilter, EventPage, EventRow as Row } from '../../shared/api-types';
 import type { KvEventType } from '../../shared/events';
 import { KV_EVENT_TYPES } from '../../shared/events';
@@ -49,26 +49,20 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   const hash = useDeferredValue(hashText.trim());
 
   const key = JSON.stringify([types, source, medium, hash, at]);
-  const filter: EventFilter = {
-    ...(types.length < KV_EVENT_TYPES.length ? { types } : {}),
-    ...(source ? { source } : {}),
-    ...(medium ? { medium } : {}),
-    ...(hash ? { hash } : {}),
-    ...(at !== undefined ? { beforeTs: at } : {}),
-  };
+  const filter = useMemo<EventFilter>(
+    () => ({
+      ...(types.length < KV_EVENT_TYPES.length ? { types } : {}),
+      ...(source ? { source } : {}),
+      ...(medium ? { medium } : {}),
+      ...(hash ? { hash } : {}),
+      ...(at !== undefined ? { beforeTs: at } : {}),
+    }),
+    [types, source, medium, hash, at],
+  );
   const fetchPage = useCallback(
     (offset: number, limit: number) =>
-      bridge().queryEvents({
-        offset,
-        limit,
-        ...(types.length < KV_EVENT_TYPES.length ? { types } : {}),
-        ...(source ? { source } : {}),
-        ...(medium ? { medium } : {}),
-        ...(hash ? { hash } : {}),
-        ...(upTo !== null ? { upTo } : {}),
-        ...(at !== undefined ? { beforeTs: at } : {}),
-      }),
-    [types, source, medium, hash, upTo, at],
+      bridge().queryEvents({ ...filter, offset, limit, ...(upTo !== null ? { upTo } : {}) }),
+    [filter, upTo],
   );
   const paged = usePagedRows<Row, EventPage>(fetchPage, key, frame?.n, !frozen, 500);
   const newest = paged.page?.newest ?? null;

@@ -105,7 +105,8 @@ describe('kvscope serve in Chromium', () => {
       .fill(sim.ranks[0]?.replayEndpoint ?? '');
     await page.getByTestId('profile-save').click();
     const item = page.getByRole('listitem').filter({ hasText: SOURCE_NAME });
-    await item.getByRole('button', { name: 'Connect' }).click();
+    // A new connection connects when added: no Connect click.
+    await item.getByRole('button', { name: 'Disconnect' }).waitFor();
 
     await warmUp(page, sim, SOURCE_NAME);
     await sim.publish(MAIN_BATCHES);
@@ -155,7 +156,10 @@ describe('kvscope serve in Chromium', () => {
       await expect
         .poll(() => page.getByTestId('chain-row').count(), { timeout: 20_000 })
         .toBeGreaterThan(0);
-      await hit.getByRole('button').first().click();
+      await hit
+        .getByRole('button', { name: /^chain / })
+        .first()
+        .click();
       const detail = page.getByTestId('chain-detail');
       await detail.waitFor({ timeout: 20_000 });
       await detail.getByTestId('block-row').first().waitFor();

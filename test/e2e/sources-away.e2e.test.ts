@@ -85,7 +85,8 @@ describe('sources that go away, in the browser', () => {
     await page.getByRole('textbox', { name: /^Endpoint/ }).fill(sim.ranks[0]?.pubEndpoint ?? '');
     await page.getByTestId('profile-save').click();
     const item = page.getByRole('listitem').filter({ hasText: NAME });
-    await item.getByRole('button', { name: 'Connect' }).click();
+    // A new connection connects when added: no Connect click.
+    await item.getByRole('button', { name: 'Disconnect' }).waitFor();
     await warmUp(page, sim, NAME);
     await sim.publish(150);
     // The source joined mid-stream: what it holds is the truth after its first batch, which the
@@ -146,8 +147,8 @@ describe('sources that go away, in the browser', () => {
     await page
       .getByRole('listitem')
       .filter({ hasText: `${NAME}-2` })
-      .getByRole('button', { name: 'Connect' })
-      .click();
+      .getByRole('button', { name: 'Disconnect' })
+      .waitFor();
     // A fresh engine process: the sim starts again at seq 0 with empty caches.
     sim.restart();
     await warmUp(page, sim, `${NAME}-2`);
