@@ -7,7 +7,15 @@ export function csvCell(s: string): string {
 
 /** One CSV line (with its line break) of values; null and undefined are empty fields. */
 export function csvLine(values: readonly (string | number | null | undefined)[]): string {
-  return `${values.map((v) => (v == null ? '' : csvCell(String(v)))).join(',')}\n`;
+  let line = '';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (i > 0) line += ',';
+    // A number never needs quotes: only text is looked at.
+    if (typeof v === 'number') line += String(v);
+    else if (v != null) line += csvCell(v);
+  }
+  return `${line}\n`;
 }
 
 /** Timestamps below this are not epoch seconds (a publisher with a monotonic clock). */

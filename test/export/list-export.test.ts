@@ -99,14 +99,14 @@ describe('the events export', () => {
     expect(doc.events.every((e) => e.source === 'gpu-box-1')).toBe(true);
   });
 
-  it('takes every matching event, past one page of 5,000', () => {
+  it('takes every matching event, past one page of 25,000', () => {
     const m = new CacheModel();
-    for (let i = 0; i < 12_000; i++) m.apply(batch([stored('a', T0 + i / 100, [`${i + 1}`])]));
+    for (let i = 0; i < 30_000; i++) m.apply(batch([stored('a', T0 + i / 100, [`${i + 1}`])]));
     const lines = text(eventExport(m, {}, 'csv', names))
       .trimEnd()
       .split('\n');
-    expect(lines).toHaveLength(12_001);
-    expect(lines[1]?.split(',')[12]).toBe('12000');
+    expect(lines).toHaveLength(30_001);
+    expect(lines[1]?.split(',')[12]).toBe('30000');
     expect(lines.at(-1)?.split(',')[12]).toBe('1');
   });
 
