@@ -6,8 +6,6 @@ import type { CacheModel } from '../model/cache-model';
 import { isoTime } from './csv';
 import { listExport } from './list-export';
 
-const PAGE = 5000;
-
 export const CHAIN_CSV_COLUMNS = [
   'chain_id',
   'root',
@@ -24,16 +22,12 @@ export const CHAIN_CSV_COLUMNS = [
   'last_seen_ts',
 ] as const;
 
-/** The matching chains in the view's order. */
-function* matching(
-  model: Pick<CacheModel, 'chains'>,
-  filter: ChainFilter,
-): Generator<ChainSummary> {
-  for (let offset = 0; ; offset += PAGE) {
-    const page = model.chains({ ...filter, offset, limit: PAGE });
-    yield* page.rows;
-    if (page.rows.length < PAGE || offset + PAGE >= page.total) return;
-  }
+/**
+ * The matching chains in the view's order, taken in one query: the export is written while the
+ * live forest moves on, and pages taken apart would shift under it.
+ */
+function matching(model: Pick<CacheModel, 'chains'>, filter: ChainFilter): ChainSummary[] {
+  return model.chains({ ...filter, offset: 0, limit: Number.MAX_SAFE_INTEGER }).rows;
 }
 
 /** The chain as the export's named fields. */

@@ -76,7 +76,10 @@ function flatten(r: EventRow, name: (id: string) => string): Flat {
   };
 }
 
-/** The matching events, newest first, held still at the newest event there is now. */
+/**
+ * The matching events, newest first, held at the newest event there is now: pages taken while
+ * the export is written still line up (what the ring drops meanwhile is left out).
+ */
 function* matching(model: Pick<CacheModel, 'events'>, filter: EventFilter): Generator<EventRow> {
   const upTo = filter.upTo ?? model.events({ offset: 0, limit: 1 }).newest;
   for (let offset = 0; ; offset += PAGE) {

@@ -100,10 +100,8 @@ export function serveOverPort(
     saveSession: (target) => service.saveSession(target),
     saveSessionCopy: (target) => service.saveSessionCopy(target),
     ratesCsv: () => Promise.resolve(service.ratesCsv()),
-    exportEvents: (target, filter, format) =>
-      Promise.resolve(service.exportEvents(target, filter, format)),
-    exportChains: (target, filter, format) =>
-      Promise.resolve(service.exportChains(target, filter, format)),
+    exportEvents: (target, filter, format) => service.exportEvents(target, filter, format),
+    exportChains: (target, filter, format) => service.exportChains(target, filter, format),
     listProfiles: () => Promise.resolve(service.listProfiles()),
     metricsText: (format) => service.metrics.text(format),
     close: async () => {

@@ -258,18 +258,26 @@ export class KvScopeService {
   }
 
   /** Writes the view's events that match `filter` to `target`, as CSV or JSON. */
-  exportEvents(target: string, filter: EventFilter, format: ExportFormat): FileResult {
+  async exportEvents(
+    target: string,
+    filter: EventFilter,
+    format: ExportFormat,
+  ): Promise<FileResult> {
     const names = this.sourceNames();
     const name = (id: string) => names.get(id) ?? id;
-    writeExportFile(target, eventExport(this.view.model, filter, format, name));
+    await writeExportFile(target, eventExport(this.view.model, filter, format, name));
     return done('exported', path.basename(target));
   }
 
   /** Writes the view's chains that match `filter`, in its order, to `target`, as CSV or JSON. */
-  exportChains(target: string, filter: ChainFilter, format: ExportFormat): FileResult {
+  async exportChains(
+    target: string,
+    filter: ChainFilter,
+    format: ExportFormat,
+  ): Promise<FileResult> {
     const names = this.sourceNames();
     const name = (id: string) => names.get(id) ?? id;
-    writeExportFile(target, chainExport(this.view.model, filter, format, name));
+    await writeExportFile(target, chainExport(this.view.model, filter, format, name));
     return done('exported', path.basename(target));
   }
 

@@ -146,15 +146,15 @@ describe('the chains export', () => {
 });
 
 describe('writing an export file', () => {
-  it('leaves no partial file under the name when writing fails midway', () => {
+  it('leaves no partial file under the name when writing fails midway', async () => {
     const target = path.join(dir, 'events.csv');
     function* failing(): Generator<string> {
       yield 'a,b\n'.repeat(40_000);
       throw new Error('the model went away');
     }
-    expect(() => writeExportFile(target, failing())).toThrow('the model went away');
+    await expect(writeExportFile(target, failing())).rejects.toThrow('the model went away');
     expect(readdirSync(dir)).toEqual([]);
-    expect(writeExportFile(target, ['x\n', 'y\n'])).toBe(4);
+    expect(await writeExportFile(target, ['x\n', 'y\n'])).toBe(4);
     expect(readFileSync(target, 'utf8')).toBe('x\ny\n');
   });
 });
