@@ -29,15 +29,19 @@ export class MsgpackReader {
     this.end = bytes.byteLength;
   }
 
-  private truncated(need: number): MsgpackError {
+  /**
+   * Names no length read from the payload: in a corrupt batch that length may be the bytes of a
+   * token id (a str32 header shifted onto one), and error texts reach files and the screen.
+   */
+  private truncated(): MsgpackError {
     return new MsgpackError(
-      `truncated: ${need} more bytes needed at offset ${this.pos} of ${this.end}`,
+      `truncated: the value at offset ${this.pos} needs more than the ${this.end - this.pos} bytes left (of ${this.end})`,
     );
   }
 
   /** The type byte at the cursor, without consuming it. */
   peek(): number {
-    if (this.pos >= this.end) throw this.truncated(1);
+    if (this.pos >= this.end) throw this.truncated();
     return this.bytes[this.pos] as number;
   }
 
@@ -103,7 +107,7 @@ export class MsgpackReader {
     else if (b === 0xda) len = this.u16();
     else if (b === 0xdb) len = this.u32();
     else return -1;
-    if (this.pos + len > this.end) throw this.truncated(len);
+    if (this.pos + len > this.end) throw this.truncated();
     return len;
   }
 
@@ -279,7 +283,7 @@ export class MsgpackReader {
     for (let i = 0; i < n; i++) {
       if (p >= end) {
         this.pos = p;
-        throw this.truncated(1);
+        throw this.truncated();
       }
       const b = bytes[p] as number;
       if (b <= 0x7f || b >= 0xe0) p += 1;
@@ -395,7 +399,7 @@ export class MsgpackReader {
 
   /** Throws unless `n` bytes (type byte included) are left at the cursor. */
   need(n: number): void {
-    if (this.pos + n > this.end) throw this.truncated(n);
+    if (this.pos + n > this.end) throw this.truncated();
   }
 
   private u8(): number {

@@ -207,6 +207,26 @@ describe('decodeBatch under arbitrary input', () => {
     );
   });
 
+  it('names no length read from a corrupt payload: it may be the bytes of a token id', () => {
+    // fast-check's seed 22214603: a str32 header spliced in front of a token id, whose four bytes
+    // then read as the string's declared length.
+    const value = {
+      ts: 1,
+      events: [['BlockStored', [], 256, [TOKEN_MIN, TOKEN_MIN], 1]],
+      data_parallel_rank: null,
+    };
+    const payload = enc(value);
+    const at = payload.indexOf(0xce); // the first token's uint32 header
+    const corrupt = Uint8Array.from([
+      ...payload.subarray(0, at),
+      0xdb,
+      ...payload.subarray(at + 1),
+    ]);
+    const r = decodeBatch(corrupt);
+    expect(r.ok).toBe(false);
+    expect(leaks(r)).toEqual([]);
+  });
+
   it('never throws and never leaks on mutated valid batches', () => {
     fc.assert(
       fc.property(batch, fc.array(mutation, { minLength: 1, maxLength: 3 }), ({ value }, ms) => {
