@@ -40,6 +40,11 @@ export interface SourceRows {
   undecoded: number;
   /** Resident blocks of the source (a level), for its line on the residency chart. */
   resident: number;
+  /**
+   * Per medium the source stored or removed in: its resident blocks there (a level). The
+   * per-medium chart sums these over the sources present, so a removed source takes its history.
+   */
+  residentIn: Map<string, number>;
 }
 
 /** What one source contributed to the totals: a removed source takes its share with it. */
@@ -86,7 +91,6 @@ export class CacheModel {
   private readonly sourceRows = new Map<string, SourceRows>();
   private readonly counts = new Map<string, SourceCounts>();
   private readonly mediumIds: string[] = [];
-  private readonly mediumRows = new Map<string, number>();
   private readonly markers: Marker[] = [];
   private latestTs: number | null = null;
   private readonly pendingUndecoded = new Map<string, number>();
@@ -121,7 +125,8 @@ export class CacheModel {
 
   /**
    * Takes a source out of every total (a removed connection): its residency, its counts, its
-   * rows in rates and its holds in the forest. Its rows in the bin table stay allocated but unread.
+   * rows in rates and residency (per source and its share per medium), its markers and its holds
+   * in the forest. Its rows in the bin table stay allocated but unread.
    */
   removeSource(source: string): void {
     const idx = this.sourceIds.indexOf(source);
@@ -131,7 +136,8 @@ export class CacheModel {
     this.sourceRows.delete(source);
     this.counts.delete(source);
     this.pendingUndecoded.delete(source);
-    this.writeLevels(this.latestTs ?? 0);
+    const kept = this.markers.filter((m) => m.source !== source);
+    this.markers.splice(0, this.markers.length, ...kept);
   }
 
   private applyBatch(records: EventRecord[]): void {
@@ -141,9 +147,10 @@ export class CacheModel {
     this.bins.add(rows.batches, first.ts, 1);
     for (const rec of records) this.applyEvent(rec);
     this.flushPending(first.source, first.ts);
-    this.writeLevels(first.ts);
     // Only this batch's source changed its residency: the others' levels carry forward.
     this.bins.set(rows.resident, first.ts, this.residency.ofSource(first.source));
+    for (const [medium, row] of rows.residentIn)
+      this.bins.set(row, first.ts, this.residency.ofSourceMedium(first.source, medium));
   }
 
   /** A run of missing sequence numbers: counted and marked. */
@@ -170,8 +177,10 @@ export class CacheModel {
       detail: `publisher restarted after seq ${r.previousSeq}`,
     });
     this.releaseAll(r.source, this.sourceIds.indexOf(r.source), r.at, false);
-    this.writeLevels(this.latestTs ?? r.at);
-    this.bins.set(this.rowsOf(r.source).resident, this.latestTs ?? r.at, 0);
+    const rows = this.rowsOf(r.source);
+    const ts = this.latestTs ?? r.at;
+    this.bins.set(rows.resident, ts, 0);
+    for (const row of rows.residentIn.values()) this.bins.set(row, ts, 0);
   }
 
   /** An undecodable message: counted, binned at the latest event time (its own time is receive time). */
@@ -334,7 +343,7 @@ export class CacheModel {
       const n = ev.block_hashes.length;
       c.stored += n;
       this.bins.add(rows.stored, rec.ts, n);
-      const slot = this.residency.slot(rec.source, this.mediumOf(ev.medium));
+      const slot = this.residency.slot(rec.source, this.mediumOf(rows, ev.medium));
       let parent = ev.parent_block_hash;
       let prev: BlockNode | null = null;
       for (const h of ev.block_hashes) {
@@ -347,7 +356,7 @@ export class CacheModel {
       const n = ev.block_hashes.length;
       c.removed += n;
       this.bins.add(rows.removed, rec.ts, n);
-      const slot = this.residency.slot(rec.source, this.mediumOf(ev.medium));
+      const slot = this.residency.slot(rec.source, this.mediumOf(rows, ev.medium));
       for (const h of ev.block_hashes) {
         // A resident block is always known (the forest forgets only blocks resident nowhere).
         const node = this.forest.get(h);
@@ -386,7 +395,6 @@ export class CacheModel {
       sources: this.sources(),
       media: this.mediumIds,
       sourceRows: this.sourceRows,
-      mediumRows: this.mediumRows,
       markers: this.markers,
     };
   }
@@ -398,11 +406,6 @@ export class CacheModel {
       this.counts.set(source, c);
     }
     return c;
-  }
-
-  private writeLevels(ts: number): void {
-    for (const [medium, row] of this.mediumRows)
-      this.bins.set(row, ts, this.residency.ofMedium(medium));
   }
 
   private flushPending(source: string, ts: number): void {
@@ -450,6 +453,7 @@ export class CacheModel {
         batches: this.bins.addRow('sum'),
         undecoded: this.bins.addRow('sum'),
         resident: this.bins.addRow('level'),
+        residentIn: new Map(),
       };
       this.sourceRows.set(source, rows);
       if (!this.sourceIds.includes(source)) this.sourceIds.push(source);
@@ -458,11 +462,12 @@ export class CacheModel {
     return rows;
   }
 
-  private mediumOf(medium: string | null): string {
+  /** The medium's name, and the source's residency row in it (made on first use). */
+  private mediumOf(rows: SourceRows, medium: string | null): string {
     const m = medium ?? UNSPECIFIED_MEDIUM;
-    if (!this.mediumRows.has(m)) {
-      this.mediumRows.set(m, this.bins.addRow('level'));
-      this.mediumIds.push(m);
+    if (!rows.residentIn.has(m)) {
+      rows.residentIn.set(m, this.bins.addRow('level'));
+      if (!this.mediumIds.includes(m)) this.mediumIds.push(m);
     }
     return m;
   }

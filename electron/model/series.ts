@@ -19,9 +19,11 @@ export interface SeriesView {
   bins: BinTable;
   sources: readonly string[];
   media: readonly string[];
-  /** Per source: its rate rows, and its resident-blocks level row. */
-  sourceRows: ReadonlyMap<string, { stored: number; removed: number; resident: number }>;
-  mediumRows: ReadonlyMap<string, number>;
+  /** Per source: its rate rows, its resident-blocks level row and one such row per medium. */
+  sourceRows: ReadonlyMap<
+    string,
+    { stored: number; removed: number; resident: number; residentIn: ReadonlyMap<string, number> }
+  >;
   markers: readonly Marker[];
 }
 
@@ -59,7 +61,10 @@ function clampQuery(q: SeriesQuery): {
  */
 export function buildSeries(model: SeriesView, query: SeriesQuery, nowTs?: number): Series {
   const sources = [...model.sources];
-  const media = [...model.media];
+  // Only media a present source stored or removed in: a removed source leaves every legend.
+  const media = model.media.filter((m) =>
+    sources.some((s) => model.sourceRows.get(s)?.residentIn.has(m)),
+  );
   const span = model.bins.span();
   if (!span) return { binSec: 1, sources, media, points: [], markers: [] };
   const q = clampQuery(query);
@@ -97,9 +102,17 @@ export function buildSeries(model: SeriesView, query: SeriesQuery, nowTs?: numbe
   const removedBy = sources.map((s) =>
     downsampleMean(model.bins.read(model.sourceRows.get(s)?.removed ?? -1, from, to), from, k),
   );
-  const resident = media.map((m) =>
-    downsampleLast(model.bins.read(model.mediumRows.get(m) ?? -1, from, to), from, k),
-  );
+  // Per medium, the sum of the present sources' levels there (each downsampled as a level).
+  const resident = media.map((m) => {
+    const sum = new Array<number>(starts.length).fill(0);
+    for (const s of sources) {
+      const row = model.sourceRows.get(s)?.residentIn.get(m);
+      if (row === undefined) continue;
+      const level = downsampleLast(model.bins.read(row, from, to), from, k);
+      for (let i = 0; i < sum.length; i += 1) sum[i] = (sum[i] ?? 0) + (level[i] ?? 0);
+    }
+    return sum;
+  });
   const residentBy = sources.map((s) =>
     downsampleLast(model.bins.read(model.sourceRows.get(s)?.resident ?? -1, from, to), from, k),
   );

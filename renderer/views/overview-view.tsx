@@ -76,6 +76,7 @@ export function OverviewView({ state, onChange, epoch, notify, onOpenEvents }: P
   );
   const shownSpan = seriesSpan(series);
   const outlineSpan = seriesSpan(outline);
+  const scrubbed = zoom ?? shownSpan;
   const hiddenOf = (chart: string) => state.hidden[chart] ?? NONE;
   const setHidden = (chart: string) => (next: ReadonlySet<string>) =>
     onChange((s) => ({ ...s, hidden: { ...s.hidden, [chart]: next } }));
@@ -178,11 +179,13 @@ export function OverviewView({ state, onChange, epoch, notify, onOpenEvents }: P
           </div>
         }
       />
-      {outlineSpan && shownSpan && (
+      {/* Mounted while a zoomed window's series loads: each move of a drag zooms anew, and an
+          unmounted scrubber would drop the drag after its first move. */}
+      {outlineSpan && scrubbed && (
         <TimeScrubber
           rows={outlineRows}
           span={outlineSpan}
-          value={zoom ?? shownSpan}
+          value={scrubbed}
           colors={colors}
           onChange={setZoom}
         />

@@ -203,7 +203,8 @@ export function TimeChart({
         data-export-meta={JSON.stringify(meta)}
         title="Drag across the chart to zoom; click a point to see its events"
       >
-        {rows.length === 0 ? (
+        {/* No lines (every source removed): a plot without a y axis says less than the text. */}
+        {rows.length === 0 || lines.length === 0 ? (
           <div className="chart-empty muted" data-testid={`${testId}-empty`}>
             {emptyText}
           </div>

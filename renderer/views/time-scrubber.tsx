@@ -24,7 +24,8 @@ interface Props {
   onChange(w: TimeWindow): void;
 }
 
-type Grab = { mode: 'pan' | 'from' | 'to'; x0: number; w0: TimeWindow; width: number };
+/** A drag: where it started (pointer and window) and the seconds per pixel then, kept for the whole drag. */
+type Grab = { mode: 'pan' | 'from' | 'to'; x0: number; w0: TimeWindow; secPerPx: number };
 
 /**
  * A time scrubber under the charts: the session in miniature with the charts' window on it. Drag
@@ -45,11 +46,15 @@ export function TimeScrubber({ rows, span, value, colors, onChange }: Props) {
     if (!el || e.button !== 0 || (mode !== 'pan' && mode !== 'from' && mode !== 'to')) return;
     e.stopPropagation();
     e.currentTarget.setPointerCapture(e.pointerId);
-    setGrab({ mode, x0: e.clientX, w0: value, width: el.getBoundingClientRect().width });
+    const width = el.getBoundingClientRect().width;
+    if (width <= 0) return;
+    // Each move is measured from the drag's start, never from the last move: N px is the same
+    // time in one move or forty, and a live outline growing mid-drag does not change the scale.
+    setGrab({ mode, x0: e.clientX, w0: value, secPerPx: (span.to - span.from) / width });
   };
   const move = (e: ReactPointerEvent<HTMLElement>) => {
-    if (!grab || grab.width <= 0) return;
-    const dt = ((e.clientX - grab.x0) / grab.width) * (span.to - span.from);
+    if (!grab) return;
+    const dt = (e.clientX - grab.x0) * grab.secPerPx;
     if (grab.mode === 'pan') onChange(panWindow(grab.w0, dt, span));
     else {
       const edge = grab.mode;

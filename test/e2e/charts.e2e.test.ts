@@ -83,6 +83,37 @@ async function dragChart(page: Page, a: number, b: number): Promise<void> {
   await page.mouse.up();
 }
 
+/** The scrubber's window and span in seconds, read from its slider attributes. */
+async function scrubberState(page: Page): Promise<{ from: number; min: number; max: number }> {
+  const track = page.getByTestId('time-scrubber').locator('.scrubber-track');
+  const [from, min, max] = await Promise.all(
+    ['aria-valuenow', 'aria-valuemin', 'aria-valuemax'].map(async (a) =>
+      Number(await track.getAttribute(a)),
+    ),
+  );
+  return { from: from ?? NaN, min: min ?? NaN, max: max ?? NaN };
+}
+
+/** Seconds of the day of the zoom chip's first clock ("Zoomed: HH:MM:SS – ..."). */
+async function chipFrom(page: Page): Promise<number> {
+  const text = (await page.getByTestId('zoom-window').textContent()) ?? '';
+  const m = /(\d\d):(\d\d):(\d\d)/.exec(text);
+  if (!m) throw new Error(`no clock in the zoom chip: ${text}`);
+  return Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]);
+}
+
+/** Drags the scrubber's window by dx pixels in `steps` pointer moves, as a hand does. */
+async function dragScrubber(page: Page, dx: number, steps: number): Promise<void> {
+  const box = await page.getByTestId('scrubber-window').boundingBox();
+  if (!box) throw new Error('no scrubber window');
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx, y, { steps });
+  await page.mouse.up();
+}
+
 async function shots(page: Page, name: string): Promise<void> {
   for (const width of [1024, 1440]) {
     await page.setViewportSize({ width, height: 900 });
@@ -146,6 +177,46 @@ describe('the Overview charts', () => {
     expect(await page.getByTestId('zoom-window').count()).toBe(0);
     expect(await page.getByTestId('range-all').getAttribute('aria-pressed')).toBe('true');
     await shots(page, 'reset');
+    await page.context().close();
+  }, 120_000);
+
+  it('pans the scrubber by the same time for a drag of many small moves as for one', async () => {
+    const page = await openOverview();
+    await page.getByTestId('range-1m').click();
+    const minute = await eventually(
+      () => shown(page),
+      (s) => Number.isFinite(s.first) && s.last - s.first <= 60,
+      'the chart to draw the last minute',
+    );
+    await dragChart(page, 0.4, 0.7);
+    await shownChanged(page, minute);
+    await page.getByTestId('zoom-window').waitFor();
+    const track = await page.getByTestId('time-scrubber').locator('.scrubber-track').boundingBox();
+    if (!track) throw new Error('no scrubber');
+    const start = await scrubberState(page);
+    const secPerPx = (start.max - start.min) / track.width;
+    // The test needs room on both sides: 200 px left must not hit the session's start.
+    expect(start.from - 200 * secPerPx).toBeGreaterThan(start.min);
+
+    const chip0 = await chipFrom(page);
+    await dragScrubber(page, -200, 40);
+    const left = await eventually(
+      () => scrubberState(page),
+      (s) => s.from !== start.from,
+      'the window to move left',
+    );
+    expect(left.from - start.from).toBeCloseTo(-200 * secPerPx, 0);
+    expect(Math.abs(chip0 - (await chipFrom(page)) - 200 * secPerPx)).toBeLessThanOrEqual(1);
+
+    const chip1 = await chipFrom(page);
+    await dragScrubber(page, 150, 40);
+    const right = await eventually(
+      () => scrubberState(page),
+      (s) => s.from !== left.from,
+      'the window to move right',
+    );
+    expect(right.from - left.from).toBeCloseTo(150 * secPerPx, 0);
+    expect(Math.abs((await chipFrom(page)) - chip1 - 150 * secPerPx)).toBeLessThanOrEqual(1);
     await page.context().close();
   }, 120_000);
 

@@ -123,6 +123,14 @@ describe('sources that go away, in the browser', () => {
   }, 60_000);
 
   it('takes a removed source out of every total and every legend', async () => {
+    // Before: the residency chart draws the source's medium.
+    await showView(page, 'Overview');
+    const resident = page.getByTestId('chart-resident');
+    await eventually(
+      () => resident.locator('.legend-item').allTextContents(),
+      (l) => l.some((t) => t.startsWith('resident')),
+      "the residency chart to draw the source's medium",
+    );
     await showView(page, 'Connections');
     page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: `Remove ${NAME}` }).click();
@@ -135,6 +143,14 @@ describe('sources that go away, in the browser', () => {
     expect(await kpi(page, 'stored-blocks')).toBe(0);
     expect(await page.getByTestId('status-strip').count()).toBe(0);
     expect(await page.getByTestId('kpi-resident-stale').count()).toBe(0);
+    // Nor on the charts: no medium of it in the residency legend, no marker of it on either chart.
+    await eventually(
+      () => resident.locator('.legend-item').count(),
+      (n) => n === 0,
+      'the residency legend to drop the removed source',
+    );
+    expect(await page.locator('[data-testid^="markers-"]').count()).toBe(0);
+    expect(await page.getByTestId('chart-resident-empty').textContent()).toMatch(/Waiting/);
     await shot('overview-source-removed');
   }, 60_000);
 

@@ -68,6 +68,38 @@ describe('CacheModel counts', () => {
     expect(m.kpis().storedBlocks).toBe(3);
   });
 
+  it('forgets a removed source on the charts: its residency history per source and per medium, its markers', () => {
+    const m = new CacheModel();
+    m.apply(batch([stored('a', 10, ['1', '2'])]));
+    m.apply(batch([stored('b', 10, ['3', '4', '5'])]));
+    m.apply(batch([stored('b', 11, ['6'], null, 'CPU')]));
+    m.apply(batch([cleared('b', 12)]));
+    m.apply({ k: 'gap', rec: { source: 'b', from: 4, to: 9, recovered: 0, lost: 6, at: 12 } });
+    m.apply({ k: 'reset', rec: { source: 'b', previousSeq: 9, at: 12 } });
+    m.apply(batch([stored('b', 13, ['7'])]));
+    m.apply({ k: 'gap', rec: { source: 'a', from: 2, to: 3, recovered: 1, lost: 1, at: 13 } });
+    m.apply(batch([stored('a', 14, ['8'])]));
+    // Before: b's share is in the GPU history, its CPU medium is drawn, its markers are shown.
+    const before = m.series({ rangeSec: null });
+    expect(before.media).toEqual(['GPU', 'CPU']);
+    expect(before.points.map((p) => p.resident)).toEqual([
+      [5, 0],
+      [5, 1],
+      [2, 0],
+      [3, 0],
+      [4, 0],
+    ]);
+    expect(before.markers.filter((x) => x.source === 'b')).toHaveLength(3);
+    m.removeSource('b');
+    const after = m.series({ rangeSec: null });
+    expect(after.sources).toEqual(['a']);
+    expect(after.media).toEqual(['GPU']);
+    // Every second of the history is a's alone, per medium and per source.
+    expect(after.points.map((p) => p.resident)).toEqual([[2], [2], [2], [2], [3]]);
+    expect(after.points.map((p) => p.residentBy)).toEqual([[2], [2], [2], [2], [3]]);
+    expect(after.markers.map((x) => [x.kind, x.source])).toEqual([['gap', 'a']]);
+  });
+
   it('says how much of the resident total belongs to stale sources', () => {
     const m = new CacheModel();
     m.apply(batch([stored('a', 10, ['1', '2'])]));
