@@ -23,7 +23,7 @@ import { computeChains, pageChains, pathSummary, searchForest, type ChainRow } f
 import { EventRing } from './event-ring';
 import { Forest } from './forest';
 import { hashMatcher } from './hash-query';
-import { Residency, UNSPECIFIED_MEDIUM } from './residency';
+import { Residency, UNSPECIFIED_MEDIUM, type ResidentSlot } from './residency';
 import { SETTLE_SEC, buildSeries, type SeriesView } from './series';
 import { blockHistory } from './block-history';
 
@@ -44,7 +44,7 @@ export interface SourceRows {
    * Per medium the source stored or removed in: its resident blocks there (a level). The
    * per-medium chart sums these over the sources present, so a removed source takes its history.
    */
-  residentIn: Map<string, number>;
+  residentIn: Map<string, { row: number; slot: ResidentSlot<BlockNode> }>;
 }
 
 /** What one source contributed to the totals: a removed source takes its share with it. */
@@ -149,8 +149,8 @@ export class CacheModel {
     this.flushPending(first.source, first.ts);
     // Only this batch's source changed its residency: the others' levels carry forward.
     this.bins.set(rows.resident, first.ts, this.residency.ofSource(first.source));
-    for (const [medium, row] of rows.residentIn)
-      this.bins.set(row, first.ts, this.residency.ofSourceMedium(first.source, medium));
+    for (const { row, slot } of rows.residentIn.values())
+      this.bins.set(row, first.ts, slot.set.size);
   }
 
   /** A run of missing sequence numbers: counted and marked. */
@@ -180,7 +180,7 @@ export class CacheModel {
     const rows = this.rowsOf(r.source);
     const ts = this.latestTs ?? r.at;
     this.bins.set(rows.resident, ts, 0);
-    for (const row of rows.residentIn.values()) this.bins.set(row, ts, 0);
+    for (const { row } of rows.residentIn.values()) this.bins.set(row, ts, 0);
   }
 
   /** An undecodable message: counted, binned at the latest event time (its own time is receive time). */
@@ -343,7 +343,7 @@ export class CacheModel {
       const n = ev.block_hashes.length;
       c.stored += n;
       this.bins.add(rows.stored, rec.ts, n);
-      const slot = this.residency.slot(rec.source, this.mediumOf(rows, ev.medium));
+      const slot = this.slotOf(rec.source, rows, ev.medium);
       let parent = ev.parent_block_hash;
       let prev: BlockNode | null = null;
       for (const h of ev.block_hashes) {
@@ -356,7 +356,7 @@ export class CacheModel {
       const n = ev.block_hashes.length;
       c.removed += n;
       this.bins.add(rows.removed, rec.ts, n);
-      const slot = this.residency.slot(rec.source, this.mediumOf(rows, ev.medium));
+      const slot = this.slotOf(rec.source, rows, ev.medium);
       for (const h of ev.block_hashes) {
         // A resident block is always known (the forest forgets only blocks resident nowhere).
         const node = this.forest.get(h);
@@ -462,14 +462,16 @@ export class CacheModel {
     return rows;
   }
 
-  /** The medium's name, and the source's residency row in it (made on first use). */
-  private mediumOf(rows: SourceRows, medium: string | null): string {
+  /** The source's resident set in a medium, and its residency row there (made on first use). */
+  private slotOf(source: string, rows: SourceRows, medium: string | null): ResidentSlot<BlockNode> {
     const m = medium ?? UNSPECIFIED_MEDIUM;
-    if (!rows.residentIn.has(m)) {
-      rows.residentIn.set(m, this.bins.addRow('level'));
+    let level = rows.residentIn.get(m);
+    if (!level) {
+      level = { row: this.bins.addRow('level'), slot: this.residency.slot(source, m) };
+      rows.residentIn.set(m, level);
       if (!this.mediumIds.includes(m)) this.mediumIds.push(m);
     }
-    return m;
+    return level.slot;
   }
 
   private namesOf(mask: number): string[] {

@@ -22,7 +22,12 @@ export interface SeriesView {
   /** Per source: its rate rows, its resident-blocks level row and one such row per medium. */
   sourceRows: ReadonlyMap<
     string,
-    { stored: number; removed: number; resident: number; residentIn: ReadonlyMap<string, number> }
+    {
+      stored: number;
+      removed: number;
+      resident: number;
+      residentIn: ReadonlyMap<string, { row: number }>;
+    }
   >;
   markers: readonly Marker[];
 }
@@ -106,7 +111,7 @@ export function buildSeries(model: SeriesView, query: SeriesQuery, nowTs?: numbe
   const resident = media.map((m) => {
     const sum = new Array<number>(starts.length).fill(0);
     for (const s of sources) {
-      const row = model.sourceRows.get(s)?.residentIn.get(m);
+      const row = model.sourceRows.get(s)?.residentIn.get(m)?.row;
       if (row === undefined) continue;
       const level = downsampleLast(model.bins.read(row, from, to), from, k);
       for (let i = 0; i < sum.length; i += 1) sum[i] = (sum[i] ?? 0) + (level[i] ?? 0);
