@@ -17,14 +17,24 @@ const enc = (v: unknown): Uint8Array => encoder.encode(v);
 /**
  * Event fields the decoder keeps as free text. In a corrupted payload the bytes of a redacted
  * value can shift into one of them (a flipped map header turns a cache_salt into a lora_name):
- * the decoder cannot know, so for mutated input only these fields may hold the marker.
+ * the decoder cannot know, so for mutated input only these fields may hold the marker (the
+ * fingerprint's unknown field names too: a shifted value can read as a map key).
  */
-const KEPT_TEXT = new Set(['lora_name', 'medium', 'kv_cache_spec_kind']);
+const KEPT_TEXT = new Set([
+  'lora_name',
+  'medium',
+  'kv_cache_spec_kind',
+  'locality',
+  'ownership',
+  'unknownFields',
+]);
 
 /** The token-range numbers and redacted values found in a decoder result's JSON. */
 function leaks(result: unknown, keptTextMayHoldMarker = false): string[] {
   const json = JSON.stringify(result, (key, v: unknown) =>
-    keptTextMayHoldMarker && KEPT_TEXT.has(key) && typeof v === 'string' ? '<kept text>' : v,
+    keptTextMayHoldMarker && KEPT_TEXT.has(key) && (typeof v === 'string' || Array.isArray(v))
+      ? '<kept text>'
+      : v,
   );
   const found = (json.match(/\b3000000\d{3}\b/g) ?? []).filter((n) => {
     const v = Number(n);
