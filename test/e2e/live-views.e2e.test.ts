@@ -206,7 +206,8 @@ describe('live views in Chromium', () => {
     expect(await atIndex2()).toBe(chosen);
     // New chains arrive on top: the row the reader chose moves down, and the focus with it.
     await eventually(atIndex2, (id) => id !== chosen, 'the list to reorder under the focus');
-    expect(await focused()).toBe(chosen);
+    // Following a row scrolled out of the drawn range takes a frame or two (it is drawn first).
+    await expect.poll(focused, { timeout: 5_000 }).toBe(chosen);
     await page.keyboard.press('Enter');
     const detail = page.getByTestId('chain-detail');
     await detail.waitFor({ timeout: 20_000 });
