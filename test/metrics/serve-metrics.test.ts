@@ -61,6 +61,8 @@ beforeAll(async () => {
     rate: 0,
     seed: 7,
     clearEvery: 0,
+    // A cache small enough that 250 batches evict and re-store (the analysis test needs both).
+    gpuBlocks: 512,
   });
   sim.onBatch((b) => published.push(b));
   service = await KvScopeService.start({
