@@ -263,9 +263,7 @@ export class KvScopeService {
     filter: EventFilter,
     format: ExportFormat,
   ): Promise<FileResult> {
-    const names = this.sourceNames();
-    const name = (id: string) => names.get(id) ?? id;
-    await writeExportFile(target, eventExport(this.view.model, filter, format, name));
+    await writeExportFile(target, eventExport(this.view.model, filter, format, this.sourceLabel()));
     return done('exported', path.basename(target));
   }
 
@@ -275,10 +273,14 @@ export class KvScopeService {
     filter: ChainFilter,
     format: ExportFormat,
   ): Promise<FileResult> {
-    const names = this.sourceNames();
-    const name = (id: string) => names.get(id) ?? id;
-    await writeExportFile(target, chainExport(this.view.model, filter, format, name));
+    await writeExportFile(target, chainExport(this.view.model, filter, format, this.sourceLabel()));
     return done('exported', path.basename(target));
+  }
+
+  /** A source's name for an export, or its id when it has none. */
+  private sourceLabel(): (id: string) => string {
+    const names = this.sourceNames();
+    return (id) => names.get(id) ?? id;
   }
 
   /** Live sources by the names the user gave them; an opened session's sources go by their ids. */
