@@ -364,6 +364,9 @@ export class KvSource {
     };
     const ended = (complete: boolean): void => {
       this.replays.delete(ac);
+      // A full quiet period from here before a probe's answer is judged: its live copies may
+      // still be on the way (see sequencer.ts).
+      this.quietMs = 0;
       if (!this.closed) this.seq.replayEnded(id, complete, Date.now());
     };
     streamReplay(endpoint, from, handlers, { idleMs: this.replayIdleMs, signal: ac.signal }).then(
@@ -417,7 +420,10 @@ export class KvSource {
     else if (hintChanged) this.notify();
   }
 
-  /** With a replay endpoint, silence may hide a loss at the end of a burst: ask once. */
+  /**
+   * With a replay endpoint, silence may hide a loss at the end of a burst: ask once; after the
+   * answer, silence settles what it delivered ahead of the live stream.
+   */
   private probeWhenQuiet(now: number, elapsed: number, resumed: boolean): void {
     if (this.cfg.replayEndpoint === null) return;
     const messages = this.counters.messages;

@@ -21,7 +21,13 @@
 //   failed) settles what is held, holes lost, and asks nothing more for it; a clean one may
 //   ask once more for a hole the live stream revealed after the engine answered;
 // - `probe()` (a quiet source) asks once for anything after `last`, to find a loss at the end
-//   of a burst; it is allowed again only after a new live batch;
+//   of a burst; it is allowed again only after a new live batch. Its answer can hold batches
+//   whose live copies are still on the way (the answer overtook them): a replayed frame newer
+//   than every live arrival is delivered at once but stays *ahead* of the live stream, counted
+//   as nothing yet. Its live copy, when it comes, is taken silently (not a duplicate, not a
+//   gap). What the live stream skips in that range, or what is still ahead when the live stream
+//   passes it, when the source stays quiet for another probe period (`probe()` again), or when
+//   it closes or restarts, is what the live stream missed: recovered, in the same run;
 // - a live seq at or below `liveHigh` is a DUPLICATE or a RESET: a RESET when more than
 //   `resetWindow` (default 64) below `liveHigh`; within the window, with `same(a, b)` (KvSource:
 //   equal payload bytes) a DUPLICATE only if it matches the batch delivered under that seq,
@@ -83,6 +89,12 @@ interface Exchange {
   retries: number;
 }
 
+/** Seqs next..to, delivered from a replay before their live copies came (see the header). */
+interface Ahead {
+  next: bigint;
+  to: bigint;
+}
+
 /** How often an answer torn in transit is asked again before its holes count as lost. */
 const MAX_RETRIES = 3;
 
@@ -94,6 +106,8 @@ export class Sequencer<T> {
   /** Start of the run of missed seqs being settled (null: none open) and its recovered count. */
   private runFrom: bigint | null = null;
   private runRecovered = 0;
+  /** Delivered from a replay, waiting for their live copies; always ends at `last`. */
+  private ahead: Ahead | null = null;
   private probeAllowed = false;
   private nextId = 1;
   private readonly idleMs: number;
@@ -152,6 +166,7 @@ export class Sequencer<T> {
       return;
     }
     this.liveHigh = seq;
+    if (this.ahead !== null && this.liveCopy(seq, item)) return;
     if (seq <= last) {
       // A replay delivered it before the live stream got here.
       this.out.duplicate(seq);
@@ -198,9 +213,13 @@ export class Sequencer<T> {
     ex.lastProgress = now;
     if (seq <= last) return true; // the answer overlaps what is settled
     // The engine skipped what it no longer holds: settle up to here, holes lost.
-    if (seq > last + 1n) this.flushHeld(seq - 1n);
+    if (seq > last + 1n) {
+      this.settleAhead();
+      this.flushHeld(seq - 1n);
+    }
     const live = this.held.firstSeq() === seq ? this.held.shift() : null;
     if (live !== null) this.advance(seq, live.item, false);
+    else if (seq > (this.liveHigh as bigint)) this.deliverAhead(seq, item);
     else this.advance(seq, item, true);
     this.drain();
     if (ex.kind === 'gap' && this.held.size === 0) {
@@ -225,11 +244,19 @@ export class Sequencer<T> {
     this.endExchange(ex, complete && ex.rejected === 0, now);
   }
 
-  /** The source went quiet: ask once for anything after the last seq. True when a request went out. */
+  /**
+   * The source went quiet: what a finished probe delivered ahead and no live copy confirmed is
+   * settled as missed; otherwise ask once for anything after the last seq. True when a request
+   * went out.
+   */
   probe(now: number): boolean {
-    if (!this.opts.replay || this.last === null || this.ex !== null || !this.probeAllowed) {
+    if (!this.opts.replay || this.last === null || this.ex !== null) return false;
+    if (this.ahead !== null) {
+      this.settleAhead();
+      this.closeRun(null);
       return false;
     }
+    if (!this.probeAllowed) return false;
     this.probeAllowed = false;
     this.ask('probe', now);
     return true;
@@ -238,6 +265,8 @@ export class Sequencer<T> {
   /** Give up on the open exchange: held batches are delivered, what is missing is lost. */
   giveUp(): void {
     this.ex = null;
+    // Live copies of what is ahead will not come any more (closing, or a restarted publisher).
+    this.settleAhead();
     const tail = this.held.lastSeq();
     if (tail !== null) this.flushHeld(tail);
     this.closeRun(null);
@@ -352,16 +381,62 @@ export class Sequencer<T> {
       this.last = seq - 1n;
       this.closeRun(item);
     }
+    this.settle(seq, item, recovered);
+  }
+
+  /** `seq` is delivered: it is the last settled seq, kept for `same`. */
+  private settle(seq: bigint, item: T, recovered: boolean): void {
     this.last = seq;
     if (this.opts.same !== undefined) this.recent[Number(seq & this.ringMask)] = { seq, item };
     this.out.deliver(seq, item, recovered);
   }
 
-  /** Report the open run of missed seqs, ending at `last`. */
+  /** A replayed `seq` (= last + 1) newer than every live arrival: delivered, counted later. */
+  private deliverAhead(seq: bigint, item: T): void {
+    if (this.ahead === null) this.ahead = { next: seq, to: seq };
+    else this.ahead.to = seq;
+    this.settle(seq, item, true);
+  }
+
+  /**
+   * A live batch while seqs are ahead: a copy of one of them is taken (true); the ahead seqs it
+   * skipped were missed live and close the run before it. A batch past them all settles them.
+   */
+  private liveCopy(seq: bigint, item: T): boolean {
+    const a = this.ahead as Ahead;
+    if (seq > a.to) {
+      this.settleAhead();
+      return false;
+    }
+    if (seq < a.next) return false;
+    if (seq > a.next) {
+      if (this.runFrom === null) this.runFrom = a.next;
+      this.runRecovered += Number(seq - a.next);
+    }
+    this.emitRun(seq - 1n, item);
+    a.next = seq + 1n;
+    if (a.next > a.to) this.ahead = null;
+    return true;
+  }
+
+  /** What is still ahead is missed by the live stream (recovered by the replay): it joins the run. */
+  private settleAhead(): void {
+    const a = this.ahead;
+    if (a === null) return;
+    this.ahead = null;
+    if (this.runFrom === null) this.runFrom = a.next;
+    this.runRecovered += Number(a.to - a.next + 1n);
+  }
+
+  /** Report the open run of missed seqs, ending at `last`; not while seqs are ahead (it may go on). */
   private closeRun(revealedBy: T | null): void {
+    if (this.ahead === null) this.emitRun(this.last as bigint, revealedBy);
+  }
+
+  /** Report the open run of missed seqs as ending at `to`. */
+  private emitRun(to: bigint, revealedBy: T | null): void {
     const from = this.runFrom;
     if (from === null) return;
-    const to = this.last as bigint;
     const recovered = this.runRecovered;
     this.runFrom = null;
     this.runRecovered = 0;

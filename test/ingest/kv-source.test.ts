@@ -329,8 +329,9 @@ describe('KvSource over real ZeroMQ', () => {
   });
 
   it('subscribes to every data-parallel rank on base port + r', async () => {
-    const base = await freePorts(2);
-    const replayBase = await freePorts(2);
+    // Four consecutive ports at once: two separate look-ups can both return the same free port.
+    const base = await freePorts(4);
+    const replayBase = base + 2;
     const p = await sim({ dp: 2, port: base, replay: replayBase });
     const cfgs = expandProfile({
       id: 'eng',

@@ -228,6 +228,8 @@ describe('KvSource asking a quiet source for its tail', () => {
     await sim.publish(10);
     await waitFor(() => rec.seqs.at(-1) === f + 10, 'the tail, through the probe');
     expect(rec.seqs.filter((q) => q > f)).toEqual(Array.from({ length: 10 }, (_, i) => f + 1 + i));
+    // Counted once a further quiet period showed that their live copies are not coming.
+    await waitFor(() => rec.gaps.length > 0, 'the gap');
     expect(rec.gaps).toEqual([expect.objectContaining({ from: f + 8, to: f + 10, recovered: 3 })]);
     const c = src.status().counters;
     expect([c.gaps, c.recovered, c.lost, c.replayRejected]).toEqual([1, 3, 0, 0]);

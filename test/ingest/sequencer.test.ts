@@ -414,13 +414,17 @@ describe('sequencer taking a backlog through replay', () => {
 });
 
 describe('sequencer probing a quiet source', () => {
-  it('asks once for anything after the last seq and reports a recovered tail as a gap', () => {
+  it('asks once for anything after the last seq and reports a recovered tail as a gap once still quiet', () => {
     const t = make({ replay: true });
     t.feed(0, 1, 2);
     expect(t.s.probe(0)).toBe(true);
     expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 3 }]);
     t.replay(1, [3, 4, 5]);
     expect(t.delivered()).toEqual([0, 1, 2, 3, 4, 5]);
+    // Their live copies may still be on the way: nothing is a gap yet.
+    expect(t.of('gap')).toEqual([]);
+    // Quiet for another probe period: they are not coming.
+    expect(t.s.probe(0)).toBe(false);
     expect(t.of('gap')).toEqual([{ k: 'gap', from: 3, to: 5, recovered: 3, lost: 0 }]);
     // Once per quiet episode: a new live batch allows the next probe.
     expect(t.s.probe(0)).toBe(false);
@@ -442,15 +446,16 @@ describe('sequencer probing a quiet source', () => {
     t.feed(0);
     t.s.probe(0);
     t.replay(1, [5, 6]);
-    expect(t.of('gap')).toEqual([{ k: 'gap', from: 1, to: 6, recovered: 2, lost: 4 }]);
+    // The live stream passing 5 and 6 tells they were missed: one run, with the skipped part.
     t.feed(7);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 1, to: 6, recovered: 2, lost: 4 }]);
     t.s.probe(0);
     expect(t.s.replayedBatch(2, 5000n, 'far', 0)).toBe(false);
     expect(t.of('rejected')).toHaveLength(1);
     expect(t.lost()).toBe(4);
   });
 
-  it('live batches that a probe already delivered are duplicates, not a restart', () => {
+  it('live copies of what a probe already delivered are neither duplicates, a gap nor a restart', () => {
     const t = make({ replay: true, same: (a, b) => a === b });
     t.feed(0, 1);
     t.s.probe(0);
@@ -461,9 +466,83 @@ describe('sequencer probing a quiet source', () => {
     // The live copies were still on their way.
     for (let q = 2; q < 202; q++) t.feed(q);
     t.feed(202);
+    t.s.probe(0);
     expect(t.of('reset')).toEqual([]);
-    expect(t.of('dup')).toHaveLength(200);
+    expect(t.of('dup')).toEqual([]);
+    expect(t.of('gap')).toEqual([]);
+    expect(t.delivered()).toEqual(Array.from({ length: 203 }, (_, i) => i));
     expect(t.delivered().at(-1)).toBe(202);
+  });
+
+  it('counts a probe truly in every order of its answer, its live copies and a quiet period', () => {
+    // Seqs 3..6 are published after the last live batch (2); `missed` never arrive live. Every
+    // interleaving of the answer (3..6, then its end) with the live copies that do come (in
+    // order), then either quiet or a next live batch (7): each seq delivered once, in order;
+    // the gaps are exactly the runs the live stream missed, all recovered; nothing duplicate.
+    const seqs = [3, 4, 5, 6];
+    const orders = (a: string[], b: string[]): string[][] =>
+      a.length === 0 || b.length === 0
+        ? [[...a, ...b]]
+        : [
+            ...orders(a.slice(1), b).map((o) => [a[0]!, ...o]),
+            ...orders(a, b.slice(1)).map((o) => [b[0]!, ...o]),
+          ];
+    let cases = 0;
+    for (let mask = 0; mask < 1 << seqs.length; mask++) {
+      const missed = seqs.filter((_, i) => (mask & (1 << i)) !== 0);
+      const live = seqs.filter((q) => !missed.includes(q)).map((q) => `l${q}`);
+      const answer = [...seqs.map((q) => `r${q}`), 'end'];
+      for (const order of orders(answer, live)) {
+        for (const finish of ['quiet', 'next'] as const) {
+          cases++;
+          const t = make({ replay: true, same: (a, b) => a.slice(-1) === b.slice(-1) });
+          t.feed(0, 1, 2);
+          expect(t.s.probe(0)).toBe(true);
+          for (const step of order) {
+            if (step === 'end') t.s.replayEnded(1, true, 0);
+            else if (step[0] === 'r') t.s.replayedBatch(1, BigInt(step.slice(1)), step, 0);
+            else t.feed(Number(step.slice(1)));
+          }
+          if (finish === 'quiet') t.s.probe(0);
+          else t.feed(7);
+          const runs: { from: number; to: number }[] = [];
+          for (const q of missed) {
+            const r = runs.at(-1);
+            if (r !== undefined && r.to === q - 1) r.to = q;
+            else runs.push({ from: q, to: q });
+          }
+          const why = `${order.join(' ')} ${finish}`;
+          expect(t.delivered(), why).toEqual(
+            finish === 'next' ? [0, 1, 2, ...seqs, 7] : [0, 1, 2, ...seqs],
+          );
+          expect(t.of('dup'), why).toEqual([]);
+          expect(t.of('reset'), why).toEqual([]);
+          expect(
+            t
+              .of('gap')
+              .map((g) => ({ from: g.from, to: g.to, recovered: g.recovered, lost: g.lost })),
+            why,
+          ).toEqual(runs.map((r) => ({ ...r, recovered: r.to - r.from + 1, lost: 0 })));
+        }
+      }
+    }
+    expect(cases).toBeGreaterThan(500);
+  });
+
+  it('settles what a probe delivered ahead when the source closes or the publisher restarts', () => {
+    const closing = make({ replay: true });
+    closing.feed(0);
+    closing.s.probe(0);
+    closing.replay(1, [1, 2]);
+    closing.s.giveUp();
+    expect(closing.of('gap')).toEqual([{ k: 'gap', from: 1, to: 2, recovered: 2, lost: 0 }]);
+    const restart = make({ replay: true });
+    restart.feed(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+    restart.s.probe(0);
+    restart.replay(1, [10, 11]);
+    restart.feed(0);
+    expect(restart.of('gap')).toEqual([{ k: 'gap', from: 10, to: 11, recovered: 2, lost: 0 }]);
+    expect(restart.of('reset')).toEqual([{ k: 'reset', previous: 11 }]);
   });
 
   it('never probes without a replay endpoint or before the first batch', () => {
