@@ -163,7 +163,13 @@ export class MetricsHub {
         media: this.tally.media(s.id),
       };
     });
-    const engines = this.engineReadings().map((e) => ({ id: e.id, up: e.ok, figures: e.figures }));
+    // A down URL exports up=0 alone: the last good figures are stale, and a Prometheus series
+    // that is not known now is absent (the app still shows them, marked stale).
+    const engines = this.engineReadings().map((e) => ({
+      id: e.id,
+      up: e.ok,
+      figures: e.ok ? e.figures : null,
+    }));
     return { at: Date.now(), sources, engines, analysis: this.analysis?.() ?? null };
   }
 

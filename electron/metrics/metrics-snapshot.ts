@@ -32,7 +32,7 @@ export interface EngineSourceMetrics {
   /** Source id, as in SourceMetrics.id. */
   id: string;
   up: boolean;
-  /** Null until the first good read; kept (stale) while later reads fail. */
+  /** The latest read's figures; null unless it was good (stale figures are not exported). */
   figures: EngineFigures | null;
 }
 

@@ -51,7 +51,9 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-metrics-'));
   writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>KV Scope</title>');
   engine = await serveText(vllmMetricsText(ENGINES));
-  const [port, replayPort] = [await freePorts(2), await freePorts(2)];
+  // Four consecutive ports at once: two separate look-ups can both return the same free port.
+  const port = await freePorts(4);
+  const replayPort = port + 2;
   sim = await SimPublisher.start({
     format: 'map',
     hash: 'int',
@@ -296,6 +298,36 @@ describe('/metrics in kvscope serve', () => {
     expect(readings.map((r) => [r.id, r.ok, r.figures?.numGpuBlocks])).toEqual([
       ['cli-1', true, 2048],
       ['cli-1#1', true, 2048],
+    ]);
+  });
+
+  it("drops the engine's figures once its metrics URL dies, keeping kvscope_engine_metrics_up 0", async () => {
+    // Last in this file: the engine's /metrics stops for good (connection refused).
+    await engine.close();
+    await eventually(
+      async () => {
+        await service.metrics.pollEngines();
+        return service.metrics.engineReadings().map((r) => r.ok);
+      },
+      (ok) => ok.every((o) => !o),
+      'both ranks to read their engine metrics as down',
+    );
+    const { samples } = await scrape();
+    for (const e of ENGINES) {
+      const labels = { dp_rank: e.engine };
+      expect(value(samples, 'kvscope_engine_metrics_up', labels)).toBe(0);
+      // A series not known now is absent (the Prometheus way), not the last good read.
+      const engineSeries = samples.filter(
+        (s) =>
+          s.name.startsWith('kvscope_engine_') &&
+          s.name !== 'kvscope_engine_metrics_up' &&
+          s.labels.dp_rank === e.engine,
+      );
+      expect(engineSeries.map((s) => s.name)).toEqual([]);
+    }
+    // The app itself still shows the last good figures, as stale.
+    expect(service.metrics.engineReadings().map((r) => r.figures?.numGpuBlocks)).toEqual([
+      2048, 2048,
     ]);
   });
 });
