@@ -10,6 +10,7 @@ import { defaultDataDir, ensureWritableDataDir } from '../service/data-dir';
 import { DEMO_PROFILE_ID } from '../service/connections';
 import type { ServiceLink } from '../host/service-link';
 import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
+import { withStartupProgress } from './startup-file-progress';
 import { parseToken, portOption } from './option-values';
 
 export interface ServeFlags extends EndpointFlags {
@@ -58,8 +59,8 @@ export function registerServe(program: Command): void {
 export async function runServe(flags: ServeFlags): Promise<void> {
   // What would fail anyway fails first, in one line, before anything is started.
   await ensureWritableDataDir(flags.dataDir);
-  if (flags.open) await mustRead('--open', flags.open);
-  if (flags.import) await mustRead('--import', flags.import);
+  const openBytes = flags.open ? await mustRead('--open', flags.open) : 0;
+  const importBytes = flags.import ? await mustRead('--import', flags.import) : 0;
   const worker = await startServiceWorker(path.join(__dirname, 'service-host.cjs'), {
     dataDir: flags.dataDir,
     endpoints: endpointsFromFlags(flags),
@@ -70,9 +71,19 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   const service = worker.link;
   let host: HttpHost;
   try {
-    if (flags.open) report(await service.openSession(flags.open, path.basename(flags.open)));
-    if (flags.import) {
-      report(await service.importCapture(flags.import, path.basename(flags.import)));
+    const open = flags.open;
+    if (open) {
+      const name = path.basename(open);
+      const load = () => service.openSession(open, name);
+      report(await withStartupProgress(service, process.stderr, 'opening', open, openBytes, load));
+    }
+    const capture = flags.import;
+    if (capture) {
+      const name = path.basename(capture);
+      const load = () => service.importCapture(capture, name);
+      report(
+        await withStartupProgress(service, process.stderr, 'importing', capture, importBytes, load),
+      );
     }
     host = await startHttpHost({
       service,
@@ -126,11 +137,13 @@ function report(result: FileResult): void {
   if (notice) process.stderr.write(`${notice.text}\n`);
 }
 
-async function mustRead(flag: string, file: string): Promise<void> {
+/** Its size in bytes, once it is known to be a file this process can read. */
+async function mustRead(flag: string, file: string): Promise<number> {
   try {
     const info = await stat(file);
     if (info.isDirectory()) throw new Error(`${file} is a folder`);
     await access(file, constants.R_OK);
+    return info.size;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why =

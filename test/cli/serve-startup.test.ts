@@ -98,7 +98,11 @@ describe('kvscope serve at start', () => {
     const junk = path.join(dir, 'junk.jsonl');
     writeFileSync(junk, 'this is not a session\nnor a capture\n');
     const args = ['serve', '--port', '0', '--data-dir', dataDir('junk'), '--open', junk];
-    expectOneLine(await runToEnd(args), /^kvscope: could not open junk\.jsonl: /);
+    const run = await runToEnd(args);
+    // The line that says what it opens comes first (a big file takes a while), then why not.
+    const [opening, ...rest] = run.stderr.split('\n');
+    expect(opening).toMatch(/^kvscope serve: opening .*junk\.jsonl \(0\.0 MB\)/);
+    expectOneLine({ ...run, stderr: rest.join('\n') }, /^kvscope: could not open junk\.jsonl: /);
   });
 
   it('stops with one line and exit code 1 when the port is in use', async () => {
