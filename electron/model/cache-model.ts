@@ -20,7 +20,7 @@ import { BinTable } from './bin-table';
 import type { BlockNode } from './block-node';
 import { sourceBit } from './block-node';
 import { computeChains, pageChains, pathSummary, searchForest, type ChainRow } from './chains';
-import { EventRing } from './event-ring';
+import { EventRing, type EventLineReader } from './event-ring';
 import { Forest } from './forest';
 import { hashMatcher } from './hash-query';
 import { Residency, UNSPECIFIED_MEDIUM, type ResidentSlot } from './residency';
@@ -73,6 +73,8 @@ const zeroCounts = (): SourceCounts => ({
 /** Tuning knobs (defaults suit an hour of a busy engine). */
 export interface CacheModelOptions {
   ringSize?: number;
+  /** Reads back the event lines apply() is given (the session format's reader). */
+  readEventLine?: EventLineReader;
   evictedCap?: number;
   maxBins?: number;
 }
@@ -95,19 +97,23 @@ export class CacheModel {
   private latestTs: number | null = null;
   private readonly pendingUndecoded = new Map<string, number>();
   private chainCache: { version: number; hash: string; rows: ChainRow[] } | null = null;
-  /** Events applied but not kept for the event log while a file replay keeps their lines. */
-  private unlogged: number | null = null;
 
   constructor(opts: CacheModelOptions = {}) {
     this.bins = new BinTable(opts.maxBins);
     this.forest = new Forest(opts.evictedCap);
-    this.ring = new EventRing(opts.ringSize);
+    this.ring = new EventRing(opts.ringSize, { readLine: opts.readEventLine });
   }
 
-  /** Apply one record of one source, in seq order for that source. */
-  apply(r: IngestRecord): void {
+  /**
+   * Apply one record of one source, in seq order for that source. `lines`: a batch's events as
+   * lines readEventLine reads (the recording's), kept for the event log instead of the records.
+   */
+  apply(r: IngestRecord, lines?: readonly string[]): void {
     switch (r.k) {
       case 'batch':
+        for (let i = 0; i < r.events.length; i += 1) {
+          this.ring.push(r.events[i] as EventRecord, lines?.[i]);
+        }
         return this.applyBatch(r.events);
       case 'gap':
         return this.applyGap(r.rec);
@@ -304,27 +310,6 @@ export class CacheModel {
     return this.ring.query(q);
   }
 
-  /** How many events the event log keeps. */
-  eventLogCapacity(): number {
-    return this.ring.capacity;
-  }
-
-  /**
-   * Apply events without keeping them for the event log until logEvents: a file replay keeps the
-   * lines of its newest events instead, as retained records would be promoted and collected by
-   * the million (see session/event-log-tail.ts).
-   */
-  pauseEventLog(): void {
-    this.unlogged ??= 0;
-  }
-
-  /** The newest of the events applied since pauseEventLog, oldest first; logging resumes. */
-  logEvents(newest: readonly EventRecord[]): void {
-    this.ring.advance(Math.max(0, (this.unlogged ?? 0) - newest.length));
-    this.unlogged = null;
-    for (const rec of newest) this.ring.push(rec);
-  }
-
   /** Blocks forgotten after eviction to keep the forest bounded. */
   forgottenBlocks(): number {
     return this.forest.forgotten;
@@ -333,8 +318,6 @@ export class CacheModel {
   private applyEvent(rec: EventRecord): void {
     const c = this.countsOf(rec.source);
     c.events += 1;
-    if (this.unlogged === null) this.ring.push(rec);
-    else this.unlogged += 1;
     if (this.latestTs === null || rec.ts > this.latestTs) this.latestTs = rec.ts;
     const rows = this.rowsOf(rec.source);
     const srcIdx = this.sourceIds.indexOf(rec.source);

@@ -1,59 +1,169 @@
 // The last N events in memory for the event log; the recording file holds them all.
+// A row is its event's line (UTF-8 bytes in one circular arena) plus typed-array columns for the
+// filters, and no JS object: an object held for the seconds a row lives is promoted to V8's old
+// space and collected there, a GC cost per message of the live path (and of opening a session).
+// Only the rows a page returns are decoded; a hash filter searches the arena's bytes and decodes
+// only the rows where a hash could match.
 
 import type { EventPage, EventQuery, EventRow } from '../../shared/api-types';
-import { UNSPECIFIED_MEDIUM, type EventRecord } from '../../shared/events';
-import { hashMatcher } from './hash-query';
+import { KV_EVENT_TYPES, UNSPECIFIED_MEDIUM, type EventRecord } from '../../shared/events';
+import { hashMatcher, hashTerms, type HashTerms } from './hash-query';
+import { NameTable } from './name-table';
 
 /** Events kept in memory by default. */
 export const DEFAULT_RING_SIZE = 50_000;
 
+/** Turns a line the ring was given with its event back into that event (the session format's reader). */
+export type EventLineReader = (line: string) => EventRecord;
+
+/** Bounds of the byte arena (defaults scale with the capacity). */
+export interface EventRingOptions {
+  /** Bytes the arena starts with; it doubles while rows need more. */
+  initialBytes?: number;
+  /** Bytes the arena grows to at most; past it the oldest rows make room (fewer are held). */
+  maxBytes?: number;
+  /** Reads the lines pushed with their event; rows pushed without one are the record's JSON. */
+  readLine?: EventLineReader;
+}
+
+/** The line is JSON.stringify of the record (no line was given): JSON.parse reads it back. */
+const OWN_JSON = 1;
+/** The line is held as a string beside the arena: it was too long for it. */
+const LONG = 2;
+/** The arena lap the row was written in (see `lap`). */
+const LAP = 4;
+
+const TYPE_CODES = new Map(KV_EVENT_TYPES.map((t, i) => [t, i]));
+const CLEARED = KV_EVENT_TYPES.indexOf('AllBlocksCleared');
+const QUOTE = 0x22;
+const BACKSLASH = Buffer.from('\\');
+
 /** A fixed-size ring of the newest events; the k-th newest arrived as number n - k. */
 export class EventRing {
-  private readonly rows: (EventRecord | undefined)[];
+  private arena: Buffer;
+  private readonly maxBytes: number;
+  /** Rows longer than this are held as strings in `long` (a rare fallback). */
+  private readonly longBytes: number;
+  private readonly readLine: EventLineReader | null;
+  // Columns, one entry per slot.
+  private readonly off: Uint32Array;
+  private readonly len: Uint32Array;
+  private readonly ts: Float64Array;
+  private readonly src: Uint32Array;
+  private readonly medium: Uint32Array;
+  private readonly type: Uint8Array;
+  private readonly flags: Uint8Array;
+  private readonly long = new Map<number, string>();
+  private readonly sources = new NameTable();
+  private readonly media = new NameTable();
   private next = 0;
   private count = 0;
   /** Arrival number of the next event. */
   private n = 0;
+  /** Where the next row's bytes go. */
+  private head = 0;
+  /**
+   * Flips each time writing wraps to the arena's start. A held row of the other lap lies between
+   * the oldest row and the arena's end; rows of this lap lie from the start to `head`.
+   */
+  private lap = 0;
 
-  constructor(readonly capacity = DEFAULT_RING_SIZE) {
-    this.rows = new Array<EventRecord | undefined>(capacity);
+  constructor(
+    readonly capacity = DEFAULT_RING_SIZE,
+    opts: EventRingOptions = {},
+  ) {
+    // About a kilobyte per row at most (a typical event line is a few hundred bytes).
+    this.maxBytes = opts.maxBytes ?? Math.min(64 << 20, Math.max(1 << 20, capacity * 1024));
+    this.longBytes = Math.max(1, Math.floor(this.maxBytes / 16));
+    const initial = opts.initialBytes ?? Math.max(64 << 10, capacity * 64);
+    this.arena = Buffer.allocUnsafe(Math.min(this.maxBytes, initial));
+    this.readLine = opts.readLine ?? null;
+    this.off = new Uint32Array(capacity);
+    this.len = new Uint32Array(capacity);
+    this.ts = new Float64Array(capacity);
+    this.src = new Uint32Array(capacity);
+    this.medium = new Uint32Array(capacity);
+    this.type = new Uint8Array(capacity);
+    this.flags = new Uint8Array(capacity);
   }
 
-  push(rec: EventRecord): void {
-    this.rows[this.next] = rec;
+  /**
+   * Keep an event; `line` is its line as the ring's reader reads it (the recording's line, encoded
+   * once for both), else the ring holds the record's JSON.
+   */
+  push(rec: EventRecord, line?: string): void {
+    if (this.capacity === 0) {
+      this.n += 1;
+      return;
+    }
+    if (this.count === this.capacity) this.dropOldest();
+    let flags = 0;
+    let text = line;
+    if (text === undefined || this.readLine === null) {
+      text = JSON.stringify(rec);
+      flags = OWN_JSON;
+    }
+    const slot = this.next;
+    const at = this.place(text);
+    if (at < 0) {
+      flags |= LONG;
+      this.long.set(slot, text);
+      this.off[slot] = this.head;
+      this.len[slot] = 0;
+    } else {
+      this.off[slot] = at;
+      this.len[slot] = this.arena.write(text, at);
+      this.head = at + (this.len[slot] as number);
+    }
+    this.flags[slot] = flags | (this.lap ? LAP : 0);
+    this.ts[slot] = rec.ts;
+    this.src[slot] = this.sources.id(rec.source);
+    this.medium[slot] = this.media.id(rec.event.medium ?? UNSPECIFIED_MEDIUM);
+    this.type[slot] = TYPE_CODES.get(rec.event.type) ?? CLEARED;
     this.n += 1;
     this.next = (this.next + 1) % this.capacity;
-    this.count = Math.min(this.count + 1, this.capacity);
-  }
-
-  /** Count `count` arrivals that are not kept (a file replay logs only its newest events). */
-  advance(count: number): void {
-    this.n += count;
+    this.count += 1;
   }
 
   size(): number {
     return this.count;
   }
 
+  /** Bytes the arena holds now (it grows to its cap as rows need). */
+  arenaBytes(): number {
+    return this.arena.length;
+  }
+
   /** Matching events, newest first (up to arrival number q.upTo, before q.beforeTs when given), paged. */
   query(q: EventQuery): EventPage {
-    const types = q.types && q.types.length > 0 ? new Set(q.types) : null;
-    const match = hashMatcher(q.hash);
+    const newest = this.n - 1;
     const offset = Math.max(0, Math.floor(q.offset));
     const limit = Math.max(0, Math.floor(q.limit));
+    // A bit per type asked for (a type not known sets a bit no row has).
+    let typeMask = 0;
+    for (const t of q.types ?? []) typeMask |= 1 << (TYPE_CODES.get(t) ?? 7);
+    const src = q.source === undefined || q.source === '' ? -1 : this.sources.find(q.source);
+    const med = q.medium === undefined ? -1 : this.media.find(q.medium);
+    // A name never seen matches nothing.
+    if (src === undefined || med === undefined) return { total: 0, rows: [], newest };
+    const terms = hashTerms(q.hash);
+    const match = terms === null ? null : hashMatcher(q.hash);
+    const maybe = terms === null ? null : this.hashCandidates(terms);
     const out: EventRow[] = [];
     let total = 0;
     // The k-th newest arrived as n - k: a snapshot up to `upTo` starts at k = n - upTo.
     const firstK = q.upTo === undefined ? 1 : Math.max(1, this.n - Math.floor(q.upTo));
     for (let k = firstK; k <= this.count; k += 1) {
-      const row = this.rows[(this.next - k + this.capacity) % this.capacity];
-      if (!row) continue;
-      if (types && !types.has(row.event.type)) continue;
-      if (q.beforeTs !== undefined && !(row.ts < q.beforeTs)) continue;
-      if (q.source !== undefined && q.source !== '' && row.source !== q.source) continue;
-      if (q.medium !== undefined && (row.event.medium ?? UNSPECIFIED_MEDIUM) !== q.medium) continue;
-      if (match) {
-        const ev = row.event;
+      const slot = (this.next - k + this.capacity) % this.capacity;
+      if (typeMask !== 0 && !(typeMask & (1 << (this.type[slot] as number)))) continue;
+      if (q.beforeTs !== undefined && !((this.ts[slot] as number) < q.beforeTs)) continue;
+      if (src >= 0 && this.src[slot] !== src) continue;
+      if (med >= 0 && this.medium[slot] !== med) continue;
+      let rec: EventRecord | null = null;
+      if (match && maybe) {
+        if (this.type[slot] === CLEARED || !maybe[slot]) continue;
+        rec = this.decode(slot);
+        const ev = rec.event;
         const hit =
           ev.type !== 'AllBlocksCleared' &&
           (ev.block_hashes.some(match) ||
@@ -62,9 +172,175 @@ export class EventRing {
               match(ev.parent_block_hash)));
         if (!hit) continue;
       }
-      if (total >= offset && out.length < limit) out.push({ ...row, n: this.n - k });
+      if (total >= offset && out.length < limit) {
+        out.push({ ...(rec ?? this.decode(slot)), n: this.n - k });
+      }
       total += 1;
     }
-    return { total, rows: out, newest: this.n - 1 };
+    return { total, rows: out, newest };
+  }
+
+  /** The event of a held slot, as it was pushed. */
+  private decode(slot: number): EventRecord {
+    const flags = this.flags[slot] as number;
+    const o = this.off[slot] as number;
+    const line =
+      flags & LONG
+        ? (this.long.get(slot) as string)
+        : this.arena.toString('utf8', o, o + (this.len[slot] as number));
+    if (flags & OWN_JSON || this.readLine === null) return JSON.parse(line) as EventRecord;
+    return this.readLine(line);
+  }
+
+  /**
+   * Per slot, 1 where a hash of the row could match: its bytes hold a quote and the query's prefix
+   * (or an exact key, quoted) outside a key or a known non-hash field, or the row cannot be
+   * searched as bytes (a backslash: an escape could spell a hash; a long row). The match itself is
+   * decided on the decoded row: this only spares decoding the rows that surely do not match.
+   */
+  private hashCandidates(terms: HashTerms): Uint8Array {
+    const maybe = new Uint8Array(this.capacity);
+    // A prefix JSON would write escaped, or that is not plain ASCII, is not searched as bytes.
+    if (!/^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(terms.prefix)) return maybe.fill(1);
+    const needles = [`"${terms.prefix}`, ...terms.exact.map((k) => `"${k}"`)].map((s) =>
+      Buffer.from(s, 'latin1'),
+    );
+    for (const needle of needles) this.markHits(needle, maybe, true);
+    this.markHits(BACKSLASH, maybe, false);
+    for (const slot of this.long.keys()) maybe[slot] = 1;
+    return maybe;
+  }
+
+  /**
+   * Marks the held rows whose bytes contain `needle` (a hash's opening quote onwards when
+   * `asValue`: only where it can be a hash value). One search of the arena per hit, not per row:
+   * rows lie in the arena in arrival order within a lap.
+   */
+  private markHits(needle: Buffer, marks: Uint8Array, asValue: boolean): void {
+    const oldest = (this.next - this.count + this.capacity) % this.capacity;
+    let hit = -1;
+    let lastLap = -1;
+    for (let i = 0; i < this.count; i += 1) {
+      const slot = (oldest + i) % this.capacity;
+      const lap = (this.flags[slot] as number) & LAP;
+      // A new lap starts again from the arena's start.
+      if (lap !== lastLap) hit = -1;
+      lastLap = lap;
+      const o = this.off[slot] as number;
+      const end = o + (this.len[slot] as number);
+      while (hit < o || (hit < end && hit + needle.length <= end)) {
+        if (hit >= o) {
+          if (!asValue || this.canBeHash(hit + 1, end)) {
+            marks[slot] = 1;
+            break;
+          }
+          hit = this.arena.indexOf(needle, hit + 1);
+        } else {
+          hit = this.arena.indexOf(needle, o);
+        }
+        if (hit < 0) hit = Number.POSITIVE_INFINITY;
+      }
+    }
+  }
+
+  /**
+   * Whether the string whose text starts at `at` (after its quote) can be a hash: not a key (a
+   * colon right after its closing quote) and not the value of a field known to hold other text.
+   * Unknown shapes count as can-be (this only narrows what is decoded).
+   */
+  private canBeHash(at: number, end: number): boolean {
+    const a = this.arena;
+    const close = a.indexOf(QUOTE, at);
+    if (close >= 0 && close + 1 < end && a[close + 1] === 0x3a) return false;
+    const before = at - 2;
+    if (before < 0 || a[before] !== 0x3a) return true;
+    // A value after `"key":`: the key's text.
+    const keyEnd = before - 1;
+    if (a[keyEnd] !== QUOTE) return true;
+    const keyStart = a.lastIndexOf(QUOTE, keyEnd - 1);
+    if (keyStart < 0) return true;
+    return !TEXT_FIELDS.has(a.toString('latin1', keyStart + 1, keyEnd));
+  }
+
+  /**
+   * Where a row's bytes go: at `head` while they fit before the arena's end or the oldest row,
+   * else at the start (a new lap), else after growing the arena or dropping the oldest rows.
+   * -1: longer than a row may be in the arena.
+   */
+  private place(text: string): number {
+    // Most rows: room for the most bytes the text can take, without measuring it.
+    const fast = this.room();
+    if (fast >= text.length * 3) return this.head;
+    const need = Buffer.byteLength(text);
+    if (need > this.longBytes) return -1;
+    for (;;) {
+      if (this.room() >= need) return this.head;
+      if (this.count > 0 && !this.wrapped() && this.off[this.oldest()]! >= need) {
+        this.lap ^= 1;
+        this.head = 0;
+        return 0;
+      }
+      if (this.arena.length < this.maxBytes) this.grow(need);
+      else if (this.count > 0) this.dropOldest();
+      else
+        throw new Error(`event ring: a ${need}-byte row does not fit ${this.arena.length} bytes`);
+    }
+  }
+
+  /** Free bytes from `head` on, before the arena's end or the oldest row. */
+  private room(): number {
+    if (this.count === 0) {
+      this.head = 0;
+      return this.arena.length;
+    }
+    if (this.wrapped()) return (this.off[this.oldest()] as number) - this.head;
+    return this.arena.length - this.head;
+  }
+
+  /** Whether the oldest row is of the lap before (rows lie at the end and at the start). */
+  private wrapped(): boolean {
+    return ((this.flags[this.oldest()] as number) & LAP) !== (this.lap ? LAP : 0);
+  }
+
+  private oldest(): number {
+    return (this.next - this.count + this.capacity) % this.capacity;
+  }
+
+  private dropOldest(): void {
+    const slot = this.oldest();
+    if ((this.flags[slot] as number) & LONG) this.long.delete(slot);
+    this.count -= 1;
+  }
+
+  /** A larger arena (doubled, to the cap) with the held rows copied to its start, oldest first. */
+  private grow(need: number): void {
+    let size = this.arena.length * 2;
+    while (size < need) size *= 2;
+    const bigger = Buffer.allocUnsafe(Math.min(this.maxBytes, size));
+    let at = 0;
+    for (let i = 0, slot = this.oldest(); i < this.count; i += 1) {
+      const o = this.off[slot] as number;
+      const l = this.len[slot] as number;
+      this.arena.copy(bigger, at, o, o + l);
+      this.off[slot] = at;
+      this.flags[slot] = (this.flags[slot] as number) & ~LAP;
+      at += l;
+      slot = (slot + 1) % this.capacity;
+    }
+    this.arena = bigger;
+    this.head = at;
+    this.lap = 0;
   }
 }
+
+/** Fields of an event line whose string values are never hashes. */
+const TEXT_FIELDS = new Set([
+  'k',
+  'source',
+  'type',
+  'medium',
+  'lora_name',
+  'kv_cache_spec_kind',
+  'locality',
+  'ownership',
+]);

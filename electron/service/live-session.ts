@@ -6,12 +6,13 @@ import type { RecordingStatus } from '../../shared/api-types';
 import type { IngestSink } from '../../shared/records';
 import { CacheAnalysis } from '../analysis/cache-analysis';
 import { CacheModel } from '../model/cache-model';
+import { eventLine, readEventLine } from '../session/event-line';
 import type { SessionSource } from '../session/format';
 import { Recording } from '../session/recording';
 
 /** The always-on recording and the model of the live view. */
 export class LiveSession {
-  readonly model = new CacheModel();
+  readonly model = new CacheModel({ readEventLine });
   /** The Insights' figures, fed the same records as the model. */
   readonly analysis = new CacheAnalysis();
   readonly sink: IngestSink;
@@ -24,10 +25,12 @@ export class LiveSession {
 
   private constructor(private readonly recording: Recording) {
     // Recording first: what reached the model (and so the screen) is on its way to the disk.
+    // A batch's events are encoded once: the recording writes the lines, the event log keeps them.
     this.sink = {
       record: (r) => {
-        recording.record(r);
-        this.model.apply(r);
+        const lines = r.k === 'batch' ? r.events.map(eventLine) : undefined;
+        recording.record(r, lines);
+        this.model.apply(r, lines);
         this.analysis.apply(r);
         this.changed();
       },

@@ -5,7 +5,7 @@ import type { EventRecord } from '../../shared/events';
 import { missingCase, type IngestRecord } from '../../shared/records';
 import { CacheAnalysis, type CacheAnalysisOptions } from '../analysis/cache-analysis';
 import { CacheModel, type CacheModelOptions } from '../model/cache-model';
-import { EventLogTail } from './event-log-tail';
+import { readEventLine } from './event-line';
 import type { SessionHeader, SessionRecord } from './format';
 import type { SessionInput } from './line-reader';
 import { NotASessionError, readSession } from './read-session';
@@ -143,25 +143,22 @@ export async function loadIntoModel(
   input: SessionInput,
   opts: LoadOptions = {},
 ): Promise<LoadResult> {
-  const model = opts.model ?? new CacheModel(opts.modelOptions);
+  const model = opts.model ?? new CacheModel({ ...opts.modelOptions, readEventLine });
   const analysis = new CacheAnalysis(opts.analysisOptions);
-  const tail = new EventLogTail(model.eventLogCapacity());
+  // A session's event lines come before their batch (grouped from them): the event log keeps
+  // the lines read, not the records (event-line.ts). A capture's events come without.
+  const lines: string[] = [];
   const r = await replayFile(
     input,
     (rec) => {
-      model.apply(rec);
+      if (rec.k === 'batch' && lines.length >= rec.events.length) {
+        model.apply(rec, lines.splice(0, rec.events.length));
+      } else {
+        model.apply(rec);
+      }
       analysis.apply(rec);
     },
-    {
-      ...opts,
-      // A session's events reach the event log from their lines at the end (event-log-tail.ts);
-      // the first line comes before its batch is applied.
-      onEventLine: (line) => {
-        model.pauseEventLog();
-        tail.push(line);
-      },
-    },
+    { ...opts, onEventLine: (line) => lines.push(line) },
   );
-  model.logEvents(tail.records());
   return { model, analysis, ...r };
 }

@@ -103,10 +103,14 @@ export class Recording implements IngestSink {
     this.append({ k: 'source', rec: s });
   }
 
-  /** Append what a source delivered: a batch becomes one line per event. */
-  record(r: IngestRecord): void {
+  /**
+   * Append what a source delivered: a batch becomes one line per event (`lines`, when the caller
+   * encoded them already: event-line.ts).
+   */
+  record(r: IngestRecord, lines?: readonly string[]): void {
     if (r.k === 'batch') {
-      for (const rec of r.events) this.append({ k: 'event', rec });
+      if (lines === undefined) for (const rec of r.events) this.append({ k: 'event', rec });
+      else if (!this.closed) for (const line of lines) this.writer.write(line);
     } else {
       this.append(r);
     }

@@ -9,11 +9,13 @@ import { runFramesBench } from './frames-bench';
 import { runIngestBench } from './ingest-bench';
 import { runMemoryBench } from './memory-bench';
 import { OPEN_CHILD_FLAG, openChild, runOpenBench } from './open-bench';
+import { runRingBench } from './ring-bench';
 import { runServeMemoryBench } from './serve-memory-bench';
 
 const benches: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ['decode', runDecodeBench],
   ['ingest', runIngestBench],
+  ['ring', runRingBench],
   ['capture', runCaptureBench],
   ['memory', runMemoryBench],
   ['frames', runFramesBench],

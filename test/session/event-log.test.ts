@@ -1,5 +1,5 @@
-// The event log of an opened session: its newest events, kept from their lines at the end of the
-// read (event-log-tail.ts), are the rows a model fed the same records one by one keeps.
+// The event log of an opened session: its newest events, kept as the lines read (event-line.ts),
+// are the rows a model fed the same records one by one keeps.
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { EventRecord } from '../../shared/events';
@@ -47,7 +47,7 @@ async function liveLog(file: Buffer): Promise<CacheModel> {
 describe('the event log of an opened session', () => {
   it('holds the newest events with their arrival numbers, as a model fed live', async () => {
     const file = sessionBytes(100);
-    const opened = await loadIntoModel(file, { model: new CacheModel({ ringSize: RING }) });
+    const opened = await loadIntoModel(file, { modelOptions: { ringSize: RING } });
     const live = await liveLog(file);
     const q = { limit: 1000, offset: 0 };
     const got = opened.model.events(q);
@@ -63,11 +63,25 @@ describe('the event log of an opened session', () => {
 
   it('holds every event of a session shorter than the log', async () => {
     const file = sessionBytes(12);
-    const opened = await loadIntoModel(file, { model: new CacheModel({ ringSize: RING }) });
+    const opened = await loadIntoModel(file, { modelOptions: { ringSize: RING } });
     const got = opened.model.events({ limit: 1000, offset: 0 });
     // 24 events, one of them a duplicate line that was skipped.
     expect(got.total).toBe(24);
     expect(got.rows.at(-1)?.n).toBe(0);
     expect(got).toEqual((await liveLog(file)).events({ limit: 1000, offset: 0 }));
+  });
+
+  it('shows only the known fields of a line that carries more (the ring keeps the line read)', async () => {
+    const header = makeHeader('test', new Date(Date.UTC(2026, 0, 1)), []);
+    const rec = stored('a', 1000, ['71', '72'], '70');
+    const line = encodeRecord({ k: 'event', rec }).replace(
+      '"block_hashes"',
+      '"token_ids":[101,102,103],"prompt":"secret words","block_hashes"',
+    );
+    const file = gzipSync(`${JSON.stringify(header)}\n${line}\n`);
+    const opened = await loadIntoModel(file);
+    const page = opened.model.events({ offset: 0, limit: 10, hash: '72' });
+    expect(page.rows).toEqual([{ ...rec, n: 0 }]);
+    expect(JSON.stringify(page)).not.toMatch(/token_ids|secret/);
   });
 });

@@ -1,0 +1,24 @@
+// An event's line, the seam between the session format and the model's event ring: the live path
+// encodes each event once and hands the line to both the recording and the ring, and an opened
+// session hands the ring the lines it read. The ring reads a line back with the session reader, so
+// it rebuilds the event from its known fields only, as the first read did: nothing else a file's
+// line might carry (token ids, say) reaches the screen.
+
+import type { EventRecord } from '../../shared/events';
+import { encodeRecord, parseRecord } from './format';
+
+/** An event as its session line (no newline). */
+export function eventLine(rec: EventRecord): string {
+  return encodeRecord({ k: 'event', rec });
+}
+
+/** The event of a line that was read (or written) as one; throws if it is not one. */
+export function readEventLine(line: string): EventRecord {
+  const parsed = parseRecord(JSON.parse(line) as Record<string, unknown>);
+  if (typeof parsed === 'string' || parsed.r.k !== 'event') {
+    throw new Error(
+      `an event line no longer reads as an event (${typeof parsed === 'string' ? parsed : parsed.r.k}): please report this`,
+    );
+  }
+  return parsed.r.rec;
+}

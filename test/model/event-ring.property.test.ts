@@ -1,0 +1,177 @@
+// The event ring holds its rows as bytes with columns beside them; what a query answers must be
+// what a plain list of the records answers, whatever the arena did (grew, wrapped, dropped rows).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { EventQuery, EventRow } from '../../shared/api-types';
+import type { EventRecord, KvEventType } from '../../shared/events';
+import { EventRing } from '../../electron/model/event-ring';
+import { hashMatcher } from '../../electron/model/hash-query';
+import { eventLine, readEventLine } from '../../electron/session/event-line';
+import { cleared, removed, stored } from './helpers';
+
+/** The filters of EventQuery over a plain list, oldest first, as the event log defines them. */
+function reference(held: EventRecord[], firstN: number, q: EventQuery) {
+  const match = hashMatcher(q.hash);
+  const newest = firstN + held.length - 1;
+  const rows: EventRow[] = [];
+  let total = 0;
+  for (let i = held.length - 1; i >= 0; i -= 1) {
+    const rec = held[i] as EventRecord;
+    const n = firstN + i;
+    const ev = rec.event;
+    if (q.upTo !== undefined && n > q.upTo) continue;
+    if (q.types && q.types.length > 0 && !q.types.includes(ev.type)) continue;
+    if (q.beforeTs !== undefined && !(rec.ts < q.beforeTs)) continue;
+    if (q.source !== undefined && q.source !== '' && rec.source !== q.source) continue;
+    if (q.medium !== undefined && (ev.medium ?? 'unspecified') !== q.medium) continue;
+    if (match) {
+      if (ev.type === 'AllBlocksCleared') continue;
+      const parent = ev.type === 'BlockStored' ? ev.parent_block_hash : null;
+      if (!ev.block_hashes.some(match) && !(parent !== null && match(parent))) continue;
+    }
+    if (total >= q.offset && rows.length < q.limit) rows.push({ ...rec, n });
+    total += 1;
+  }
+  return { total, rows, newest };
+}
+
+// Hashes and names chosen to meet each other: a source or lora named like a hash prefix, hex
+// letters that begin field names and values ("b" of block_hashes, "e" of "event"), long rows.
+const hash = fc.oneof(
+  fc.constantFrom('12', '123', '1234567', 'b0', 'beef', 'e1', 'ff', '18446744073709551615'),
+  fc.stringMatching(/^[0-9a-f]{1,6}$/),
+  fc.constant('7'.repeat(64)),
+);
+const source = fc.constantFrom('a', 'b', '12', 'e\u00e9', 'quo"te');
+const medium = fc.constantFrom('GPU', 'CPU', null, '123', 'unspecified');
+const rec = fc.oneof(
+  fc
+    .record({
+      src: source,
+      ts: fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((x) => x + 0),
+      hs: fc.array(hash, { maxLength: 6 }),
+      parent: fc.option(hash),
+      med: medium,
+      lora: fc.option(fc.constantFrom('12-lora', 'beef', 'chat')),
+    })
+    .map((o): EventRecord => {
+      const r = stored(o.src, o.ts, o.hs, o.parent, o.med);
+      if (r.event.type === 'BlockStored') r.event.lora_name = o.lora;
+      return r;
+    }),
+  fc
+    .record({ src: source, ts: fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((x) => x + 0) })
+    .chain((o) => fc.array(hash, { maxLength: 4 }).map((hs) => removed(o.src, o.ts, hs, 'CPU'))),
+  source.map((s) => cleared(s, 5)),
+);
+const TYPES: KvEventType[] = ['BlockStored', 'BlockRemoved', 'AllBlocksCleared'];
+const query = fc.record(
+  {
+    types: fc.subarray(TYPES),
+    source: fc.oneof(source, fc.constant(''), fc.constant('nobody')),
+    medium: fc.constantFrom('GPU', 'CPU', 'unspecified', '123', 'none'),
+    hash: fc.constantFrom(
+      '1',
+      '12',
+      '123',
+      'b',
+      'e',
+      'be',
+      '0xff',
+      'FF',
+      ' 7777',
+      'quo',
+      '"1',
+      'é',
+    ),
+    upTo: fc.nat(80),
+    beforeTs: fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+    offset: fc.nat(10),
+    limit: fc.nat(20),
+  },
+  { requiredKeys: ['offset', 'limit'] },
+);
+
+describe('the event ring (bytes and columns)', () => {
+  it('answers every query as a plain list of the records, while its arena grows and wraps', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.array(rec, { maxLength: 70 }),
+        fc.array(query, { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        (capacity, recs, queries, lines) => {
+          // A tiny first arena: rows push it to grow, then to wrap as the oldest make room.
+          const ring = new EventRing(capacity, {
+            initialBytes: 64,
+            maxBytes: 1 << 20,
+            readLine: lines ? readEventLine : undefined,
+          });
+          for (const r of recs) ring.push(r, lines ? eventLine(r) : undefined);
+          const held = recs.slice(-capacity);
+          for (const q of queries) {
+            expect(ring.query(q)).toEqual(reference(held, recs.length - held.length, q));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps the newest rows that fit its byte cap, with their arrival numbers', () => {
+    const ring = new EventRing(1000, { initialBytes: 1024, maxBytes: 16 * 1024 });
+    const recs = Array.from({ length: 400 }, (_, i) =>
+      stored(
+        'a',
+        i,
+        Array.from({ length: 1 + (i % 7) }, (_, j) => `${i}${j}`),
+      ),
+    );
+    for (const r of recs) ring.push(r);
+    expect(ring.arenaBytes()).toBe(16 * 1024);
+    const page = ring.query({ offset: 0, limit: 1000 });
+    expect(page.newest).toBe(399);
+    // Fewer than the capacity: the bytes ran out first, the oldest went.
+    expect(page.total).toBeGreaterThan(20);
+    expect(page.total).toBeLessThan(400);
+    const kept = recs.slice(-page.total).reverse();
+    expect(page.rows).toEqual(kept.map((r, k) => ({ ...r, n: 399 - k })));
+  });
+
+  it('shows a row longer than the arena allows, beside it', () => {
+    const ring = new EventRing(10, { initialBytes: 1024, maxBytes: 16 * 1024 });
+    const big = stored(
+      'a',
+      1,
+      Array.from({ length: 500 }, (_, i) => `${1000 + i}`),
+    );
+    ring.push(stored('a', 0, ['1']));
+    ring.push(big);
+    ring.push(stored('a', 2, ['2']));
+    expect(ring.query({ offset: 0, limit: 10 }).rows.map((r) => r.n)).toEqual([2, 1, 0]);
+    const found = ring.query({ offset: 0, limit: 10, hash: '1499' });
+    expect(found.rows).toEqual([{ ...big, n: 1 }]);
+    for (let i = 0; i < 20; i += 1) ring.push(stored('a', 3 + i, [`${i}`]));
+    expect(ring.query({ offset: 0, limit: 10, hash: '1499' }).total).toBe(0);
+  });
+
+  it('reads the lines it is given with its reader, and holds no record', () => {
+    const read: string[] = [];
+    const ring = new EventRing(4, {
+      readLine: (line) => {
+        read.push(line);
+        return readEventLine(line);
+      },
+    });
+    const hashes = ['5', '6'];
+    const r = stored('a', 1, hashes);
+    ring.push(r, eventLine(r));
+    // The record is the caller's again: changing it changes nothing the ring shows.
+    hashes.push('7');
+    expect(ring.query({ offset: 0, limit: 1 }).rows[0]?.event).toMatchObject({
+      block_hashes: ['5', '6'],
+    });
+    expect(read).toHaveLength(1);
+    expect(read[0]).toContain('"block_hashes":["5","6"]');
+  });
+});
