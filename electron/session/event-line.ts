@@ -5,11 +5,12 @@
 // line might carry (token ids, say) reaches the screen.
 
 import type { EventRecord } from '../../shared/events';
-import { encodeRecord, parseRecord } from './format';
+import { encodeEventLine } from './event-line-encoder';
+import { parseRecord } from './format';
 
-/** An event as its session line (no newline). */
+/** An event as its session line (no newline), as encodeRecord writes it. */
 export function eventLine(rec: EventRecord): string {
-  return encodeRecord({ k: 'event', rec });
+  return encodeEventLine(rec);
 }
 
 /** The event of a line that was read (or written) as one; throws if it is not one. */

@@ -18,6 +18,7 @@ import type {
   ResetRecord,
   UndecodedRecord,
 } from '../../shared/events';
+import { encodeEventLine } from './event-line-encoder';
 import { quoteValue } from './problems';
 import {
   BadLine,
@@ -30,7 +31,11 @@ import {
 } from './record-fields';
 
 export const SESSION_FORMAT = 'kvscope-session';
-export const SESSION_VERSION = 1;
+/**
+ * 2: an event line leaves out the fields at the value an absent field reads as (event-line-encoder.ts);
+ * the lines of both versions read through the same parseRecord.
+ */
+export const SESSION_VERSION = 2;
 /** File name suffix of recordings and saved sessions. */
 export const SESSION_SUFFIX = '.kvscope.jsonl.gz';
 
@@ -69,13 +74,10 @@ export function makeHeader(app: string, startedAt: Date, sources: SessionSource[
   };
 }
 
-/** One record as its line (no newline). */
+/** One record as its line (no newline): a pure function of the record, as version 2 writes it. */
 export function encodeRecord(r: SessionRecord): string {
-  if (r.k === 'event') {
-    // The hot path of the recording: built by hand to skip a wrapper object per event.
-    const e = r.rec;
-    return `{"k":"event","source":${JSON.stringify(e.source)},"seq":${e.seq},"ts":${JSON.stringify(e.ts)},"dp_rank":${JSON.stringify(e.dp_rank)},"idx":${e.idx},"event":${JSON.stringify(e.event)}}`;
-  }
+  // The hot path of the recording, built by hand.
+  if (r.k === 'event') return encodeEventLine(r.rec);
   return JSON.stringify({ k: r.k, ...r.rec });
 }
 

@@ -1,9 +1,10 @@
-// A gzip JSON-lines file written behind a bounded queue. Lines wait in memory only while gzip or
-// the disk is busy: gzip.write() and the file's write() results are honoured (a full gzip input
-// waits for 'drain', a full file pauses gzip's output), so nothing grows without bound below the
-// queue. A sync flush at least every flushIntervalMs (and every FLUSH_BYTES under load) makes what
-// was accepted readable from a file cut by a crash. A line that finds the queue full is refused and
-// counted: the caller can say how much was not recorded instead of losing it silently.
+// A gzip JSON-lines file written behind a bounded queue. Lines wait in memory until their segment
+// is full or a flush is due, and while gzip or the disk is busy: gzip.write() and the file's write()
+// results are honoured (a full gzip input waits for 'drain', a full file pauses gzip's output), so
+// nothing grows without bound below the queue. A sync flush at least every flushIntervalMs (and
+// every FLUSH_BYTES under load) makes what was accepted readable from a file cut by a crash. A line
+// that finds the queue full is refused and counted: the caller can say how much was not recorded
+// instead of losing it silently.
 
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -128,6 +129,8 @@ export class GzipLineWriter {
     const most = line.length * 3 + 1;
     let seg = this.queue[this.queue.length - 1];
     if (!seg || seg.sealed || seg.buf.length - seg.bytes < most) {
+      // The segment before this one is complete: gzip can have it.
+      if (seg && !seg.sealed) this.kickNext();
       const buf = Buffer.allocUnsafe(Math.max(SEGMENT_BYTES, most));
       seg = { buf, bytes: 0, lines: 0, firstAt: Date.now(), sealed: false };
       this.queue.push(seg);
@@ -145,15 +148,21 @@ export class GzipLineWriter {
     this.queuedBytes += bytes;
     this.accepted += 1;
     this.armFlush();
-    // On the next turn, not now: the lines of a whole burst go to gzip in one write.
-    if (!this.pumping && !this.kickSoon) {
-      this.kickSoon = true;
-      setImmediate(() => {
-        this.kickSoon = false;
-        this.kick();
-      });
-    }
     return true;
+  }
+
+  /**
+   * A pump on the next turn, not now: the segments of a whole burst go to gzip in one write. Only
+   * complete segments (and, for a flush, the last one) are handed over: each gzip write is a trip
+   * through the stream machinery and the thread pool, and under load a turn holds a message or two.
+   */
+  private kickNext(): void {
+    if (this.pumping || this.kickSoon) return;
+    this.kickSoon = true;
+    setImmediate(() => {
+      this.kickSoon = false;
+      this.kick();
+    });
   }
 
   /** Counts and lag (see LineWriterStats). */
@@ -266,7 +275,8 @@ export class GzipLineWriter {
       .finally(() => {
         this.pumping = null;
         // Lines written between the pump's last look and now (write() saw it still running).
-        if (this.queue.length > 0 || this.flushWanted) this.kick();
+        if (this.queue.length > 1 || this.queue[0]?.sealed === true || this.flushWanted)
+          this.kick();
       });
   }
 
@@ -296,7 +306,11 @@ export class GzipLineWriter {
     let bytes = 0;
     while (this.queue.length > 0 && bytes < WRITE_BYTES) {
       if (this.holdFrom !== null && this.handed >= this.holdFrom) break;
-      const seg = this.queue.shift() as Segment;
+      const seg = this.queue[0] as Segment;
+      // The segment still filling waits for more lines, unless a flush or a member's end wants it.
+      const filling = this.queue.length === 1 && !seg.sealed;
+      if (filling && !this.flushWanted && this.holdFrom === null) break;
+      this.queue.shift();
       this.queuedBytes -= seg.bytes;
       this.handed += seg.lines;
       this.pending.push({ endLine: this.handed, firstAt: seg.firstAt });

@@ -1,6 +1,6 @@
 // The whole live path (socket, decode, sequencer, recording, model, analysis) against a bare
 // zeromq.js receive loop on the same stream (DESIGN's budget: at most 2x its CPU), with KvSource
-// alone for the breakdown. The publisher runs in a child process so its CPU is not counted; it
+// alone and KvSource + the recording alone for the breakdown. The publisher runs in a child process so its CPU is not counted; it
 // replays the vLLM fixture payloads with a continuous seq at a fixed pace. Each receiver is
 // measured with process.cpuUsage() over the same number of messages; rounds alternate bare /
 // KvSource / whole path. Then the whole path takes rising rates until it loses messages or falls
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Subscriber } from 'zeromq';
 import { LiveSession } from '../../electron/service/live-session';
 import { KvSource } from '../../electron/ingest/kv-source';
+import { Recording } from '../../electron/session/recording';
 import type { IngestSink } from '../../shared/records';
 import { ROOT } from '../support/built-app';
 import { median, type BenchResult } from './bench-result';
@@ -240,6 +241,8 @@ export async function runIngestBench(): Promise<BenchResult> {
   const bareUs: number[] = [];
   const ingestUs: number[] = [];
   const wholeUs: number[] = [];
+  const recUs: number[] = [];
+  let recBytes = 0;
   let eventsPerMsg = 0;
   let lossless = { best: 0, next: '' };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-bench-'));
@@ -254,6 +257,12 @@ export async function runIngestBench(): Promise<BenchResult> {
       const w = await ingest(endpoint, live.sink);
       wholeUs.push(w.cpuUs / w.messages);
       await live.close();
+      // The recording's own share: its file's lines, gzip and writes, nothing else.
+      const rec = await Recording.create({ dir: path.join(dir, `rec-${round}`), app: 'bench' });
+      const r = await ingest(endpoint, rec);
+      recUs.push(r.cpuUs / r.messages);
+      await rec.close();
+      recBytes = rec.status().bytes;
     }
     child.kill();
     lossless = await losslessRate(eventsPerMsg, dir);
@@ -264,6 +273,7 @@ export async function runIngestBench(): Promise<BenchResult> {
   const b = median(bareUs);
   const i = median(ingestUs);
   const w = median(wholeUs);
+  const rec = median(recUs);
   return {
     title: `Live path CPU vs a bare zeromq.js receive loop (${MEASURE} msgs x ${ROUNDS} rounds at ${RATE}/s, fixture payloads)`,
     rows: [
@@ -274,7 +284,12 @@ export async function runIngestBench(): Promise<BenchResult> {
       ['rounds (bare)', bareUs.map((x) => x.toFixed(2)).join(' / ')],
       ['rounds (ingest)', ingestUs.map((x) => x.toFixed(2)).join(' / ')],
       ['rounds (whole path)', wholeUs.map((x) => x.toFixed(2)).join(' / ')],
+      ['rounds (KvSource + recording)', recUs.map((x) => x.toFixed(2)).join(' / ')],
       ['KvSource ratio to the bare loop', (i / b).toFixed(2)],
+      [
+        'KvSource + recording alone, CPU per message',
+        `${rec.toFixed(2)} µs (${(rec - i).toFixed(2)} µs past KvSource; ${(recBytes / (WARM + MEASURE)).toFixed(0)} B of gzip per message)`,
+      ],
       [
         'whole path (+ recording + model + analysis), CPU per message',
         `${w.toFixed(2)} µs (${(w - i).toFixed(2)} µs past KvSource)`,

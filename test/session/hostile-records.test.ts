@@ -103,13 +103,13 @@ describe('event time in files', () => {
 });
 
 describe('session headers', () => {
-  it('reads a version 2 session as made by a newer KV Scope, keeping what it understands', async () => {
-    const v2 = JSON.stringify({ ...makeHeader('9.0.0', new Date(0), []), version: 2 });
-    const r = await session([v2, ev(1, T0, '1'), ev(2, T0, '2')]);
+  it('reads a version 3 session as made by a newer KV Scope, keeping what it understands', async () => {
+    const v3 = JSON.stringify({ ...makeHeader('9.0.0', new Date(0), []), version: 3 });
+    const r = await session([v3, ev(1, T0, '1'), ev(2, T0, '2')]);
     expect(r.problems[0]).toBe(
-      'made by a newer KV Scope (version 2; this one reads version 1): what this version understands was read; update KV Scope to read all of it',
+      'made by a newer KV Scope (version 3; this one reads version 2): what this version understands was read; update KV Scope to read all of it',
     );
-    expect(r.header.version).toBe(2);
+    expect(r.header.version).toBe(3);
     expect(r.events).toHaveLength(2);
   });
 
@@ -123,7 +123,7 @@ describe('session headers', () => {
     });
     const r = await session([bad, ev(1, T0, '1')]);
     expect(r.problems).toEqual([
-      'header: version "one" is not a version number (read as version 1)',
+      'header: version "one" is not a version number (read as version 2)',
       'header: app 5 is not a name (ignored)',
       'header: startedAt "yesterday" is not a date (ignored)',
       'header: sources[1] is not a source with an id (ignored)',

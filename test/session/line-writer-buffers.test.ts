@@ -3,9 +3,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { constants, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GzipLineWriter } from '../../electron/session/gzip-line-writer';
+import { waitFor } from '../support/wait-for';
 
 let dir = '';
 beforeEach(async () => {
@@ -27,6 +28,19 @@ describe('line writer buffers', () => {
     const text = gunzipSync(await readFile(file)).toString('utf8');
     expect(text).toBe(lines.map((l) => `${l}\n`).join(''));
     expect(w.stats().durable).toBe(lines.length);
+  });
+
+  it('puts lines that fill no buffer in the file within the flush interval, unasked', async () => {
+    const file = join(dir, 'interval.gz');
+    const w = new GzipLineWriter(file, { flushIntervalMs: 20, maxQueueBytes: 8 << 20 });
+    const lines = ['{"a":1}', '{"b":2}', '{"c":3}'];
+    for (const l of lines) w.write(l);
+    // No flush() and no close(): the interval alone makes them durable, as a crash would find them.
+    await waitFor(() => w.stats().durable === lines.length, 'the lines to be durable');
+    const cut = gunzipSync(await readFile(file), { finishFlush: constants.Z_SYNC_FLUSH });
+    expect(cut.toString('utf8')).toBe(lines.map((l) => `${l}\n`).join(''));
+    expect(w.stats().queuedBytes).toBe(0);
+    await w.close();
   });
 
   it('refuses a line whose encoded bytes pass the bound, and keeps taking lines that fit', async () => {
