@@ -35,4 +35,9 @@ export interface WsPush {
   payload: unknown;
 }
 
-export type WsServerMessage = WsResponse | WsPush;
+/** The service behind the socket ended: why, and what to do (sent once, before the socket closes). */
+export interface WsLost {
+  lost: string;
+}
+
+export type WsServerMessage = WsResponse | WsPush | WsLost;

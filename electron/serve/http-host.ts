@@ -12,14 +12,14 @@ import {
 } from 'node:http';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { z } from 'zod';
 import type { ExportFormat, FileResult } from '../../shared/api-types';
 import { failed } from '../../shared/file-result';
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_TEXT } from '../../shared/limits';
 import { missingCase } from '../../shared/records';
 import { chainFilterSchema, eventFilterSchema, exportFormatSchema } from '../../shared/schemas';
-import { HTTP_ROUTES, WS_PATH } from '../../shared/ws-protocol';
+import { HTTP_ROUTES, WS_PATH, type WsLost } from '../../shared/ws-protocol';
 import { METRICS_PATH, sendMetrics } from '../metrics/metrics-http';
 import type { ServiceLink } from '../host/service-link';
 import type { FileActions } from '../service/invoke-handlers';
@@ -69,6 +69,10 @@ const WS_MAX_MESSAGE_BYTES = 1 << 20;
 const NO_SPACE = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 /** A refused upload's sender gets this long to read the refusal before its connection is cut. */
 const LINGER_MS = 2000;
+/** A tab told that the service is gone gets this long to read why before closing cuts it off. */
+const LOST_LINGER_MS = 1000;
+/** The WebSocket close code of a server that cannot go on (RFC 6455: internal error). */
+const CLOSE_INTERNAL_ERROR = 1011;
 
 /** In a browser the file actions run over HTTP routes; over the socket they are refused plainly. */
 const browserFileActions: FileActions = {
@@ -322,9 +326,14 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES });
-  wss.on('connection', (ws) =>
-    attachClient(ws, service, browserFileActions, options.wsLimits ?? DEFAULT_WS_LIMITS),
-  );
+  wss.on('connection', (ws) => {
+    if (service.lost !== null) return tellLost(ws, service.lost);
+    attachClient(ws, service, browserFileActions, options.wsLimits ?? DEFAULT_WS_LIMITS);
+  });
+  // A dead service thread is told to every tab, with why and what to do, not only "disconnected".
+  service.onLost((reason) => {
+    for (const ws of wss.clients) tellLost(ws, reason);
+  });
   // The upgrade passes the same door as every request, and only our own page may open a socket.
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => undefined);
@@ -350,7 +359,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     port,
     token: door.token,
     close: async () => {
-      for (const client of wss.clients) client.terminate();
+      // Tabs being told that the service is gone get a moment to read it; the rest end now.
+      await Promise.all([...wss.clients].map((client) => endClient(client)));
       wss.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -372,6 +382,28 @@ function listenError(err: NodeJS.ErrnoException, host: string, port: number): Er
     default:
       return new Error(`cannot listen on ${host}:${port} (${err.message})`);
   }
+}
+
+/** Sends a tab why the service is gone, then closes its socket (it reconnects by itself). */
+function tellLost(ws: WebSocket, reason: string): void {
+  if (ws.readyState !== ws.OPEN) return;
+  const message: WsLost = { lost: reason };
+  ws.send(JSON.stringify(message));
+  ws.close(CLOSE_INTERNAL_ERROR, 'the KV Scope service stopped');
+}
+
+/** Ends a client: one closing gracefully may finish for a moment, any other is cut at once. */
+async function endClient(ws: WebSocket): Promise<void> {
+  if (ws.readyState === ws.CLOSING) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, LOST_LINGER_MS);
+      ws.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+  ws.terminate();
 }
 
 function refuseUpgrade(socket: Duplex, status: number, message: string): void {

@@ -4,6 +4,8 @@
 export type LinkState = 'ipc' | 'connecting' | 'open' | 'down';
 
 let state: LinkState = 'ipc';
+/** Why the service behind the link ended, as its host said before the link went down. */
+let lost: string | null = null;
 const listeners = new Set<() => void>();
 
 /** The current link state. */
@@ -11,10 +13,26 @@ export function getLinkState(): LinkState {
   return state;
 }
 
-/** Sets the link state and tells subscribers. */
+/** Why the service ended (what to do included), or null: kept until the link is open again. */
+export function getLinkLost(): string | null {
+  return lost;
+}
+
+/** Sets the link state and tells subscribers; an open link forgets why the last one ended. */
 export function setLinkState(next: LinkState): void {
   if (next === state) return;
   state = next;
+  if (next === 'open') lost = null;
+  notify();
+}
+
+/** The host said its service ended, and why. */
+export function setLinkLost(reason: string): void {
+  lost = reason;
+  notify();
+}
+
+function notify(): void {
   for (const l of [...listeners]) l();
 }
 

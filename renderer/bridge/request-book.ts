@@ -66,6 +66,7 @@ export function parseServerMessage(text: string): WsServerMessage | null {
   if (typeof v !== 'object' || v === null) return null;
   const o = v as Record<string, unknown>;
   if (typeof o.push === 'string') return o as unknown as WsPush;
+  if (typeof o.lost === 'string') return { lost: o.lost };
   if (typeof o.id === 'number' && typeof o.ok === 'boolean') {
     if (o.ok) return { id: o.id, ok: true, result: o.result };
     return { id: o.id, ok: false, error: typeof o.error === 'string' ? o.error : 'request failed' };

@@ -11,7 +11,7 @@ import {
   stampedName,
   uploadBytes,
 } from './browser-files';
-import { setLinkState } from './connection-status';
+import { setLinkLost, setLinkState } from './connection-status';
 import { WsClient } from './ws-client';
 import type { SocketFactory } from './ws-client';
 
@@ -84,7 +84,7 @@ export function createWsBridge(
   url: string = wsUrl(),
   factory: SocketFactory = (u) => new WebSocket(u),
 ): Bridge {
-  const client = new WsClient(url, factory, setLinkState);
+  const client = new WsClient(url, factory, setLinkState, setLinkLost);
   return { ...invokeMethods(client), ...pushMethods(client), ...fileMethods };
 }
 

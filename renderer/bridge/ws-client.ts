@@ -34,6 +34,8 @@ export class WsClient {
     private readonly url: string,
     private readonly factory: SocketFactory,
     private readonly onState: (state: LinkState) => void = () => undefined,
+    /** The server said that its service is gone (why, and what to do) before it closed. */
+    private readonly onLost: (reason: string) => void = () => undefined,
   ) {
     this.connect();
   }
@@ -109,6 +111,8 @@ export class WsClient {
       if (!msg) return;
       if ('push' in msg) {
         for (const l of [...(this.listeners.get(msg.push) ?? [])]) l(msg.payload);
+      } else if ('lost' in msg) {
+        this.onLost(msg.lost);
       } else {
         this.book.settle(msg);
       }

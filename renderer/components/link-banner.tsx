@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { getLinkState, subscribeLinkState } from '../bridge/connection-status';
+import { getLinkLost, getLinkState, subscribeLinkState } from '../bridge/connection-status';
 import { formatAge } from '../lib/format';
 import { useFrameState } from '../state/frames';
 
@@ -20,12 +20,24 @@ export function frameSilence(receivedAt: number, nowMs: number): number | null {
  */
 export function LinkBanner() {
   const state = useSyncExternalStore(subscribeLinkState, getLinkState);
+  const lost = useSyncExternalStore(subscribeLinkState, getLinkLost);
   const { receivedAt } = useFrameState();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
   }, []);
+  if (lost !== null && state !== 'open') {
+    // The host said why before it went: that, not a bare "disconnected".
+    return (
+      <div className="banner banner-error" role="alert" data-testid="service-lost">
+        <span>
+          <code>kvscope serve</code> has stopped: {lost}. This page reconnects by itself once it
+          runs again.
+        </span>
+      </div>
+    );
+  }
   if (state === 'down') {
     return (
       <div className="banner banner-error" role="status" data-testid="link-down">

@@ -37,7 +37,7 @@ class Client {
         const frame = message.payload as UpdateFrame;
         this.frames.push(frame);
         if (this.autoAck) void this.call('frames:ack', frame.n);
-      } else this.pending.get(message.id)?.(message);
+      } else if ('id' in message) this.pending.get(message.id)?.(message);
     });
   }
   static open(options: { autoAck?: boolean; origin?: string } = {}): Promise<Client> {
