@@ -3,6 +3,7 @@
 
 import { DistanceHistogram } from './distance-histogram';
 import { GhostList } from './ghost-list';
+import type { GhostIds } from './holdings';
 import { ResidentSet } from './resident-set';
 
 /** Counters kept per (source, medium) and per source. */
@@ -53,12 +54,17 @@ export function newCounters(): Counters {
   };
 }
 
-/** An empty (source, medium). */
-export function newMedium(medium: string, exactCap?: number, tailCap?: number): MediumState {
+/** An empty (source, medium); its G is keyed by the ids of `ids`. */
+export function newMedium(
+  medium: string,
+  ids: GhostIds,
+  exactCap?: number,
+  tailCap?: number,
+): MediumState {
   return {
     medium,
     resident: new ResidentSet(),
-    ghosts: new GhostList(exactCap, tailCap),
+    ghosts: new GhostList(ids, exactCap, tailCap),
     peak: 0,
     distances: new DistanceHistogram(),
     c: newCounters(),

@@ -21,6 +21,7 @@ import {
   type SourceState,
 } from './analysis-state';
 import { buildReport } from './build-report';
+import type { GhostHit } from './ghost-list';
 import { Holdings } from './holdings';
 import { HotPrefixes } from './hot-prefixes';
 import { LifetimeStats } from './lifetime-stats';
@@ -191,7 +192,7 @@ export class CacheAnalysis {
       const pid = holdings.find(parent);
       // Reuse: the store extends a prefix this source holds now (in any medium).
       if (pid >= 0 && holdings.heldBy(pid, src.idx)) this.reuse.reuseStores += 1;
-      depth = holdings.depthOf(parent);
+      depth = holdings.depthOf(pid);
       this.hot.add(parent, ev.block_hashes[0], depth, ev.block_size);
     }
     // Routing regret: the leading run of new stores that one other source holds. The candidates
@@ -214,17 +215,6 @@ export class CacheAnalysis {
       if (id < 0) id = holdings.intern(h);
       m.resident.add(id, ts);
       if (m.resident.size > m.peak) m.peak = m.resident.size;
-      const ghost = m.ghosts.restore(h);
-      if (ghost) {
-        const gap = ts - ghost.removedAt;
-        const thrash = gap <= this.thrashWindowS;
-        for (let i = 0; i < THRASH_WINDOWS_S.length; i += 1)
-          if (gap <= (THRASH_WINDOWS_S[i] as number))
-            this.thrashAt[i] = (this.thrashAt[i] as number) + ghost.weight;
-        m.distances.add(ghost.distance, ghost.weight);
-        this.count(m.c, src.c, ghost.weight, thrash);
-        this.series.add(ts, ghost.weight, thrash);
-      }
       if (holdings.heldByOther(id, src.idx)) src.duplicateStores += 1;
       if (running) {
         if (first) {
@@ -241,9 +231,24 @@ export class CacheAnalysis {
       }
       if (!this.heldElsewhere(src, m, id)) holdings.add(id, src.idx);
       if (depth !== null) holdings.keepDepth(id, depth);
+      // G last: the id has a holder now, so its leaving G cannot recycle it.
+      const ghost = m.ghosts.restore(id, h);
+      if (ghost) this.restored(m, src, ts, ghost);
     }
     src.regretBlocks += run;
     src.regretTokens += run * ev.block_size;
+  }
+
+  /** A re-store found in G: its distance, thrash (for every window) and the series. */
+  private restored(m: MediumState, src: SourceState, ts: number, ghost: GhostHit): void {
+    const gap = ts - ghost.removedAt;
+    const thrash = gap <= this.thrashWindowS;
+    for (let i = 0; i < THRASH_WINDOWS_S.length; i += 1)
+      if (gap <= (THRASH_WINDOWS_S[i] as number))
+        this.thrashAt[i] = (this.thrashAt[i] as number) + ghost.weight;
+    m.distances.add(ghost.distance, ghost.weight);
+    this.count(m.c, src.c, ghost.weight, thrash);
+    this.series.add(ts, ghost.weight, thrash);
   }
 
   private removed(src: SourceState, ts: number, ev: BlockRemovedEvent): void {
@@ -252,13 +257,14 @@ export class CacheAnalysis {
     m.c.removedBlocks += n;
     src.c.removedBlocks += n;
     for (const h of ev.block_hashes) {
-      // A hash no source holds has no id, and is in no R.
+      // A hash without an id is in no R.
       const id = this.holdings.find(h);
       if (id < 0) continue;
       const storedAt = m.resident.take(id);
       if (storedAt === undefined) continue;
       this.lifetimeOf(m.medium).add(ts - storedAt);
-      m.ghosts.add(h, ts);
+      // G before the holdings: its reference keeps the id once no source holds the hash.
+      m.ghosts.add(id, ts);
       if (!this.heldElsewhere(src, m, id)) this.holdings.remove(id, src.idx);
     }
   }
@@ -266,7 +272,7 @@ export class CacheAnalysis {
   /** Empties R and G of every medium of a source: no lifetimes, no ghosts. */
   private clearSource(src: SourceState): void {
     for (const m of src.media.values()) {
-      for (const id of m.resident.keys()) this.holdings.remove(id, src.idx);
+      m.resident.forEachId((id) => this.holdings.remove(id, src.idx));
       m.resident.clear();
       m.ghosts.clear();
     }
@@ -303,7 +309,7 @@ export class CacheAnalysis {
     const name = medium ?? UNSPECIFIED_MEDIUM;
     let m = src.media.get(name);
     if (!m) {
-      m = newMedium(name, this.opts.ghostExactCap, this.opts.ghostTailCap);
+      m = newMedium(name, this.holdings, this.opts.ghostExactCap, this.opts.ghostTailCap);
       src.media.set(name, m);
     }
     return m;

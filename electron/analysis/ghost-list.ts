@@ -2,10 +2,12 @@
 // `exactCap` entries are held exactly (their ghost distances are exact); what falls off the old
 // end is kept only when its hash is sampled (SHARDS: hash < threshold), in a bounded tail whose
 // rate halves when it fills. A re-store found in the tail counts 1/rate re-stores, at an
-// estimated distance, and marks the list as an estimate.
+// estimated distance, and marks the list as an estimate. Entries are the interner's ids, each
+// holding a ghost reference on its id while it is in the list (exact part or tail).
 
 import type { HashKey } from '../../shared/events';
 import { GhostOrder } from './ghost-order';
+import type { GhostIds } from './holdings';
 
 /** G is exact up to this many entries per (source, medium). */
 export const GHOST_EXACT_CAP = 1_048_576;
@@ -44,6 +46,7 @@ export class GhostList {
   private spilled = false;
 
   constructor(
+    private readonly ids: GhostIds,
     private readonly exactCap = GHOST_EXACT_CAP,
     private readonly tailCap = GHOST_TAIL_CAP,
   ) {
@@ -60,19 +63,29 @@ export class GhostList {
     return this.window.size + Math.round((this.tail?.size ?? 0) / this.rate());
   }
 
-  /** A removal from R: hash goes to the newest end. */
-  add(hash: HashKey, removedAt: number): void {
+  /** A removal from R: the hash (id) goes to the newest end; the caller knows it is not in G. */
+  add(id: number, removedAt: number): void {
     if (this.window.size >= this.exactCap) this.spill();
-    this.window.push(hash, removedAt);
+    this.window.push(id, removedAt);
+    this.ids.ghostIn(id);
   }
 
-  /** A new store: when hash is in G it leaves it, and its distance is returned. */
-  restore(hash: HashKey): GhostHit | null {
-    const exact = this.window.take(hash);
-    if (exact) return { distance: exact.newer, removedAt: exact.removedAt, weight: 1 };
+  /**
+   * A new store of hash (id): when it is in G it leaves it, and its distance is returned. The
+   * caller keeps the id (a holder) first, or leaving G may recycle it.
+   */
+  restore(id: number, hash: HashKey): GhostHit | null {
+    // Most new stores are of hashes in no G at all: one array read, no lookup.
+    if (!this.ids.inGhosts(id)) return null;
+    const exact = this.window.take(id);
+    if (exact) {
+      this.ids.ghostOut(id);
+      return { distance: exact.newer, removedAt: exact.removedAt, weight: 1 };
+    }
     if (this.tail === null || sampleHash(hash) >= this.threshold) return null;
-    const t = this.tail.take(hash);
+    const t = this.tail.take(id);
     if (!t) return null;
+    this.ids.ghostOut(id);
     const rate = this.rate();
     return {
       distance: this.window.size + Math.round(t.newer / rate),
@@ -83,6 +96,8 @@ export class GhostList {
 
   /** AllBlocksCleared or a publisher restart: G starts again (the estimate flag stays). */
   clear(): void {
+    for (const id of this.window.entries()) this.ids.ghostOut(id);
+    if (this.tail) for (const id of this.tail.entries()) this.ids.ghostOut(id);
     this.window.clear();
     this.tail = null;
   }
@@ -96,12 +111,21 @@ export class GhostList {
     const old = this.window.popOldest();
     if (!old) return;
     this.spilled = true;
-    if (sampleHash(old.hash) >= this.threshold) return;
+    const ids = this.ids;
+    if (sampleHash(ids.keyOf(old.id)) >= this.threshold) {
+      ids.ghostOut(old.id);
+      return;
+    }
+    // Sampled: the entry moves to the tail with its ghost reference.
     const tail = (this.tail ??= new GhostOrder(this.tailCap));
-    tail.push(old.hash, old.removedAt);
+    tail.push(old.id, old.removedAt);
     if (tail.size <= this.tailCap) return;
     // Full: halve the rate and keep only what is still sampled (fixed-size SHARDS).
     this.threshold /= 2;
-    for (const k of [...tail.entries()]) if (sampleHash(k) >= this.threshold) tail.delete(k);
+    for (const id of [...tail.entries()])
+      if (sampleHash(ids.keyOf(id)) >= this.threshold) {
+        tail.delete(id);
+        ids.ghostOut(id);
+      }
   }
 }

@@ -1,12 +1,16 @@
-// Hashes in removal order, oldest first, with "how many entries are newer than this one" in
+// Hash ids in removal order, oldest first, with "how many entries are newer than this one" in
 // O(log n): slots are handed out in order, and a Fenwick tree counts the slots freed since (so a
 // push costs no tree update; newer = later slots - freed later slots). When slots
 // run out, the live entries are packed to the front (and the slots doubled when more than half
 // are live), so a push costs O(1) amortized and memory stays within four times the entries held.
+// Entries are Holdings ids, not hash text: the slots are typed arrays and the slot of an id is in
+// an IdTable, so neither a push nor a lookup hashes a string (the interner did that once).
 
-import type { HashKey } from '../../shared/events';
+import { IdTable } from './id-table';
 
 const FIRST_SLOTS = 1024;
+/** A slot without an entry. */
+const FREE = -1;
 
 /** An entry taken out of the order. */
 export interface TakenGhost {
@@ -15,13 +19,13 @@ export interface TakenGhost {
   removedAt: number;
 }
 
-/** A removal-ordered set of hashes with rank queries. */
+/** A removal-ordered set of hash ids with rank queries. */
 export class GhostOrder {
   private slots: number;
   private tree: Int32Array;
-  private keys: (HashKey | undefined)[];
+  private keys: Int32Array;
   private at: Float64Array;
-  private readonly slotOf = new Map<HashKey, number>();
+  private readonly slotOf = new IdTable();
   private next = 0;
   private oldest = 0;
   /** Freed slots below next. */
@@ -31,7 +35,7 @@ export class GhostOrder {
   constructor(private readonly capacity: number) {
     this.slots = Math.min(FIRST_SLOTS, Math.max(2, 2 * capacity));
     this.tree = new Int32Array(this.slots + 1);
-    this.keys = new Array<HashKey | undefined>(this.slots).fill(undefined);
+    this.keys = new Int32Array(this.slots).fill(FREE);
     this.at = new Float64Array(this.slots);
   }
 
@@ -40,54 +44,55 @@ export class GhostOrder {
     return this.slotOf.size;
   }
 
-  /** Whether hash is held. */
-  has(hash: HashKey): boolean {
-    return this.slotOf.has(hash);
+  /** Whether id is held. */
+  has(id: number): boolean {
+    return this.slotOf.has(id);
   }
 
-  /** Appends hash as the newest entry; the caller makes sure it is not held already. */
-  push(hash: HashKey, removedAt: number): void {
+  /** Appends id as the newest entry; the caller makes sure it is not held already. */
+  push(id: number, removedAt: number): void {
     if (this.next === this.slots) this.pack();
     const slot = this.next++;
-    this.keys[slot] = hash;
+    this.keys[slot] = id;
     this.at[slot] = removedAt;
-    this.slotOf.set(hash, slot);
+    this.slotOf.set(id, slot);
   }
 
-  /** Removes hash and says how many entries were newer, or null when it is not held. */
-  take(hash: HashKey): TakenGhost | null {
-    const slot = this.slotOf.get(hash);
-    if (slot === undefined) return null;
+  /** Removes id and says how many entries were newer, or null when it is not held. */
+  take(id: number): TakenGhost | null {
+    const slot = this.slotOf.delete(id);
+    if (slot < 0) return null;
     const newer = this.next - 1 - slot - (this.freed - this.prefix(slot));
     const removedAt = this.at[slot] as number;
-    this.drop(hash, slot);
+    this.free(slot);
     return { newer, removedAt };
   }
 
-  /** Removes hash without a rank query; false when it is not held. */
-  delete(hash: HashKey): boolean {
-    const slot = this.slotOf.get(hash);
-    if (slot === undefined) return false;
-    this.drop(hash, slot);
+  /** Removes id without a rank query; false when it is not held. */
+  delete(id: number): boolean {
+    const slot = this.slotOf.delete(id);
+    if (slot < 0) return false;
+    this.free(slot);
     return true;
   }
 
   /** Removes and returns the oldest entry. */
-  popOldest(): { hash: HashKey; removedAt: number } | undefined {
+  popOldest(): { id: number; removedAt: number } | undefined {
     if (this.slotOf.size === 0) return undefined;
-    while (this.keys[this.oldest] === undefined) this.oldest += 1;
+    while (this.keys[this.oldest] === FREE) this.oldest += 1;
     const slot = this.oldest;
-    const hash = this.keys[slot] as HashKey;
+    const id = this.keys[slot] as number;
     const removedAt = this.at[slot] as number;
-    this.drop(hash, slot);
-    return { hash, removedAt };
+    this.slotOf.delete(id);
+    this.free(slot);
+    return { id, removedAt };
   }
 
   /** Every entry, oldest first. */
-  *entries(): IterableIterator<HashKey> {
+  *entries(): IterableIterator<number> {
     for (let s = this.oldest; s < this.next; s += 1) {
-      const k = this.keys[s];
-      if (k !== undefined) yield k;
+      const k = this.keys[s] as number;
+      if (k !== FREE) yield k;
     }
   }
 
@@ -96,16 +101,16 @@ export class GhostOrder {
     this.slotOf.clear();
     this.slots = Math.min(FIRST_SLOTS, Math.max(2, 2 * this.capacity));
     this.tree = new Int32Array(this.slots + 1);
-    this.keys = new Array<HashKey | undefined>(this.slots).fill(undefined);
+    this.keys = new Int32Array(this.slots).fill(FREE);
     this.at = new Float64Array(this.slots);
     this.next = 0;
     this.oldest = 0;
     this.freed = 0;
   }
 
-  private drop(hash: HashKey, slot: number): void {
-    this.slotOf.delete(hash);
-    this.keys[slot] = undefined;
+  /** Marks slot free (its id already left slotOf). */
+  private free(slot: number): void {
+    this.keys[slot] = FREE;
     this.freed += 1;
     this.add(slot, 1);
   }
@@ -114,12 +119,12 @@ export class GhostOrder {
   private pack(): void {
     const n = this.slotOf.size;
     const slots = n * 2 > this.slots ? Math.max(this.slots * 2, 2) : this.slots;
-    const keys = new Array<HashKey | undefined>(slots).fill(undefined);
+    const keys = new Int32Array(slots).fill(FREE);
     const at = new Float64Array(slots);
     let j = 0;
     for (let s = this.oldest; s < this.next; s += 1) {
-      const k = this.keys[s];
-      if (k === undefined) continue;
+      const k = this.keys[s] as number;
+      if (k === FREE) continue;
       keys[j] = k;
       at[j] = this.at[s] as number;
       this.slotOf.set(k, j);

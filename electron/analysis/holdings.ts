@@ -2,8 +2,10 @@
 // held by two or more sources, the duplicate blocks they make, and the pairwise overlap.
 // It is also the analysis' interner: a held hash gets a small dense id, looked up once per block,
 // and what the analysis keeps per held hash (its first holder, its depth; R of every
-// (source, medium)) is keyed by that id, in typed arrays where it is one value per hash. An id
-// is recycled once no source holds its hash, so the arrays stay as large as the hashes held.
+// (source, medium)) is keyed by that id, in typed arrays where it is one value per hash. The ghost
+// lists are keyed by it too, so a hash in some G keeps its id (ghost references count how many G
+// hold it): a re-store then finds its G entry without hashing its text again. An id is recycled
+// once no source holds its hash and no G does, so the arrays stay as large as the hashes tracked.
 
 import type { HashKey } from '../../shared/events';
 
@@ -12,14 +14,28 @@ const FIRST_IDS = 1024;
 /** No holder / no depth. */
 const NONE = -1;
 
+/** What a ghost list needs of the interner: references that keep an id, and the id's hash. */
+export interface GhostIds {
+  /** One more G holds id. */
+  ghostIn(id: number): void;
+  /** One G fewer holds id (the id is recycled when nothing else keeps it). */
+  ghostOut(id: number): void;
+  /** Whether some G holds id. */
+  inGhosts(id: number): boolean;
+  /** The hash an id names. */
+  keyOf(id: number): HashKey;
+}
+
 /** Source holdings per held hash, by source index, and the hash's id. */
-export class Holdings {
+export class Holdings implements GhostIds {
   private readonly idOf = new Map<HashKey, number>();
   private keys: (HashKey | undefined)[] = new Array<HashKey | undefined>(FIRST_IDS);
   /** The holder of an id held by one source; NONE while it has several (then in `multi`). */
   private one = new Int32Array(FIRST_IDS).fill(NONE);
   /** Blocks from the root of an id whose chain was seen from its root; NONE when unknown. */
   private depths = new Int32Array(FIRST_IDS).fill(NONE);
+  /** How many ghost lists (exact or sampled part) hold each id. */
+  private ghostRefs = new Int32Array(FIRST_IDS);
   private readonly multi = new Map<number, number[]>();
   private readonly free: number[] = [];
   private next = 0;
@@ -31,17 +47,39 @@ export class Holdings {
   /** Sum over hashes of (holders - 1). */
   duplicateNow = 0;
 
-  /** The id of a held hash, or -1 when no source holds it. */
+  /** The id of a held (or ghosted) hash, or -1 when it has none. */
   find(hash: HashKey): number {
     return this.idOf.get(hash) ?? -1;
   }
 
-  /** A new id for a hash that find() just said is not held; add a holder next. */
+  /** A new id for a hash that find() just said has none; add a holder next. */
   intern(hash: HashKey): number {
     const id = this.free.pop() ?? this.grow();
     this.idOf.set(hash, id);
     this.keys[id] = hash;
     return id;
+  }
+
+  /** The hash an id names. */
+  keyOf(id: number): HashKey {
+    return this.keys[id] as HashKey;
+  }
+
+  /** One more ghost list holds id. */
+  ghostIn(id: number): void {
+    this.ghostRefs[id] = (this.ghostRefs[id] as number) + 1;
+  }
+
+  /** One ghost list fewer holds id; the id goes when no source holds it either. */
+  ghostOut(id: number): void {
+    const refs = (this.ghostRefs[id] as number) - 1;
+    this.ghostRefs[id] = refs;
+    if (refs === 0 && this.one[id] === NONE && !this.multi.has(id)) this.recycle(id);
+  }
+
+  /** Whether some ghost list holds id. */
+  inGhosts(id: number): boolean {
+    return (this.ghostRefs[id] as number) > 0;
   }
 
   /** Ids handed out so far (an upper bound for arrays keyed by id). */
@@ -73,10 +111,9 @@ export class Holdings {
     return this.multi.get(id) ?? EMPTY;
   }
 
-  /** The depth recorded for a held hash, null when none is known (or nobody holds it). */
-  depthOf(hash: HashKey): number | null {
-    const id = this.idOf.get(hash);
-    if (id === undefined) return null;
+  /** The depth recorded for id (-1: no id), null when none is known (or nobody holds it). */
+  depthOf(id: number): number | null {
+    if (id < 0) return null;
     const d = this.depths[id] as number;
     return d === NONE ? null : d;
   }
@@ -134,9 +171,14 @@ export class Holdings {
     return this.pairs.get(pairKey(a, b)) ?? 0;
   }
 
+  /** The last holder went: the hash is no longer held (its depth goes); its id may stay for G. */
   private release(id: number): void {
     this.one[id] = NONE;
     this.depths[id] = NONE;
+    if (this.ghostRefs[id] === 0) this.recycle(id);
+  }
+
+  private recycle(id: number): void {
     this.idOf.delete(this.keys[id] as HashKey);
     this.keys[id] = undefined;
     this.free.push(id);
@@ -152,6 +194,9 @@ export class Holdings {
       const depths = new Int32Array(n).fill(NONE);
       depths.set(this.depths);
       this.depths = depths;
+      const refs = new Int32Array(n);
+      refs.set(this.ghostRefs);
+      this.ghostRefs = refs;
       this.keys.length = n;
     }
     return this.next++;

@@ -1,11 +1,14 @@
 // R of one (source, medium): resident hashes (by their Holdings id) with the ts of the store that
-// made them resident. The times live in a typed array indexed by a small integer the map holds, so
-// a store allocates no boxed number (a million stores a second would otherwise feed the garbage
-// collector); the keys are ids, so a lookup hashes a small integer, not the hash's text.
+// made them resident. The times live in a typed array indexed by a small integer the table holds,
+// so a store allocates no boxed number (a million stores a second would otherwise feed the garbage
+// collector); the keys are ids in an IdTable, so a lookup hashes a small integer, not the hash's
+// text.
+
+import { IdTable } from './id-table';
 
 /** Resident hashes and their store times. */
 export class ResidentSet {
-  private readonly slotOf = new Map<number, number>();
+  private readonly slotOf = new IdTable();
   private at = new Float64Array(1024);
   private free: number[] = [];
   private next = 0;
@@ -37,16 +40,15 @@ export class ResidentSet {
 
   /** Removes id and returns its store ts, or undefined when it was not resident. */
   take(id: number): number | undefined {
-    const slot = this.slotOf.get(id);
-    if (slot === undefined) return undefined;
-    this.slotOf.delete(id);
+    const slot = this.slotOf.delete(id);
+    if (slot < 0) return undefined;
     this.free.push(slot);
     return this.at[slot];
   }
 
-  /** The resident ids. */
-  keys(): IterableIterator<number> {
-    return this.slotOf.keys();
+  /** Calls fn with every resident id (do not change the set meanwhile). */
+  forEachId(fn: (id: number) => void): void {
+    this.slotOf.forEach(fn);
   }
 
   /** Empties the set. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
 import { GhostList } from '../../electron/analysis/ghost-list';
 import { GhostOrder } from '../../electron/analysis/ghost-order';
+import { Holdings } from '../../electron/analysis/holdings';
 import type { KvEvent } from '../../shared/events';
 import type { IngestRecord } from '../../shared/records';
 import { batch, removed, reset, stored } from './helpers';
@@ -17,10 +18,10 @@ describe('ghost order', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 600 }), (ops) => {
         const g = new GhostOrder(universe);
-        const list: string[] = [];
+        const list: number[] = [];
         let t = 0;
         for (const o of ops) {
-          const h = `h${o.h}`;
+          const h = o.h;
           const i = list.indexOf(h);
           if (o.restore) {
             const got = g.take(h);
@@ -44,29 +45,43 @@ describe('ghost order', () => {
   it('pops the oldest first and stays right across packing', () => {
     const g = new GhostOrder(4);
     for (let round = 0; round < 500; round++) {
-      g.push(`a${round}`, round);
-      if (g.size > 3) expect(g.popOldest()?.hash).toBe(`a${round - 3}`);
+      g.push(round, round);
+      if (g.size > 3) expect(g.popOldest()?.id).toBe(round - 3);
     }
-    expect(g.take('a497')?.newer).toBe(2);
-    expect(g.take('a499')?.newer).toBe(0);
+    expect(g.take(497)?.newer).toBe(2);
+    expect(g.take(499)?.newer).toBe(0);
   });
 });
 
+/** A ghost list over its own interner, fed hashes as text (a hash without an id is in no G). */
+function ghostList(exactCap: number, tailCap: number) {
+  const ids = new Holdings();
+  const g = new GhostList(ids, exactCap, tailCap);
+  return {
+    g,
+    ids,
+    add: (h: string, at: number): void => g.add(ids.find(h) >= 0 ? ids.find(h) : ids.intern(h), at),
+    restore: (h: string) => (ids.find(h) < 0 ? null : g.restore(ids.find(h), h)),
+  };
+}
+
 describe('ghost list past its exact bound', () => {
   it('stays exact below the bound and flags an estimate past it', () => {
-    const g = new GhostList(100, 50);
-    for (let i = 0; i < 100; i++) g.add(`h${i}`, i);
+    const { g, ids, add, restore } = ghostList(100, 50);
+    for (let i = 0; i < 100; i++) add(`h${i}`, i);
     expect(g.estimate).toBe(false);
-    expect(g.restore('h10')).toEqual({ distance: 89, removedAt: 10, weight: 1 });
-    for (let i = 100; i < 5000; i++) g.add(`h${i}`, i);
+    expect(restore('h10')).toEqual({ distance: 89, removedAt: 10, weight: 1 });
+    for (let i = 100; i < 5000; i++) add(`h${i}`, i);
     expect(g.estimate).toBe(true);
+    // What fell off unsampled gave its id back: ids stay as many as the entries kept.
+    expect(ids.idLimit).toBeLessThanOrEqual(100 + 51 + 1);
     // The newest 100 are still exact.
-    expect(g.restore('h4990')).toEqual({ distance: 9, removedAt: 4990, weight: 1 });
+    expect(restore('h4990')).toEqual({ distance: 9, removedAt: 4990, weight: 1 });
     // Older ones are found only when sampled, at an estimated distance with a weight of 1/rate.
     let found = 0;
     let weight = 0;
     for (let i = 0; i < 4800; i++) {
-      const hit = g.restore(`h${i}`);
+      const hit = restore(`h${i}`);
       if (hit) {
         found += 1;
         weight += hit.weight;

@@ -4,8 +4,9 @@ import { Holdings } from '../../electron/analysis/holdings';
 import { batch, cleared, removed, stored } from './helpers';
 
 describe('hash ids of the analysis', () => {
-  it('recycles the id of a hash no source holds, so ids stay as many as the hashes held', () => {
-    const a = new CacheAnalysis();
+  it('recycles the id of a hash no source holds and no G keeps, so ids stay as many as the hashes tracked', () => {
+    // G of 4 exact entries (and a sampled tail of 4) per source: what falls off gives its id back.
+    const a = new CacheAnalysis({ ghostExactCap: 4, ghostTailCap: 4 });
     // 10,000 distinct hashes through two sources, never more than 8 held at once.
     for (let i = 0; i < 10_000; i += 4) {
       const hs = [0, 1, 2, 3].map((j) => `h${i + j}`);
@@ -14,7 +15,7 @@ describe('hash ids of the analysis', () => {
       a.apply(batch('s1', i + 0.5, [removed(hs)]));
       a.apply(batch('s2', i + 0.5, [removed(hs)]));
     }
-    expect(a.holdings.idLimit).toBeLessThanOrEqual(8);
+    expect(a.holdings.idLimit).toBeLessThanOrEqual(8 + 2 * (4 + 5));
     const r = a.report();
     expect(r.totals.newStores).toBe(20_000);
     expect(r.crossSource.duplicateStores).toBe(10_000);
@@ -34,9 +35,27 @@ describe('hash ids of the analysis', () => {
     expect(again).toBe(first);
     expect(h.holders(again)).toEqual([]);
     expect(h.heldByOther(again, 0)).toBe(false);
-    expect(h.depthOf('new')).toBeNull();
+    expect(h.depthOf(again)).toBeNull();
     expect(h.sharedNow).toBe(0);
     expect(h.duplicateNow).toBe(0);
+  });
+
+  it('keeps the id of a removed hash while a G holds it, and gives it back when G lets go', () => {
+    const a = new CacheAnalysis();
+    a.apply(batch('s1', 1, [stored(['x', 'y'])]));
+    a.apply(batch('s1', 2, [removed(['x', 'y'])]));
+    const x = a.holdings.find('x');
+    expect(x).toBeGreaterThanOrEqual(0);
+    expect(a.holdings.inGhosts(x)).toBe(true);
+    // Its re-store finds it in G through that id: one re-store, at distance 1 (y is newer).
+    a.apply(batch('s1', 3, [stored(['x'])]));
+    expect(a.holdings.find('x')).toBe(x);
+    expect(a.holdings.inGhosts(x)).toBe(false);
+    expect(a.report().whatIf[0]?.restores).toBe(1);
+    // A clear empties R and G: no id is left for either hash.
+    a.apply(batch('s1', 4, [cleared()]));
+    expect(a.holdings.find('x')).toBe(-1);
+    expect(a.holdings.find('y')).toBe(-1);
   });
 
   it('keeps a hash held in another medium of the same source after a clear of one frees it', () => {
