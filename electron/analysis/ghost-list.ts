@@ -96,8 +96,9 @@ export class GhostList {
 
   /** AllBlocksCleared or a publisher restart: G starts again (the estimate flag stays). */
   clear(): void {
-    for (const id of this.window.entries()) this.ids.ghostOut(id);
-    if (this.tail) for (const id of this.tail.entries()) this.ids.ghostOut(id);
+    const out = (id: number): void => this.ids.ghostOut(id);
+    this.window.forEachId(out);
+    this.tail?.forEachId(out);
     this.window.clear();
     this.tail = null;
   }

@@ -96,6 +96,15 @@ export class GhostOrder {
     }
   }
 
+  /** Calls fn with every entry, oldest first (do not change the order meanwhile). */
+  forEachId(fn: (id: number) => void): void {
+    const keys = this.keys;
+    for (let s = this.oldest; s < this.next; s += 1) {
+      const k = keys[s] as number;
+      if (k !== FREE) fn(k);
+    }
+  }
+
   /** Forgets every entry (memory shrinks back to the first allocation). */
   clear(): void {
     this.slotOf.clear();

@@ -8,6 +8,7 @@
 // once no source holds its hash and no G does, so the arrays stay as large as the hashes tracked.
 
 import type { HashKey } from '../../shared/events';
+import { HashIds } from './hash-ids';
 
 const EMPTY: readonly number[] = [];
 const FIRST_IDS = 1024;
@@ -28,8 +29,7 @@ export interface GhostIds {
 
 /** Source holdings per held hash, by source index, and the hash's id. */
 export class Holdings implements GhostIds {
-  private readonly idOf = new Map<HashKey, number>();
-  private keys: (HashKey | undefined)[] = new Array<HashKey | undefined>(FIRST_IDS);
+  private readonly ids = new HashIds();
   /** The holder of an id held by one source; NONE while it has several (then in `multi`). */
   private one = new Int32Array(FIRST_IDS).fill(NONE);
   /** Blocks from the root of an id whose chain was seen from its root; NONE when unknown. */
@@ -49,20 +49,19 @@ export class Holdings implements GhostIds {
 
   /** The id of a held (or ghosted) hash, or -1 when it has none. */
   find(hash: HashKey): number {
-    return this.idOf.get(hash) ?? -1;
+    return this.ids.find(hash);
   }
 
   /** A new id for a hash that find() just said has none; add a holder next. */
   intern(hash: HashKey): number {
     const id = this.free.pop() ?? this.grow();
-    this.idOf.set(hash, id);
-    this.keys[id] = hash;
+    this.ids.set(hash, id);
     return id;
   }
 
   /** The hash an id names. */
   keyOf(id: number): HashKey {
-    return this.keys[id] as HashKey;
+    return this.ids.keyOf(id);
   }
 
   /** One more ghost list holds id. */
@@ -89,9 +88,10 @@ export class Holdings implements GhostIds {
 
   /** Whether a source other than src holds id. */
   heldByOther(id: number, src: number): boolean {
-    if (this.multi.has(id)) return true;
     const one = this.one[id] as number;
-    return one !== NONE && one !== src;
+    // The typed array answers for one holder; only a shared hash costs a Map lookup.
+    if (one !== NONE) return one !== src;
+    return this.multi.has(id);
   }
 
   /** Whether src holds id. */
@@ -179,8 +179,7 @@ export class Holdings implements GhostIds {
   }
 
   private recycle(id: number): void {
-    this.idOf.delete(this.keys[id] as HashKey);
-    this.keys[id] = undefined;
+    this.ids.delete(id);
     this.free.push(id);
   }
 
@@ -197,7 +196,6 @@ export class Holdings implements GhostIds {
       const refs = new Int32Array(n);
       refs.set(this.ghostRefs);
       this.ghostRefs = refs;
-      this.keys.length = n;
     }
     return this.next++;
   }
