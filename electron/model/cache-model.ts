@@ -22,6 +22,7 @@ import { sourceBit } from './block-node';
 import { computeChains, pageChains, pathSummary, searchForest, type ChainRow } from './chains';
 import { EventRing, type EventLineReader } from './event-ring';
 import { Forest } from './forest';
+import { NONE } from './node-table';
 import { hashMatcher } from './hash-query';
 import { Residency, UNSPECIFIED_MEDIUM, type ResidentSlot } from './residency';
 import { SETTLE_SEC, buildSeries, type SeriesView } from './series';
@@ -44,7 +45,7 @@ export interface SourceRows {
    * Per medium the source stored or removed in: its resident blocks there (a level). The
    * per-medium chart sums these over the sources present, so a removed source takes its history.
    */
-  residentIn: Map<string, { row: number; slot: ResidentSlot<BlockNode> }>;
+  residentIn: Map<string, { row: number; slot: ResidentSlot<number> }>;
 }
 
 /** What one source contributed to the totals: a removed source takes its share with it. */
@@ -82,8 +83,8 @@ export interface CacheModelOptions {
 /** Everything the screens show, fed one record at a time. */
 export class CacheModel {
   private readonly bins: BinTable;
-  /** Keyed by the forest's nodes: a resident block is always a known one. */
-  private readonly residency = new Residency<BlockNode>();
+  /** Keyed by the forest's ids: a resident block is always a known one. */
+  private readonly residency = new Residency<number>();
   private readonly forest: Forest;
   private readonly ring: EventRing;
   /** Sources in order of first appearance; the index is the source's bit in block masks. */
@@ -267,8 +268,8 @@ export class CacheModel {
   }
 
   /** Every known block. */
-  blocks(): IterableIterator<[string, BlockNode]> {
-    return this.forest.nodes.entries();
+  *blocks(): IterableIterator<[string, BlockNode]> {
+    for (const [hash, id] of this.forest.ids) yield [hash, this.forest.view(id)];
   }
 
   /** Chains filtered, sorted and paged. */
@@ -295,8 +296,11 @@ export class CacheModel {
     const path = this.forest.path(id);
     if (path.length === 0) return null;
     return {
-      summary: pathSummary(path, (m) => this.namesOf(m)),
-      blocks: path.map((n) => blockHistory(n, this.namesOf(n.srcMask))),
+      summary: pathSummary(this.forest, path, (m) => this.namesOf(m)),
+      blocks: path.map((n) => {
+        const block = this.forest.view(n);
+        return blockHistory(block, this.namesOf(block.srcMask));
+      }),
     };
   }
 
@@ -327,13 +331,14 @@ export class CacheModel {
       c.stored += n;
       this.bins.add(rows.stored, rec.ts, n);
       const slot = this.slotOf(rec.source, rows, ev.medium);
+      const medium = this.forest.mediumId(ev.medium);
       let parent = ev.parent_block_hash;
-      let prev: BlockNode | null = null;
+      let prev = NONE;
       for (const h of ev.block_hashes) {
-        const node = this.forest.store(h, parent, rec.ts, ev.medium, ev.block_size, prev);
-        if (slot.add(node)) this.forest.addHolder(node, srcIdx);
+        const id = this.forest.store(h, parent, rec.ts, medium, ev.block_size, prev);
+        if (slot.add(id)) this.forest.addHolder(id, srcIdx);
         parent = h;
-        prev = node;
+        prev = id;
       }
     } else if (ev.type === 'BlockRemoved') {
       const n = ev.block_hashes.length;
@@ -342,8 +347,8 @@ export class CacheModel {
       const slot = this.slotOf(rec.source, rows, ev.medium);
       for (const h of ev.block_hashes) {
         // A resident block is always known (the forest forgets only blocks resident nowhere).
-        const node = this.forest.get(h);
-        if (node && slot.delete(node)) this.release(rec.source, srcIdx, node, rec.ts, true);
+        const id = this.forest.idOf(h);
+        if (id !== NONE && slot.delete(id)) this.release(rec.source, srcIdx, id, rec.ts, true);
       }
     } else {
       c.clears += 1;
@@ -353,23 +358,18 @@ export class CacheModel {
     }
   }
 
-  /** A (source, medium) no longer holds node; `evicted` says whether that was an eviction (a lifetime). */
-  private release(
-    source: string,
-    srcIdx: number,
-    node: BlockNode,
-    ts: number,
-    evicted: boolean,
-  ): void {
+  /** A (source, medium) no longer holds block id; `evicted` says whether that was an eviction (a lifetime). */
+  private release(source: string, srcIdx: number, id: number, ts: number, evicted: boolean): void {
     // holders counts (source, medium) pairs: with this one the last, no other medium of source has it.
-    const stillInSource = node.holders > 1 && this.residency.inSource(source, node);
-    this.forest.removeHolder(node, srcIdx, stillInSource, ts, evicted);
+    const stillInSource =
+      (this.forest.table.holders[id] as number) > 1 && this.residency.inSource(source, id);
+    this.forest.removeHolder(id, srcIdx, stillInSource, ts, evicted);
   }
 
   /** Empties every medium of source (a clear, a restart, a removed connection). */
   private releaseAll(source: string, srcIdx: number, ts: number, evicted: boolean): void {
     for (const set of this.residency.clear(source).values())
-      for (const node of set) this.release(source, srcIdx, node, ts, evicted);
+      for (const id of set) this.release(source, srcIdx, id, ts, evicted);
   }
 
   private seriesView(): SeriesView {
@@ -446,7 +446,7 @@ export class CacheModel {
   }
 
   /** The source's resident set in a medium, and its residency row there (made on first use). */
-  private slotOf(source: string, rows: SourceRows, medium: string | null): ResidentSlot<BlockNode> {
+  private slotOf(source: string, rows: SourceRows, medium: string | null): ResidentSlot<number> {
     const m = medium ?? UNSPECIFIED_MEDIUM;
     let level = rows.residentIn.get(m);
     if (!level) {

@@ -3,9 +3,9 @@
 
 import type { ChainPage, ChainQuery, ChainSummary, HashMatch } from '../../shared/api-types';
 import type { HashKey } from '../../shared/events';
-import type { BlockNode } from './block-node';
 import type { Forest } from './forest';
 import { hashMatcher } from './hash-query';
+import { NONE, type NodeTable } from './node-table';
 
 /** A root-to-node aggregate: what a chain summary adds up. */
 interface Agg {
@@ -43,17 +43,24 @@ function emptyAgg(root: HashKey): Agg {
   };
 }
 
-/** Extends a root-to-parent aggregate by one node (mutates a). */
-function addNode(a: Agg, n: BlockNode, match: ((key: HashKey) => boolean) | null): void {
+/** Extends a root-to-parent aggregate by the block with id (mutates a). */
+function addNode(
+  a: Agg,
+  t: NodeTable,
+  id: number,
+  match: ((key: HashKey) => boolean) | null,
+): void {
   a.depth += 1;
-  a.tokens += n.tokens;
-  if (n.holders > 0) a.resident += 1;
-  a.restores += n.restores;
-  a.mask |= n.srcMask;
-  a.seen |= n.seenMask;
-  if (n.firstStored < a.first) a.first = n.firstStored;
-  if (n.lastSeen > a.last) a.last = n.lastSeen;
-  if (!a.match && match !== null && match(n.hash)) a.match = true;
+  a.tokens += t.tokens[id] as number;
+  if ((t.holders[id] as number) > 0) a.resident += 1;
+  a.restores += t.restores[id] as number;
+  a.mask |= t.srcMask[id] as number;
+  a.seen |= t.seenMask[id] as number;
+  const first = t.firstStored[id] as number;
+  const last = t.lastSeen[id] as number;
+  if (first < a.first) a.first = first;
+  if (last > a.last) a.last = last;
+  if (!a.match && match !== null && match(t.hash[id] as HashKey)) a.match = true;
 }
 
 function toSummary(a: Agg, leaf: HashKey, sourceNames: (mask: number) => string[]): ChainSummary {
@@ -72,14 +79,16 @@ function toSummary(a: Agg, leaf: HashKey, sourceNames: (mask: number) => string[
   };
 }
 
-/** The summary of one chain given as its path, root first. */
+/** The summary of one chain given as its path of ids (forest.path), root first. */
 export function pathSummary(
-  path: readonly BlockNode[],
+  forest: Forest,
+  path: readonly number[],
   sourceNames: (mask: number) => string[],
 ): ChainSummary {
-  const a = emptyAgg((path[0] as BlockNode).hash);
-  for (const n of path) addNode(a, n, null);
-  return toSummary(a, (path[path.length - 1] as BlockNode).hash, sourceNames);
+  const t = forest.table;
+  const a = emptyAgg(t.hash[path[0] as number] as HashKey);
+  for (const id of path) addNode(a, t, id, null);
+  return toSummary(a, t.hash[path[path.length - 1] as number] as HashKey, sourceNames);
 }
 
 /**
@@ -92,27 +101,31 @@ export function computeChains(
   sourceNames: (mask: number) => string[],
   match: ((key: HashKey) => boolean) | null,
 ): ChainRow[] {
-  const memo = new Map<HashKey, Agg>();
+  const t = forest.table;
+  const memo = new Map<number, Agg>();
   const rows: ChainRow[] = [];
-  const stack: BlockNode[] = [];
-  for (const leafNode of forest.leaves) {
-    const leaf = leafNode.hash;
-    let cur: BlockNode | undefined = leafNode;
+  const stack: number[] = [];
+  for (const leafId of forest.leaves) {
+    const leaf = t.hash[leafId] as HashKey;
+    let cur = leafId;
     stack.length = 0;
     let above: Agg | undefined;
     // The length bound stops a walk around a cycle of hashes (only a broken publisher makes one).
-    while (cur && stack.length <= forest.nodes.size) {
-      above = memo.get(cur.hash);
+    while (cur !== NONE && stack.length <= forest.size) {
+      above = memo.get(cur);
       if (above) break;
       stack.push(cur);
-      cur = cur.parent === null ? undefined : forest.get(cur.parent);
+      const parent = t.parent[cur] ?? null;
+      cur = parent === null ? NONE : forest.idOf(parent);
     }
     const top = stack[stack.length - 1];
-    const agg = above ? { ...above } : emptyAgg(top ? top.hash : leaf);
+    const agg = above
+      ? { ...above }
+      : emptyAgg(top === undefined ? leaf : (t.hash[top] as HashKey));
     for (let i = stack.length - 1; i >= 0; i -= 1) {
-      const n = stack[i] as BlockNode;
-      addNode(agg, n, match);
-      if (i > 0 && n.children > 1) memo.set(n.hash, { ...agg });
+      const id = stack[i] as number;
+      addNode(agg, t, id, match);
+      if (i > 0 && (t.children[id] as number) > 1) memo.set(id, { ...agg });
     }
     if (agg.depth === 0) continue;
     rows.push({ summary: toSummary(agg, leaf, sourceNames), seenMask: agg.seen, match: agg.match });
@@ -164,22 +177,24 @@ export function searchForest(
 ): HashMatch[] {
   const match = hashMatcher(text);
   if (!match) return [];
+  const t = forest.table;
   const found = new Map<HashKey, HashMatch>();
-  for (const [hash, node] of forest.nodes) {
+  for (const [hash, id] of forest.ids) {
     if (!match(hash)) continue;
-    found.set(hash, { hash, resident: node.holders > 0, chainIds: [] });
+    found.set(hash, { hash, resident: (t.holders[id] as number) > 0, chainIds: [] });
     if (found.size >= maxResults) break;
   }
   if (found.size === 0) return [];
-  for (const leafNode of forest.leaves) {
-    const leaf = leafNode.hash;
-    const seen = new Set<HashKey>();
-    let cur: BlockNode | undefined = leafNode;
-    while (cur && !seen.has(cur.hash)) {
-      seen.add(cur.hash);
-      const m = found.get(cur.hash);
+  for (const leafId of forest.leaves) {
+    const leaf = t.hash[leafId] as HashKey;
+    const seen = new Set<number>();
+    let cur = leafId;
+    while (cur !== NONE && !seen.has(cur)) {
+      seen.add(cur);
+      const m = found.get(t.hash[cur] as HashKey);
       if (m && m.chainIds.length < maxChains) m.chainIds.push(leaf);
-      cur = cur.parent === null ? undefined : forest.get(cur.parent);
+      const parent = t.parent[cur] ?? null;
+      cur = parent === null ? NONE : forest.idOf(parent);
     }
   }
   return [...found.values()];

@@ -1,210 +1,265 @@
 // The hash forest: every stored block linked to its parent. Leaves (blocks with no known child)
 // are kept incrementally, one chain per leaf. Blocks resident nowhere are remembered in LRU order
 // up to a cap, so re-stores and lifetimes can be measured while memory stays bounded.
-// The node map is the forest's one lookup by hash text: child counts, leaves and the evicted queue
-// hold the nodes themselves, so a block's store costs one string lookup (two when it is new).
+// A block is a small integer id into typed columns (node-table.ts); the id map is the forest's one
+// lookup by hash text, so a block's store costs one string lookup (two when it is new), and the
+// leaves, the resident sets and the evicted list hold ids.
 
 import type { HashKey } from '../../shared/events';
-import { appendBounded, BlockNode, sourceBit } from './block-node';
+import { sourceBit, type BlockNode } from './block-node';
+import { NodeTable, NONE } from './node-table';
 
 /** Blocks resident nowhere that stay known (oldest forgotten first). */
 export const DEFAULT_EVICTED_CAP = 200_000;
 
 /** Known blocks, their links, and the leaf set. */
 export class Forest {
-  readonly nodes = new Map<HashKey, BlockNode>();
+  /** The fields of every known block, by id. */
+  readonly table = new NodeTable();
+  /** The id of every known block, by hash. */
+  readonly ids = new Map<HashKey, number>();
   /**
    * Children of parents that are not known blocks (a parent never stored, or forgotten), so that
-   * counts survive forgetting; a known block counts its own (BlockNode.children).
+   * counts survive forgetting; a known block counts its own (table.children).
    */
   private readonly orphanChildren = new Map<HashKey, number>();
-  readonly leaves = new Set<BlockNode>();
-  /**
-   * Known blocks resident nowhere, oldest first, as a queue with lazy deletion: an entry is live
-   * while its stamp equals the node's. (A Set used as an LRU slows to a crawl in V8: deleted slots
-   * at its front are skipped again on every values().next().)
-   */
-  private queueNode: BlockNode[] = [];
-  private queueStamp: number[] = [];
-  private queueHead = 0;
-  private stamp = 0;
+  /** Ids of the known blocks with no known child. */
+  readonly leaves = new Set<number>();
+  /** The evicted list, a doubly linked list through table.prev / table.next: oldest first. */
+  private oldest = NONE;
+  private newest = NONE;
   private evictedCount = 0;
+  private readonly mediaNames: string[] = [];
+  private readonly mediaIds = new Map<string, number>();
   /** Bumped on every change, so query results can be cached. */
   version = 0;
   forgotten = 0;
 
   constructor(private readonly evictedCap = DEFAULT_EVICTED_CAP) {}
 
-  /** Known children of hash. */
-  children(hash: HashKey): number {
-    return this.nodes.get(hash)?.children ?? this.orphanChildren.get(hash) ?? 0;
+  /** Known blocks. */
+  get size(): number {
+    return this.ids.size;
   }
 
+  /** Known children of hash. */
+  children(hash: HashKey): number {
+    const id = this.ids.get(hash);
+    return id === undefined ? (this.orphanChildren.get(hash) ?? 0) : (this.table.children[id] ?? 0);
+  }
+
+  /** The id of a known block, NONE when it is not known. */
+  idOf(hash: HashKey): number {
+    return this.ids.get(hash) ?? NONE;
+  }
+
+  /** The id standing for a medium name in the table (NONE for none): taken once per event. */
+  mediumId(medium: string | null): number {
+    if (medium === null) return NONE;
+    let id = this.mediaIds.get(medium);
+    if (id === undefined) {
+      id = this.mediaNames.length;
+      this.mediaNames.push(medium);
+      this.mediaIds.set(medium, id);
+    }
+    return id;
+  }
+
+  /** A copy of a known block's fields. */
   get(hash: HashKey): BlockNode | undefined {
-    return this.nodes.get(hash);
+    const id = this.ids.get(hash);
+    return id === undefined ? undefined : this.view(id);
+  }
+
+  /** A copy of the fields of the block with this id. */
+  view(id: number): BlockNode {
+    const t = this.table;
+    const medium = t.medium[id] as number;
+    const lifetime = t.lastLifetime[id] as number;
+    return {
+      hash: t.hash[id] as HashKey,
+      parent: t.parent[id] ?? null,
+      firstStored: t.firstStored[id] as number,
+      medium: medium === NONE ? null : (this.mediaNames[medium] as string),
+      tokens: t.tokens[id] as number,
+      timesStored: t.timesStored[id] as number,
+      restores: t.restores[id] as number,
+      storedAt: t.storeTimes(id),
+      removedAt: t.removeTimes(id),
+      lastStore: t.lastStore[id] as number,
+      lastSeen: t.lastSeen[id] as number,
+      lastLifetime: Number.isNaN(lifetime) ? null : lifetime,
+      holders: t.holders[id] as number,
+      srcMask: t.srcMask[id] as number,
+      seenMask: t.seenMask[id] as number,
+      children: t.children[id] as number,
+    };
   }
 
   /**
-   * Record a store of hash under parent and return its node. `prev` is the node stored just before
-   * in the same event (whose hash is parent), which spares looking the parent up again.
+   * Record a store of hash under parent and return its id. `medium` is a mediumId; `prev` is the id
+   * stored just before in the same event (whose hash is parent), which spares looking it up again.
    */
   store(
     hash: HashKey,
     parent: HashKey | null,
     ts: number,
-    medium: string | null,
+    medium: number,
     tokens: number,
-    prev: BlockNode | null = null,
-  ): BlockNode {
+    prev = NONE,
+  ): number {
     this.version += 1;
     if (parent === hash) parent = null;
-    let node = this.nodes.get(hash);
-    if (!node) {
-      node = new BlockNode(hash, parent, ts, medium, tokens);
-      this.nodes.set(hash, node);
+    const t = this.table;
+    let id = this.ids.get(hash);
+    if (id === undefined) {
+      id = t.alloc(hash, ts, medium, tokens);
+      this.ids.set(hash, id);
       if (this.orphanChildren.size > 0) {
         const had = this.orphanChildren.get(hash);
         if (had !== undefined) {
-          node.children = had;
+          t.children[id] = had;
           this.orphanChildren.delete(hash);
         }
       }
-      if (node.children === 0) this.leaves.add(node);
-      if (parent !== null) this.link(parent, prev);
+      if (t.children[id] === 0) this.leaves.add(id);
+      if (parent !== null) t.parent[id] = this.link(parent, prev);
     } else {
-      if (node.holders === 0) node.restores += 1;
-      if (node.parent !== parent) {
-        if (node.parent !== null) this.unlink(node.parent);
-        node.parent = parent;
-        if (parent !== null) this.link(parent, prev);
+      if (t.holders[id] === 0) t.restores[id] = (t.restores[id] as number) + 1;
+      const was = t.parent[id] ?? null;
+      if (was !== parent) {
+        if (was !== null) this.unlink(was);
+        t.parent[id] = parent === null ? null : this.link(parent, prev);
       }
-      if (medium !== null) node.medium = medium;
-      if (tokens > 0) node.tokens = tokens;
+      if (medium !== NONE) t.medium[id] = medium;
+      if (tokens > 0) t.tokens[id] = tokens;
     }
-    node.timesStored += 1;
-    node.lastStore = ts;
-    node.lastSeen = Math.max(node.lastSeen, ts);
-    node.storedAt = appendBounded(node.storedAt, ts);
-    return node;
+    t.timesStored[id] = (t.timesStored[id] as number) + 1;
+    t.lastStore[id] = ts;
+    t.lastSeen[id] = Math.max(t.lastSeen[id] as number, ts);
+    t.pushStored(id, ts);
+    return id;
   }
 
-  /** A (source, medium) pair now holds node. */
-  addHolder(node: BlockNode, sourceIdx: number): void {
+  /** A (source, medium) pair now holds the block. */
+  addHolder(id: number, sourceIdx: number): void {
     this.version += 1;
-    if (node.evictStamp !== 0) {
-      node.evictStamp = 0;
-      this.evictedCount -= 1;
-    }
-    node.holders += 1;
-    node.srcMask |= sourceBit(sourceIdx);
-    node.seenMask |= sourceBit(sourceIdx);
+    const t = this.table;
+    if (t.evicted[id] === 1) this.unlist(id);
+    t.holders[id] = (t.holders[id] as number) + 1;
+    t.srcMask[id] = (t.srcMask[id] as number) | sourceBit(sourceIdx);
+    t.seenMask[id] = (t.seenMask[id] as number) | sourceBit(sourceIdx);
   }
 
   /**
-   * A (source, medium) pair let node go at ts; stillInSource when the source holds it in another
-   * medium. `evicted` is false when the holder went away (an engine restart, a removed source):
-   * that ends no lifetime.
+   * A (source, medium) pair let the block go at ts; stillInSource when the source holds it in
+   * another medium. `evicted` is false when the holder went away (an engine restart, a removed
+   * source): that ends no lifetime.
    */
   removeHolder(
-    node: BlockNode,
+    id: number,
     sourceIdx: number,
     stillInSource: boolean,
     ts: number,
     evicted = true,
   ): void {
     this.version += 1;
-    node.holders = Math.max(0, node.holders - 1);
-    if (!stillInSource) node.srcMask &= ~sourceBit(sourceIdx);
-    node.lastSeen = Math.max(node.lastSeen, ts);
-    if (node.holders === 0) {
-      node.removedAt = appendBounded(node.removedAt, ts);
-      node.lastLifetime = evicted ? ts - node.lastStore : null;
-      this.enqueue(node);
+    const t = this.table;
+    const holders = Math.max(0, (t.holders[id] as number) - 1);
+    t.holders[id] = holders;
+    if (!stillInSource) t.srcMask[id] = (t.srcMask[id] as number) & ~sourceBit(sourceIdx);
+    t.lastSeen[id] = Math.max(t.lastSeen[id] as number, ts);
+    if (holders === 0) {
+      t.pushRemoved(id, ts);
+      t.lastLifetime[id] = evicted ? ts - (t.lastStore[id] as number) : NaN;
+      this.list(id);
       this.trim();
     }
   }
 
-  /** Forget the oldest blocks resident nowhere beyond the cap. */
-  trim(): void {
-    while (this.evictedCount > this.evictedCap && this.queueHead < this.queueNode.length) {
-      const node = this.queueNode[this.queueHead] as BlockNode;
-      const stamp = this.queueStamp[this.queueHead] as number;
-      this.queueHead += 1;
-      // A forgotten node's stamp is 0, so a stale entry never forgets twice.
-      if (node.holders === 0 && node.evictStamp === stamp) this.forget(node);
-    }
-    if (this.queueHead > 1024 && this.queueHead * 2 > this.queueNode.length) {
-      this.queueNode = this.queueNode.slice(this.queueHead);
-      this.queueStamp = this.queueStamp.slice(this.queueHead);
-      this.queueHead = 0;
-    }
-  }
-
-  private enqueue(node: BlockNode): void {
-    this.stamp += 1;
-    node.evictStamp = this.stamp;
-    this.evictedCount += 1;
-    this.queueNode.push(node);
-    this.queueStamp.push(this.stamp);
-    // Re-stored blocks leave stale entries behind: drop them when they dominate.
-    if (this.queueNode.length - this.queueHead > 2 * this.evictedCount + 4096) {
-      const nodes: BlockNode[] = [];
-      const stamps: number[] = [];
-      for (let i = this.queueHead; i < this.queueNode.length; i += 1) {
-        const n = this.queueNode[i] as BlockNode;
-        const st = this.queueStamp[i] as number;
-        if (n.evictStamp === st) {
-          nodes.push(n);
-          stamps.push(st);
-        }
-      }
-      this.queueNode = nodes;
-      this.queueStamp = stamps;
-      this.queueHead = 0;
-    }
-  }
-
-  /** Root-first path from the top-most known ancestor to hash (cycle-safe). */
-  path(hash: HashKey): BlockNode[] {
-    const out: BlockNode[] = [];
-    const seen = new Set<BlockNode>();
-    let cur = this.nodes.get(hash);
-    while (cur && !seen.has(cur)) {
+  /** Root-first ids from the top-most known ancestor to hash (cycle-safe). */
+  path(hash: HashKey): number[] {
+    const out: number[] = [];
+    const seen = new Set<number>();
+    let cur = this.ids.get(hash);
+    while (cur !== undefined && !seen.has(cur)) {
       seen.add(cur);
       out.push(cur);
-      cur = cur.parent === null ? undefined : this.nodes.get(cur.parent);
+      const parent = this.table.parent[cur] ?? null;
+      cur = parent === null ? undefined : this.ids.get(parent);
     }
     return out.reverse();
   }
 
-  private forget(node: BlockNode): void {
-    const hash = node.hash;
+  /** Forget the oldest blocks resident nowhere beyond the cap. */
+  private trim(): void {
+    while (this.evictedCount > this.evictedCap && this.oldest !== NONE) this.forget(this.oldest);
+  }
+
+  /** Puts id at the newest end of the evicted list (moving it when it is there already). */
+  private list(id: number): void {
+    const t = this.table;
+    if (t.evicted[id] === 1) this.unlist(id);
+    t.evicted[id] = 1;
+    t.prev[id] = this.newest;
+    t.next[id] = NONE;
+    if (this.newest === NONE) this.oldest = id;
+    else t.next[this.newest] = id;
+    this.newest = id;
+    this.evictedCount += 1;
+  }
+
+  private unlist(id: number): void {
+    const t = this.table;
+    const before = t.prev[id] as number;
+    const after = t.next[id] as number;
+    if (before === NONE) this.oldest = after;
+    else t.next[before] = after;
+    if (after === NONE) this.newest = before;
+    else t.prev[after] = before;
+    t.evicted[id] = 0;
     this.evictedCount -= 1;
-    node.evictStamp = 0;
-    this.nodes.delete(hash);
-    this.leaves.delete(node);
-    if (node.children > 0) this.orphanChildren.set(hash, node.children);
-    if (node.parent !== null) this.unlink(node.parent);
+  }
+
+  private forget(id: number): void {
+    const t = this.table;
+    const hash = t.hash[id] as HashKey;
+    const parent = t.parent[id] ?? null;
+    const children = t.children[id] as number;
+    this.unlist(id);
+    this.ids.delete(hash);
+    this.leaves.delete(id);
+    t.release(id);
+    if (children > 0) this.orphanChildren.set(hash, children);
+    if (parent !== null) this.unlink(parent);
     this.forgotten += 1;
     this.version += 1;
   }
 
-  /** One more child of parent; `known` is parent's node when the caller has it. */
-  private link(parent: HashKey, known: BlockNode | null): void {
-    const node = known ?? this.nodes.get(parent);
-    if (node) {
-      if (node.children === 0) this.leaves.delete(node);
-      node.children += 1;
-      return;
+  /**
+   * One more child of parent; `known` is parent's id when the caller has it. Returns the parent
+   * hash to keep: the known parent's own text, so that a node holds no second copy of it.
+   */
+  private link(parent: HashKey, known: number): HashKey {
+    const id = known !== NONE ? known : this.ids.get(parent);
+    if (id !== undefined) {
+      const t = this.table;
+      const n = t.children[id] as number;
+      if (n === 0) this.leaves.delete(id);
+      t.children[id] = n + 1;
+      return t.hash[id] as HashKey;
     }
     this.orphanChildren.set(parent, (this.orphanChildren.get(parent) ?? 0) + 1);
+    return parent;
   }
 
   private unlink(parent: HashKey): void {
-    const node = this.nodes.get(parent);
-    if (node) {
-      node.children = Math.max(0, node.children - 1);
-      if (node.children === 0) this.leaves.add(node);
+    const id = this.ids.get(parent);
+    if (id !== undefined) {
+      const t = this.table;
+      const n = Math.max(0, (t.children[id] as number) - 1);
+      t.children[id] = n;
+      if (n === 0) this.leaves.add(id);
       return;
     }
     const c = (this.orphanChildren.get(parent) ?? 1) - 1;

@@ -1,0 +1,155 @@
+// The fields of every known block, one typed column per field, indexed by a small integer id that
+// is reused once the block is forgotten. Why not an object per block: a session replays millions
+// of stores through the 200,000 evicted blocks the forest keeps, and an object (with its history
+// arrays) per block lived just long enough to be promoted before it died, so V8 grew the heap to
+// four times the live size between major collections. Columns are a few large allocations that
+// are rewritten in place: a store or a removal allocates nothing.
+
+import type { HashKey } from '../../shared/events';
+import { HISTORY_LEN } from './block-node';
+
+/** No node: an empty link, an unknown parent, a block with no medium. */
+export const NONE = -1;
+
+const INITIAL_CAPACITY = 1024;
+
+/** Typed columns of block fields with a free list of ids. */
+export class NodeTable {
+  private capacity = 0;
+  /** Ids below this were handed out at least once. */
+  private high = 0;
+  private readonly free: number[] = [];
+
+  /** The hash of each live id ('' for a free one). */
+  readonly hash: HashKey[] = [];
+  /** The parent hash as last stored (it may name a block that is not known). */
+  readonly parent: (HashKey | null)[] = [];
+  firstStored = new Float64Array(0);
+  lastStore = new Float64Array(0);
+  lastSeen = new Float64Array(0);
+  /** NaN while the block has no lifetime (never evicted, or let go without an eviction). */
+  lastLifetime = new Float64Array(0);
+  tokens = new Float64Array(0);
+  /** Index into the forest's media, NONE for none. */
+  medium = new Int32Array(0);
+  timesStored = new Int32Array(0);
+  /** Stores while known but resident nowhere (re-stores after eviction). */
+  restores = new Int32Array(0);
+  /** Times the block became resident nowhere (the count behind removedAt). */
+  removals = new Int32Array(0);
+  /** (source, medium) pairs holding the block now. */
+  holders = new Int32Array(0);
+  /** Bit i: source i holds it now / ever stored it (sources 0..30). */
+  srcMask = new Int32Array(0);
+  seenMask = new Int32Array(0);
+  /** Known blocks naming this one as their parent. */
+  children = new Int32Array(0);
+  /** 1 while the block is in the forest's evicted list. */
+  evicted = new Uint8Array(0);
+  /** The evicted list's links (older, newer). */
+  prev = new Int32Array(0);
+  next = new Int32Array(0);
+  /** The last HISTORY_LEN store and removal times, rings of HISTORY_LEN slots per id. */
+  storedAt = new Float64Array(0);
+  removedAt = new Float64Array(0);
+
+  /** A fresh id for a new block with no parent yet, its other fields zeroed. */
+  alloc(hash: HashKey, ts: number, medium: number, tokens: number): number {
+    let id = this.free.pop();
+    if (id === undefined) {
+      if (this.high === this.capacity) this.grow();
+      id = this.high;
+      this.high += 1;
+    }
+    this.hash[id] = hash;
+    this.parent[id] = null;
+    this.firstStored[id] = ts;
+    this.lastStore[id] = 0;
+    this.lastSeen[id] = ts;
+    this.lastLifetime[id] = NaN;
+    this.tokens[id] = tokens;
+    this.medium[id] = medium;
+    this.timesStored[id] = 0;
+    this.restores[id] = 0;
+    this.removals[id] = 0;
+    this.holders[id] = 0;
+    this.srcMask[id] = 0;
+    this.seenMask[id] = 0;
+    this.children[id] = 0;
+    this.evicted[id] = 0;
+    this.prev[id] = NONE;
+    this.next[id] = NONE;
+    return id;
+  }
+
+  /** Gives id back; its strings are dropped so that they can be collected. */
+  release(id: number): void {
+    this.hash[id] = '';
+    this.parent[id] = null;
+    this.free.push(id);
+  }
+
+  /** Appends a store time to id's history (call after counting the store in timesStored). */
+  pushStored(id: number, ts: number): void {
+    this.storedAt[id * HISTORY_LEN + (((this.timesStored[id] as number) - 1) % HISTORY_LEN)] = ts;
+  }
+
+  /** Appends a removal time to id's history and counts it. */
+  pushRemoved(id: number, ts: number): void {
+    const n = (this.removals[id] as number) + 1;
+    this.removals[id] = n;
+    this.removedAt[id * HISTORY_LEN + ((n - 1) % HISTORY_LEN)] = ts;
+  }
+
+  /** The kept store times of id, oldest first. */
+  storeTimes(id: number): number[] {
+    return ring(this.storedAt, id, this.timesStored[id] as number);
+  }
+
+  /** The kept removal times of id, oldest first. */
+  removeTimes(id: number): number[] {
+    return ring(this.removedAt, id, this.removals[id] as number);
+  }
+
+  private grow(): void {
+    const cap = Math.max(INITIAL_CAPACITY, this.capacity * 2);
+    this.firstStored = grown(this.firstStored, cap);
+    this.lastStore = grown(this.lastStore, cap);
+    this.lastSeen = grown(this.lastSeen, cap);
+    this.lastLifetime = grown(this.lastLifetime, cap);
+    this.tokens = grown(this.tokens, cap);
+    this.medium = grown(this.medium, cap);
+    this.timesStored = grown(this.timesStored, cap);
+    this.restores = grown(this.restores, cap);
+    this.removals = grown(this.removals, cap);
+    this.holders = grown(this.holders, cap);
+    this.srcMask = grown(this.srcMask, cap);
+    this.seenMask = grown(this.seenMask, cap);
+    this.children = grown(this.children, cap);
+    this.evicted = grown(this.evicted, cap);
+    this.prev = grown(this.prev, cap);
+    this.next = grown(this.next, cap);
+    this.storedAt = grown(this.storedAt, cap * HISTORY_LEN);
+    this.removedAt = grown(this.removedAt, cap * HISTORY_LEN);
+    this.capacity = cap;
+  }
+}
+
+type Column = Float64Array | Int32Array | Uint8Array;
+
+/** A column of length n holding a's values first. */
+function grown<T extends Column>(a: T, n: number): T {
+  const out = new (a.constructor as new (n: number) => T)(n);
+  out.set(a);
+  return out;
+}
+
+/** The last min(count, HISTORY_LEN) values of id's ring, oldest first. */
+function ring(data: Float64Array, id: number, count: number): number[] {
+  const keep = Math.min(count, HISTORY_LEN);
+  const out = new Array<number>(keep);
+  for (let i = 0; i < keep; i += 1) {
+    out[i] = data[id * HISTORY_LEN + ((count - keep + i) % HISTORY_LEN)] as number;
+  }
+  return out;
+}
