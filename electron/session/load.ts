@@ -145,10 +145,24 @@ export async function loadIntoModel(
 ): Promise<LoadResult> {
   const model = opts.model ?? new CacheModel({ ...opts.modelOptions, readEventLine });
   const analysis = new CacheAnalysis(opts.analysisOptions);
+  const r = await replayIntoModel(input, model, opts, (rec) => analysis.apply(rec));
+  return { model, analysis, ...r };
+}
+
+/**
+ * Replays a file into model as an open does (the model alone: the open bench measures it so);
+ * `then` sees each record after the model. model should read lines with readEventLine.
+ */
+export async function replayIntoModel(
+  input: SessionInput,
+  model: CacheModel,
+  opts: ReplayOptions = {},
+  then?: (r: IngestRecord) => void,
+): Promise<ReplayResult> {
   // A session's event lines come before their batch (grouped from them): the event log keeps
   // the lines read, not the records (event-line.ts). A capture's events come without.
   const lines: string[] = [];
-  const r = await replayFile(
+  return replayFile(
     input,
     (rec) => {
       if (rec.k === 'batch' && lines.length >= rec.events.length) {
@@ -156,9 +170,8 @@ export async function loadIntoModel(
       } else {
         model.apply(rec);
       }
-      analysis.apply(rec);
+      then?.(rec);
     },
     { ...opts, onEventLine: (line) => lines.push(line) },
   );
-  return { model, analysis, ...r };
 }

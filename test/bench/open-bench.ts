@@ -1,8 +1,9 @@
 // Opening a session (DESIGN "Budgets"): a 1M-event session of two data-parallel ranks, written by
-// the format's encoder, read four ways, each in a child process of its own so that its CPU and peak
+// the format's encoder, read five ways, each in a child process of its own so that its CPU and peak
 // RSS are its own: (a) a bare gunzip + JSON.parse of every line (the baseline), (b) readSession
-// alone, (c) loadIntoModel (model + analysis, what the app does), (d) the built
-// `kvscope analyze --json`. KVSCOPE_OPEN_EVENTS sets a smaller size for a quick run.
+// alone, (c) the replay into the model alone (its share), (d) loadIntoModel (model + analysis,
+// what the app does), (e) the built `kvscope analyze --json`. KVSCOPE_OPEN_EVENTS sets a smaller
+// size for a quick run.
 import { execSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
@@ -11,7 +12,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
-import { loadIntoModel } from '../../electron/session/load';
+import { CacheModel } from '../../electron/model/cache-model';
+import { readEventLine } from '../../electron/session/event-line';
+import { loadIntoModel, replayIntoModel } from '../../electron/session/load';
 import { readSession } from '../../electron/session/read-session';
 import { encodeRecord, makeHeader, SESSION_SUFFIX } from '../../electron/session/format';
 import { encodeBatch } from '../../electron/sim/encode';
@@ -27,7 +30,7 @@ const RSS_BUDGET_MB = 500;
 /** The argument that makes the bench bundle run one reader in a child (see openChild). */
 export const OPEN_CHILD_FLAG = '--open-child';
 
-type Mode = 'baseline' | 'read' | 'load';
+type Mode = 'baseline' | 'read' | 'model' | 'load';
 
 /**
  * Writes the session with the format's own encoder, one gzip stream (the file a Recording makes,
@@ -117,6 +120,13 @@ export async function openChild(mode: Mode, file: string): Promise<void> {
       out = { records, events: r.counts.events, problems: r.problems.length };
       break;
     }
+    case 'model': {
+      // The model's share of an open: what the load costs past reading, without the analysis.
+      const model = new CacheModel({ readEventLine });
+      const r = await replayIntoModel(file, model);
+      out = { events: r.events, resident: model.kpis().residentBlocks };
+      break;
+    }
     case 'load': {
       let progress = 0;
       const r = await loadIntoModel(file, { onProgress: () => (progress += 1) });
@@ -188,6 +198,7 @@ export async function runOpenBench(): Promise<BenchResult> {
       runChild([self, OPEN_CHILD_FLAG, mode, file], hook, dir);
     const base = await mine('baseline');
     const read = await mine('read');
+    const model = await mine('model');
     const load = await mine('load');
     const cli = await runChild([CLI, 'analyze', '--json', file], hook, dir);
     // The app's figures and the CLI's are the same analysis of the same file.
@@ -228,6 +239,7 @@ export async function runOpenBench(): Promise<BenchResult> {
           `${base.cpuMs.toFixed(0)} ms CPU, ${base.wallMs.toFixed(0)} ms wall, peak RSS ${base.peakMb.toFixed(0)} MB`,
         ],
         row('readSession (reading alone)', read, null),
+        row('replay into the model alone (no analysis)', model, null),
         row('open: loadIntoModel (model + analysis)', load, BUDGET),
         row('kvscope analyze --json', cli, BUDGET),
         [
