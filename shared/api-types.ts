@@ -303,6 +303,9 @@ export type EventFilter = Omit<EventQuery, 'offset' | 'limit'>;
 export type ChainFilter = Omit<ChainQuery, 'offset' | 'limit'>;
 
 /** What a file action did; the renderer builds its notice from these fields, never from a sentence. */
+/** How a file comes into the views: opened as a session, or imported as a capture. */
+export type FileLoad = 'open' | 'import';
+
 export type FileResult =
   | {
       status: 'done';
@@ -312,8 +315,11 @@ export type FileResult =
       /** Parts of an opened file that could not be read (its problems list says which). */
       problems: number;
     }
-  /** A dialog closed without a choice (no name), or a load the user stopped (its name). */
-  | { status: 'cancelled'; name?: string }
+  /**
+   * A dialog closed without a choice (no name), or a load the user stopped (its name, and
+   * whether it was an open or an import).
+   */
+  | { status: 'cancelled'; name?: string; load?: FileLoad }
   | {
       status: 'failed';
       action: 'open' | 'save' | 'export' | 'upload';

@@ -7,8 +7,12 @@ export function fileResultNotice(r: FileResult): { text: string; kind: 'info' | 
   switch (r.status) {
     case 'cancelled':
       // A load the user stopped says so, and that nothing changed.
-      return r.name === undefined
-        ? null
+      if (r.name === undefined) return null;
+      return r.load === 'import'
+        ? {
+            text: `Import cancelled: ${r.name} was not imported; the view stays as it was`,
+            kind: 'info',
+          }
         : { text: `Stopped opening ${r.name}: the view stays as it was`, kind: 'info' };
     case 'failed':
       return { text: `could not ${r.action} ${r.name ?? 'the file'}: ${r.error}`, kind: 'error' };

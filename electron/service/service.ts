@@ -298,14 +298,14 @@ export class KvScopeService {
    */
   async openSession(input: string | Buffer | Readable, name: string): Promise<FileResult> {
     const kind = input instanceof Readable ? 'session' : 'auto';
-    return this.view.open(name, await sizeOf(input), (onProgress) =>
+    return this.view.open('open', name, await sizeOf(input), (onProgress) =>
       loadIntoModel(input, { kind, captureSource: name, onProgress }),
     );
   }
 
   /** Imports a capture of the seed script (or `kvscope capture --json`) into the views. */
   async importCapture(input: string | Buffer | Readable, name: string): Promise<FileResult> {
-    return this.view.open(name, await sizeOf(input), (onProgress) =>
+    return this.view.open('import', name, await sizeOf(input), (onProgress) =>
       loadIntoModel(input, { kind: 'capture', captureSource: name, onProgress }),
     );
   }

@@ -1,7 +1,7 @@
 // What the views show: the live model, or a file opened read-only in its place, with the progress
 // of an opening and the problems of what is shown.
 
-import type { FileProgress, FileResult, ViewInfo } from '../../shared/api-types';
+import type { FileLoad, FileProgress, FileResult, ViewInfo } from '../../shared/api-types';
 import { done, failed } from '../../shared/file-result';
 import type { CacheAnalysis } from '../analysis/cache-analysis';
 import type { CacheModel } from '../model/cache-model';
@@ -46,12 +46,14 @@ export class ViewState {
 
   /**
    * Loads a file into a new model and shows it; on failure or cancel the view stays as it was.
-   * `totalBytes` (when known) turns the reader's fraction into bytes read of total.
+   * `totalBytes` (when known) turns the reader's fraction into bytes read of total; `load` says
+   * whether it is an open or an import (a cancel names it).
    */
   async open(
+    load: FileLoad,
     name: string,
     totalBytes: number | null,
-    load: (
+    read: (
       onProgress: (fraction: number) => void,
     ) => Promise<{ model: CacheModel; analysis: CacheAnalysis; problems: string[] }>,
   ): Promise<FileResult> {
@@ -66,7 +68,7 @@ export class ViewState {
     };
     report(0);
     try {
-      const { model, analysis, problems } = await load((fraction) => {
+      const { model, analysis, problems } = await read((fraction) => {
         // Thrown from inside the reader's loop, this stops the read where it is.
         if (loading.cancelled) throw new LoadCancelled();
         report(fraction);
@@ -76,7 +78,9 @@ export class ViewState {
       this.epoch++;
       return done('opened', name, problems.length);
     } catch (err) {
-      if (err instanceof LoadCancelled || loading.cancelled) return { status: 'cancelled', name };
+      if (err instanceof LoadCancelled || loading.cancelled) {
+        return { status: 'cancelled', name, load };
+      }
       return failed('open', err, name);
     } finally {
       if (this.loading === loading) {

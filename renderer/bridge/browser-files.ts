@@ -3,6 +3,7 @@
 
 import type { FileResult } from '../../shared/api-types';
 import { CANCELLED, done } from '../../shared/file-result';
+import { HTTP_ROUTES } from '../../shared/ws-protocol';
 import { uploadEnded, uploadProgress, uploadStarted } from './upload-progress';
 
 /** Opens a file picker; resolves with the chosen file, or null when the user cancels. */
@@ -58,7 +59,11 @@ export function uploadBytes(
     };
     xhr.onabort = () => {
       uploadEnded();
-      resolve({ status: 'cancelled', name });
+      resolve({
+        status: 'cancelled',
+        name,
+        load: route === HTTP_ROUTES.importCapture ? 'import' : 'open',
+      });
     };
     uploadStarted(name, body.size, () => xhr.abort());
     xhr.send(body);

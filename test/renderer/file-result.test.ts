@@ -13,6 +13,13 @@ describe('file result notices', () => {
     });
   });
 
+  it('says "Import cancelled" for an import the user stopped', () => {
+    expect(fileResultNotice({ status: 'cancelled', name: 'cap.jsonl', load: 'import' })).toEqual({
+      text: 'Import cancelled: cap.jsonl was not imported; the view stays as it was',
+      kind: 'info',
+    });
+  });
+
   it('points to the problems panel instead of repeating a problem', () => {
     expect(fileResultNotice(done('opened', 'run.kvscope.jsonl.gz', 3))).toEqual({
       text: 'Opened run.kvscope.jsonl.gz with 3 problems: see below',
