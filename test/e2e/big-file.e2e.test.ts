@@ -10,6 +10,7 @@ import { stored } from '../model/helpers';
 import {
   SCREENSHOT_DIR,
   ensureBuilt,
+  fileProgress,
   launchChromium,
   openApp,
   removeDir,
@@ -71,13 +72,7 @@ async function chooseBigFile(): Promise<void> {
 }
 
 /** What the progress bar says now, or null when there is none. */
-async function progress(): Promise<{ label: string; percent: number } | null> {
-  const bar = page.getByTestId('progress');
-  if ((await bar.count()) === 0) return null;
-  const label = (await page.getByTestId('progress-label').textContent()) ?? '';
-  const value = await bar.getByRole('progressbar').getAttribute('aria-valuenow');
-  return { label, percent: Number(value) };
-}
+const progress = () => fileProgress(page);
 
 const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOT_DIR, name) });
 

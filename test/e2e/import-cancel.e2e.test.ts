@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SCREENSHOT_DIR,
   ensureBuilt,
+  fileProgress,
   launchChromium,
   openApp,
   removeDir,
@@ -60,15 +61,6 @@ afterAll(async () => {
   await removeDir(dir);
 });
 
-/** What the progress bar of `page` says now, or null when there is none. */
-async function progress(page: Page): Promise<{ label: string; percent: number } | null> {
-  const bar = page.getByTestId('progress');
-  if ((await bar.count()) === 0) return null;
-  const label = (await page.getByTestId('progress-label').textContent()) ?? '';
-  const value = await bar.getByRole('progressbar').getAttribute('aria-valuenow');
-  return { label, percent: Number(value) };
-}
-
 describe('cancelling an import', () => {
   it('stops the reading, keeps the live view and says "Import cancelled"', async () => {
     for (const page of pages) {
@@ -76,7 +68,7 @@ describe('cancelling an import', () => {
       await page.getByRole('button', { name: 'Import capture' }).click();
       await (await chooser).setFiles(file);
       await eventually(
-        () => progress(page),
+        () => fileProgress(page),
         (p) => p !== null && p.label.startsWith('Reading') && p.percent > 0,
         'the service to read the capture',
         60_000,
@@ -88,7 +80,7 @@ describe('cancelling an import', () => {
       // At once: an info notice goes by itself after 5 s.
       const width = page.viewportSize()?.width ?? 0;
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, `import-cancelled-${width}.png`) });
-      await expect.poll(() => progress(page), { timeout: 20_000 }).toBeNull();
+      await expect.poll(() => fileProgress(page), { timeout: 20_000 }).toBeNull();
       expect(await page.getByTestId('badge-session').count()).toBe(0);
       expect(await page.getByTestId('view-title').textContent()).toContain('Live');
     }

@@ -169,3 +169,12 @@ export async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<voi
   // A string: this file type-checks without the DOM library.
   await page.waitForFunction(`document.documentElement.dataset.theme === ${JSON.stringify(theme)}`);
 }
+
+/** What the file progress bar of `page` says now, or null when there is none. */
+export async function fileProgress(page: Page): Promise<{ label: string; percent: number } | null> {
+  const bar = page.getByTestId('progress');
+  if ((await bar.count()) === 0) return null;
+  const label = (await page.getByTestId('progress-label').textContent()) ?? '';
+  const value = await bar.getByRole('progressbar').getAttribute('aria-valuenow');
+  return { label, percent: Number(value) };
+}
