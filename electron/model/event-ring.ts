@@ -36,6 +36,11 @@ const LAP = 4;
 const TYPE_CODES = new Map(KV_EVENT_TYPES.map((t, i) => [t, i]));
 const CLEARED = KV_EVENT_TYPES.indexOf('AllBlocksCleared');
 const QUOTE = 0x22;
+const COLON = 0x3a;
+// A hash query's verdict on a row.
+const UNDECIDED = 0;
+const NO = 1;
+const YES = 2;
 const BACKSLASH = Buffer.from('\\');
 
 /** A fixed-size ring of the newest events; the k-th newest arrived as number n - k. */
@@ -54,6 +59,12 @@ export class EventRing {
   private readonly type: Uint8Array;
   private readonly flags: Uint8Array;
   private readonly long = new Map<number, string>();
+  /**
+   * Per slot, what the current hash query decided for its row (UNDECIDED, NO, YES), kept while
+   * the query stays the same: a live log asked again each frame decodes only the rows that came
+   * since, and an export's pages decode each row once.
+   */
+  private verdicts: { key: string; of: Uint8Array } | null = null;
   private readonly sources = new NameTable();
   private readonly media = new NameTable();
   private next = 0;
@@ -104,6 +115,7 @@ export class EventRing {
       flags = OWN_JSON;
     }
     const slot = this.next;
+    if (this.verdicts) this.verdicts.of[slot] = UNDECIDED;
     const at = this.place(text);
     if (at < 0) {
       flags |= LONG;
@@ -148,7 +160,7 @@ export class EventRing {
     if (src === undefined || med === undefined) return { total: 0, rows: [], newest };
     const terms = hashTerms(q.hash);
     const match = terms === null ? null : hashMatcher(q.hash);
-    const maybe = terms === null ? null : this.hashCandidates(terms);
+    const verdict = terms === null ? null : this.hashVerdicts(terms);
     const out: EventRow[] = [];
     let total = 0;
     // The k-th newest arrived as n - k: a snapshot up to `upTo` starts at k = n - upTo.
@@ -160,17 +172,19 @@ export class EventRing {
       if (src >= 0 && this.src[slot] !== src) continue;
       if (med >= 0 && this.medium[slot] !== med) continue;
       let rec: EventRecord | null = null;
-      if (match && maybe) {
-        if (this.type[slot] === CLEARED || !maybe[slot]) continue;
-        rec = this.decode(slot);
-        const ev = rec.event;
-        const hit =
-          ev.type !== 'AllBlocksCleared' &&
-          (ev.block_hashes.some(match) ||
-            (ev.type === 'BlockStored' &&
-              ev.parent_block_hash !== null &&
-              match(ev.parent_block_hash)));
-        if (!hit) continue;
+      if (match && verdict) {
+        if (verdict[slot] === UNDECIDED) {
+          rec = this.decode(slot);
+          const ev = rec.event;
+          const hit =
+            ev.type !== 'AllBlocksCleared' &&
+            (ev.block_hashes.some(match) ||
+              (ev.type === 'BlockStored' &&
+                ev.parent_block_hash !== null &&
+                match(ev.parent_block_hash)));
+          verdict[slot] = hit ? YES : NO;
+        }
+        if (verdict[slot] === NO) continue;
       }
       if (total >= offset && out.length < limit) {
         out.push({ ...(rec ?? this.decode(slot)), n: this.n - k });
@@ -193,30 +207,42 @@ export class EventRing {
   }
 
   /**
-   * Per slot, 1 where a hash of the row could match: its bytes hold a quote and the query's prefix
-   * (or an exact key, quoted) outside a key or a known non-hash field, or the row cannot be
-   * searched as bytes (a backslash: an escape could spell a hash; a long row). The match itself is
-   * decided on the decoded row: this only spares decoding the rows that surely do not match.
+   * The verdicts of a hash query, with the undecided rows its bytes rule out set to NO. A row
+   * stays undecided (to be decoded) where its bytes hold a quote and the query's prefix (or an
+   * exact key, quoted) outside a key or a known non-hash field, or where it cannot be searched as
+   * bytes (a backslash: an escape could spell a hash; a long row). The match itself is decided on
+   * the decoded row: the bytes only spare decoding the rows that surely do not match.
    */
-  private hashCandidates(terms: HashTerms): Uint8Array {
-    const maybe = new Uint8Array(this.capacity);
+  private hashVerdicts(terms: HashTerms): Uint8Array {
+    const key = JSON.stringify(terms);
+    if (this.verdicts?.key !== key) {
+      this.verdicts = { key, of: new Uint8Array(this.capacity) };
+    }
+    const verdict = this.verdicts.of;
     // A prefix JSON would write escaped, or that is not plain ASCII, is not searched as bytes.
-    if (!/^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(terms.prefix)) return maybe.fill(1);
+    if (!/^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(terms.prefix)) return verdict;
+    const maybe = new Uint8Array(this.capacity);
     const needles = [`"${terms.prefix}`, ...terms.exact.map((k) => `"${k}"`)].map((s) =>
       Buffer.from(s, 'latin1'),
     );
-    for (const needle of needles) this.markHits(needle, maybe, true);
-    this.markHits(BACKSLASH, maybe, false);
+    for (const needle of needles) this.markHits(needle, verdict, maybe, true);
+    this.markHits(BACKSLASH, verdict, maybe, false);
     for (const slot of this.long.keys()) maybe[slot] = 1;
-    return maybe;
+    for (let i = 0, slot = this.oldest(); i < this.count; i += 1) {
+      if (verdict[slot] === UNDECIDED && (!maybe[slot] || this.type[slot] === CLEARED)) {
+        verdict[slot] = NO;
+      }
+      slot = (slot + 1) % this.capacity;
+    }
+    return verdict;
   }
 
   /**
-   * Marks the held rows whose bytes contain `needle` (a hash's opening quote onwards when
+   * Marks the undecided rows whose bytes contain `needle` (a hash's opening quote onwards when
    * `asValue`: only where it can be a hash value). One search of the arena per hit, not per row:
    * rows lie in the arena in arrival order within a lap.
    */
-  private markHits(needle: Buffer, marks: Uint8Array, asValue: boolean): void {
+  private markHits(needle: Buffer, verdict: Uint8Array, marks: Uint8Array, asValue: boolean): void {
     const oldest = (this.next - this.count + this.capacity) % this.capacity;
     let hit = -1;
     let lastLap = -1;
@@ -226,11 +252,12 @@ export class EventRing {
       // A new lap starts again from the arena's start.
       if (lap !== lastLap) hit = -1;
       lastLap = lap;
+      if (verdict[slot] !== UNDECIDED || marks[slot]) continue;
       const o = this.off[slot] as number;
       const end = o + (this.len[slot] as number);
       while (hit < o || (hit < end && hit + needle.length <= end)) {
         if (hit >= o) {
-          if (!asValue || this.canBeHash(hit + 1, end)) {
+          if (!asValue || this.canBeHash(hit + 1, o, end)) {
             marks[slot] = 1;
             break;
           }
@@ -248,17 +275,20 @@ export class EventRing {
    * colon right after its closing quote) and not the value of a field known to hold other text.
    * Unknown shapes count as can-be (this only narrows what is decoded).
    */
-  private canBeHash(at: number, end: number): boolean {
+  private canBeHash(at: number, start: number, end: number): boolean {
+    // Short scans in JS: a native indexOf per hit costs more than the few bytes it reads.
     const a = this.arena;
-    const close = a.indexOf(QUOTE, at);
-    if (close >= 0 && close + 1 < end && a[close + 1] === 0x3a) return false;
+    let close = at;
+    while (close < end && a[close] !== QUOTE) close += 1;
+    if (close + 1 < end && a[close + 1] === COLON) return false;
     const before = at - 2;
-    if (before < 0 || a[before] !== 0x3a) return true;
+    if (before < start || a[before] !== COLON) return true;
     // A value after `"key":`: the key's text.
     const keyEnd = before - 1;
     if (a[keyEnd] !== QUOTE) return true;
-    const keyStart = a.lastIndexOf(QUOTE, keyEnd - 1);
-    if (keyStart < 0) return true;
+    let keyStart = keyEnd - 1;
+    while (keyStart >= start && a[keyStart] !== QUOTE) keyStart -= 1;
+    if (keyStart < start) return true;
     return !TEXT_FIELDS.has(a.toString('latin1', keyStart + 1, keyEnd));
   }
 

@@ -92,29 +92,50 @@ const query = fc.record(
   { requiredKeys: ['offset', 'limit'] },
 );
 
+// The same hash asked again and again, so that verdicts kept from an earlier query are reused.
+const hashOnly = fc.record({
+  hash: fc.constantFrom('1', '12', 'e', 'b', '0xff'),
+  offset: fc.constant(0),
+  limit: fc.constant(20),
+});
+
 describe('the event ring (bytes and columns)', () => {
   it('answers every query as a plain list of the records, while its arena grows and wraps', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 9 }),
-        fc.array(rec, { maxLength: 70 }),
-        fc.array(query, { minLength: 1, maxLength: 8 }),
+        // Pushes and queries interleaved: a query asked again sees the rows pushed since.
+        fc.array(
+          fc.oneof(
+            rec.map((r) => ({ r })),
+            fc.oneof(query, hashOnly).map((q) => ({ q })),
+          ),
+          {
+            maxLength: 100,
+            size: 'large',
+          },
+        ),
         fc.boolean(),
-        (capacity, recs, queries, lines) => {
+        (capacity, ops, lines) => {
           // A tiny first arena: rows push it to grow, then to wrap as the oldest make room.
           const ring = new EventRing(capacity, {
             initialBytes: 64,
             maxBytes: 1 << 20,
             readLine: lines ? readEventLine : undefined,
           });
-          for (const r of recs) ring.push(r, lines ? eventLine(r) : undefined);
-          const held = recs.slice(-capacity);
-          for (const q of queries) {
-            expect(ring.query(q)).toEqual(reference(held, recs.length - held.length, q));
+          const recs: EventRecord[] = [];
+          for (const op of ops) {
+            if ('r' in op) {
+              ring.push(op.r, lines ? eventLine(op.r) : undefined);
+              recs.push(op.r);
+              continue;
+            }
+            const held = recs.slice(-capacity);
+            expect(ring.query(op.q)).toEqual(reference(held, recs.length - held.length, op.q));
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
   });
 
