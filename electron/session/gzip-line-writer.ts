@@ -118,6 +118,13 @@ export class GzipLineWriter {
     this.gz = this.newMember();
   }
 
+  /** Whether lines of `chars` UTF-16 units in all would surely be taken now (3 bytes a unit at most). */
+  takes(chars: number): boolean {
+    return (
+      !this.closed && this.error === null && this.queuedBytes + chars * 3 <= this.opts.maxQueueBytes
+    );
+  }
+
   /** Queue one line (no newline); false when it was refused and counted as dropped. */
   write(line: string): boolean {
     if (this.closed) return false;

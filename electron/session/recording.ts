@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { RecordingStatus } from '../../shared/api-types';
+import type { EventRecord } from '../../shared/events';
 import type { IngestRecord, IngestSink } from '../../shared/records';
 import {
   encodeRecord,
@@ -19,6 +20,7 @@ import {
   type SessionSource,
 } from './format';
 import { GzipLineWriter } from './gzip-line-writer';
+import { RefusedRecords } from './refused-records';
 
 /** Longest time a record waits in memory before a sync flush puts it in the file. */
 export const FLUSH_INTERVAL_MS = 250;
@@ -50,6 +52,8 @@ export class Recording implements IngestSink {
   private saving: Promise<void> | null = null;
   /** Source id → the name last written for it. */
   private readonly knownSources = new Map<string, string>();
+  /** What the full queue refused since it last took a line: marked in the file once it does. */
+  private readonly refused = new RefusedRecords();
 
   private constructor(
     readonly path: string,
@@ -110,7 +114,8 @@ export class Recording implements IngestSink {
   record(r: IngestRecord, lines?: readonly string[]): void {
     if (r.k === 'batch') {
       if (lines === undefined) for (const rec of r.events) this.append({ k: 'event', rec });
-      else if (!this.closed) for (const line of lines) this.writer.write(line);
+      else if (!this.closed)
+        for (let i = 0; i < lines.length; i++) this.put(lines[i] as string, r.events[i]);
     } else {
       this.append(r);
     }
@@ -119,7 +124,24 @@ export class Recording implements IngestSink {
   /** Append one record (in the file within FLUSH_INTERVAL_MS while the disk keeps up). */
   append(r: SessionRecord): void {
     if (this.closed) return;
-    this.writer.write(encodeRecord(r));
+    this.put(encodeRecord(r), r.k === 'event' ? r.rec : undefined);
+  }
+
+  /** Queues a line, after the marker of what was refused before it when there is one to write. */
+  private put(line: string, event: EventRecord | undefined): void {
+    // Only once there is room for this line: building markers while all is refused would cost more.
+    if (this.refused.pending && this.writer.takes(line.length + 1)) this.writeMarkers();
+    if (this.writer.write(line)) return;
+    if (event === undefined) this.refused.other();
+    else this.refused.event(event.source, event.seq, event.ts);
+  }
+
+  /** The refused stretch's marker lines, once the queue surely takes them all (never a drop of its own). */
+  private writeMarkers(): void {
+    const lines = this.refused.markerLines();
+    if (!this.writer.takes(lines.reduce((n, l) => n + l.length + 1, 0))) return;
+    for (const l of lines) this.writer.write(l);
+    this.refused.clear();
   }
 
   /** Resolves once everything appended so far is in the file (or the file has failed). */
@@ -147,6 +169,11 @@ export class Recording implements IngestSink {
     if (this.closed) return;
     while (this.saving) await this.saving;
     this.closed = true;
+    if (this.refused.pending) {
+      // Nothing came after the refused stretch: its marker goes in once the queue has drained.
+      await this.writer.flush();
+      this.writeMarkers();
+    }
     await this.writer.close();
   }
 }
