@@ -77,7 +77,7 @@ describe('opening a file', () => {
     await waitFor(() => progress.some((p) => p !== null && p.fraction > 0), 'reading to start');
     expect(service.cancelOpen()).toBe(true);
     const result = await opening;
-    expect(result).toEqual({ status: 'cancelled', name: 'cancel-me' });
+    expect(result).toEqual({ status: 'cancelled', name: 'cancel-me', load: 'open' });
     expect(service.kpis()).toEqual(before);
     expect(service.cancelOpen()).toBe(false);
     await waitFor(() => progress.at(-1) === null, 'the progress to clear');
