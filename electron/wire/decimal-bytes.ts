@@ -1,6 +1,8 @@
 // Integers written as decimal ASCII straight into a byte buffer: no string is made on the way,
-// and a u64 above 2^53 needs no BigInt (capture prints millions of them). Digits go two at a time
-// from a table, in int32 arithmetic (a float division per digit was most of the cost).
+// and a u64 above 2^53 needs no BigInt (capture prints millions of them). A value is cut into
+// 8-digit parts (each below 2^27) and each part written four digits at a time, two from a
+// table: int32 arithmetic with short chains of dependent divisions (a float division per digit,
+// later a chain of one per digit pair, was most of the cost).
 
 /** "00" .. "99" as ASCII pairs. */
 const PAIRS = new Uint8Array(200);
@@ -9,37 +11,59 @@ for (let i = 0; i < 100; i++) {
   PAIRS[2 * i + 1] = 0x30 + (i % 10);
 }
 
-/** Number of decimal digits of an int32 x >= 0. */
-function digitsOf(x: number): number {
-  if (x < 100000) return x < 10 ? 1 : x < 100 ? 2 : x < 1000 ? 3 : x < 10000 ? 4 : 5;
-  return x < 1000000 ? 6 : x < 10000000 ? 7 : x < 100000000 ? 8 : x < 1000000000 ? 9 : 10;
+/** Writes the int32 0 <= x < 10^4 as exactly four digits at buf[p]. */
+function write4(buf: Uint8Array, p: number, x: number): void {
+  const a = (x / 100) | 0;
+  const b = x - a * 100;
+  buf[p] = PAIRS[2 * a] as number;
+  buf[p + 1] = PAIRS[2 * a + 1] as number;
+  buf[p + 2] = PAIRS[2 * b] as number;
+  buf[p + 3] = PAIRS[2 * b + 1] as number;
 }
 
-/** Writes the int32 x >= 0 in exactly `digits` digits (zero-padded) ending at buf[end - 1]. */
-function writeDigits(buf: Uint8Array, end: number, x: number, digits: number): void {
-  let i = end;
-  const start = end - digits;
-  while (i - start >= 2) {
-    const q = (x / 100) | 0;
-    const pair = 2 * (x - q * 100);
-    buf[--i] = PAIRS[pair + 1] as number;
-    buf[--i] = PAIRS[pair] as number;
-    x = q;
+/** Writes the int32 0 <= x < 10^8 as exactly eight digits (zero-padded) at buf[p]. */
+function write8(buf: Uint8Array, p: number, x: number): void {
+  const hi = (x / 10000) | 0;
+  write4(buf, p, hi);
+  write4(buf, p + 4, x - hi * 10000);
+}
+
+/** Writes the int32 0 <= x < 10^8 in as many digits as it has at buf[p]; returns the end. */
+function writeShort(buf: Uint8Array, p: number, x: number): number {
+  if (x < 100) {
+    if (x < 10) {
+      buf[p] = 0x30 + x;
+      return p + 1;
+    }
+    buf[p] = PAIRS[2 * x] as number;
+    buf[p + 1] = PAIRS[2 * x + 1] as number;
+    return p + 2;
   }
-  if (i > start) buf[--i] = 0x30 + (x % 10);
+  if (x < 10000) {
+    if (x < 1000) {
+      const a = (x / 100) | 0;
+      const b = x - a * 100;
+      buf[p] = 0x30 + a;
+      buf[p + 1] = PAIRS[2 * b] as number;
+      buf[p + 2] = PAIRS[2 * b + 1] as number;
+      return p + 3;
+    }
+    write4(buf, p, x);
+    return p + 4;
+  }
+  const hi = (x / 10000) | 0;
+  p = writeShort(buf, p, hi);
+  write4(buf, p, x - hi * 10000);
+  return p + 4;
 }
 
-const TWO_POW_31 = 2147483648;
 const E8 = 100000000;
+const TWO_POW_32 = 4294967296;
 
 /** Writes the safe integer v >= 0 in decimal at buf[p]; returns the position after it. */
 export function writeUintDecimal(buf: Uint8Array, p: number, v: number): number {
-  if (v < TWO_POW_31) {
-    const n = digitsOf(v);
-    writeDigits(buf, p + n, v, n);
-    return p + n;
-  }
-  // Above 2^31: the digits above the last eight (below 2^53 / 10^8 < 2^27), then those eight.
+  if (v < E8) return writeShort(buf, p, v);
+  // Below 2^53 < 10^16: at most eight digits above the last eight.
   let high = Math.floor(v / E8);
   let low = v - high * E8;
   // v / 10^8 is rounded to a double: step back where the rounding crossed a multiple.
@@ -47,12 +71,10 @@ export function writeUintDecimal(buf: Uint8Array, p: number, v: number): number 
     high--;
     low += E8;
   }
-  p = writeUintDecimal(buf, p, high);
-  writeDigits(buf, p + 8, low, 8);
+  p = writeShort(buf, p, high);
+  write8(buf, p, low);
   return p + 8;
 }
-
-const MILLION = 1e6;
 
 /**
  * Writes the unsigned 64-bit integer hi * 2^32 + lo (hi, lo: u32) in decimal at buf[p], exactly;
@@ -60,22 +82,21 @@ const MILLION = 1e6;
  */
 export function writeU64Decimal(buf: Uint8Array, p: number, hi: number, lo: number): number {
   // Below 2^53 a double holds the value exactly.
-  if (hi < 0x200000) return writeUintDecimal(buf, p, hi * 4294967296 + lo);
-  // Above: value = q * 10^6 + r by long division over the two u32 limbs, every step below 2^53.
-  const qHi = Math.floor(hi / MILLION);
-  const t = (hi - qHi * MILLION) * 4294967296 + lo; // < 10^6 * 2^32 < 2^53
-  let qLo = Math.floor(t / MILLION);
-  let r = t - qLo * MILLION;
-  // t / 10^6 is rounded to a double: step back or on by one where the rounding crossed.
-  if (r < 0) {
-    qLo--;
-    r += MILLION;
-  } else if (r >= MILLION) {
-    qLo++;
-    r -= MILLION;
+  if (hi < 0x200000) return writeUintDecimal(buf, p, hi * TWO_POW_32 + lo);
+  // Above: v = q * 10^8 + r. The double quotient is within one of q (q < 2^38); r is exact
+  // modulo 2^32 (v's low limb less q * 10^8's), and being near [0, 10^8) it is exact as an int32.
+  let q = Math.floor((hi * TWO_POW_32 + lo) / E8);
+  const qLow = q - Math.floor(q / TWO_POW_32) * TWO_POW_32;
+  let r = (lo - Math.imul(qLow, E8)) | 0;
+  while (r < 0) {
+    q--;
+    r += E8;
   }
-  // 2^53 / 10^6 <= q < 2^64 / 10^6: r takes all six of its digits.
-  p = writeUintDecimal(buf, p, qHi * 4294967296 + qLo);
-  writeDigits(buf, p + 6, r, 6);
-  return p + 6;
+  while (r >= E8) {
+    q++;
+    r -= E8;
+  }
+  p = writeUintDecimal(buf, p, q);
+  write8(buf, p, r);
+  return p + 8;
 }

@@ -7,7 +7,7 @@ import { EventJsonWriter } from '../../electron/cli/event-json';
 import { LineOutput } from '../../electron/cli/line-output';
 import { decodeBatch } from '../../electron/wire/decode-batch';
 import { readSeq } from '../../electron/wire/message';
-import { writeU64Decimal } from '../../electron/wire/decimal-bytes';
+import { writeU64Decimal, writeUintDecimal } from '../../electron/wire/decimal-bytes';
 import { captureVariantMessages } from '../support/capture-variants';
 import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
 
@@ -112,10 +112,35 @@ describe('writeU64Decimal', () => {
       x = (x * 6364136223846793005n + 1442695040888963407n) & (2n ** 64n - 1n);
       values.push(x, x >> BigInt(i % 64));
     }
+    // Either side of multiples of 10^8, where the quotient's rounding is corrected.
+    for (let i = 0; i < 2_000; i++) {
+      x = (x * 6364136223846793005n + 1442695040888963407n) & (2n ** 64n - 1n);
+      const m = (x / 10n ** 8n) * 10n ** 8n;
+      for (const d of [-2n, -1n, 0n, 1n, 2n])
+        if (m + d >= 0n && m + d < 2n ** 64n) values.push(m + d);
+    }
     const buf = new Uint8Array(24);
     for (const v of values) {
       const n = writeU64Decimal(buf, 0, Number(v >> 32n), Number(v & 0xffffffffn));
       expect(Buffer.from(buf.subarray(0, n)).toString('latin1')).toBe(v.toString());
+    }
+  });
+});
+
+describe('writeUintDecimal', () => {
+  it('writes every safe integer as String() does, around each power of ten and 10^8 multiple', () => {
+    const values: number[] = [0, Number.MAX_SAFE_INTEGER];
+    for (let k = 0; k <= 15; k++) values.push(10 ** k - 1, 10 ** k, 10 ** k + 1);
+    let x = 12345;
+    for (let i = 0; i < 20_000; i++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      const v = (x * 4194304 + (i % 4194304)) % Number.MAX_SAFE_INTEGER;
+      values.push(v, Math.floor(v / 2 ** (i % 53)), Math.floor(v / 1e8) * 1e8 - 1);
+    }
+    const buf = new Uint8Array(24);
+    for (const v of values.filter((y) => y >= 0)) {
+      const n = writeUintDecimal(buf, 0, v);
+      expect(Buffer.from(buf.subarray(0, n)).toString('latin1')).toBe(String(v));
     }
   });
 });
