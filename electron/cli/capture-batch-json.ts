@@ -102,9 +102,17 @@ class ByteRun {
     this.n += len;
   }
 
-  /** The bytes written so far as one view (a constant for `all`, until the run is reset). */
-  view(): Buffer {
-    return this.buf.subarray(0, this.n);
+  /**
+   * The bytes written so far in `exact` when it has their length (else in a new buffer, rare:
+   * a part's length changes seldom): a part that `all` copies with one set(), made without a
+   * view or buffer per batch.
+   */
+  exactIn(exact: Buffer): Buffer {
+    const n = this.n;
+    const out = exact.length === n ? exact : Buffer.allocUnsafeSlow(n);
+    const buf = this.buf;
+    for (let i = 0; i < n; i++) out[i] = buf[i] as number;
+    return out;
   }
 
   byte(c: number): void {
@@ -233,12 +241,10 @@ export class BatchJsonWriter {
   private readonly parent = new ByteRun();
   private readonly head = new ByteRun();
   private readonly tail = new ByteRun();
-  private readonly openingRuns = [new ByteRun(), new ByteRun(), new ByteRun()];
-  // A batch's line parts as whole views, copied with one set() per line (see ByteRun.all): the
-  // head with each type's opening (by type id), made when a line of that type first needs it;
-  // the tail.
-  private readonly openings: (Buffer | null)[] = [null, null, null];
-  private tailView: Buffer = Buffer.alloc(0);
+  // The batch's head and tail, each in a buffer of its exact length, copied into every line
+  // with one set() (see ByteRun.all).
+  private headPart: Buffer = Buffer.alloc(0);
+  private tailPart: Buffer = Buffer.alloc(0);
   private bytes: Uint8Array = new Uint8Array(0);
   private r = new MsgpackReader(this.bytes);
   // The event being read (string fields: their start in the payload, -1 for nil, and length).
@@ -330,6 +336,7 @@ export class BatchJsonWriter {
     head.all(K_TS);
     head.ascii(String(ts));
     head.all(K_TYPE);
+    this.headPart = head.exactIn(this.headPart);
     const tail = this.tail;
     tail.n = 0;
     tail.all(K_SEQ);
@@ -340,9 +347,7 @@ export class BatchJsonWriter {
       tail.n = writeUintDecimal(tail.room(20), tail.n, lineRank);
       tail.all(K_END);
     }
-    this.tailView = tail.view();
-    const openings = this.openings;
-    openings[T_STORED] = openings[T_REMOVED] = openings[T_CLEARED] = null;
+    this.tailPart = tail.exactIn(this.tailPart);
     this.lines.n = 0;
     const events = r.arrayHeader();
     if (events < 0) throw UNHANDLED;
@@ -389,17 +394,9 @@ export class BatchJsonWriter {
     if (this.type >= 0) throw UNHANDLED;
     this.type = type;
     const w = this.lines;
-    w.all(this.openings[type] ?? this.opening(type));
+    w.all(this.headPart);
+    w.all(OPENINGS[type] as Uint8Array);
     this.prefixEnd = w.n;
-  }
-
-  /** The batch's head and a type's opening bytes, as one view, kept for the batch. */
-  private opening(type: number): Buffer {
-    const run = this.openingRuns[type] as ByteRun;
-    run.n = 0;
-    run.put(this.head.buf, 0, this.head.n);
-    run.all(OPENINGS[type] as Uint8Array);
-    return (this.openings[type] = run.view());
   }
 
   /** The known field id of the map key at the cursor, or -1. */
@@ -583,7 +580,7 @@ export class BatchJsonWriter {
     }
     // An AllBlocksCleared without a medium: NULL.
     w.all(rest);
-    w.all(this.tailView);
+    w.all(this.tailPart);
   }
 
   /** A string that JSON.stringify would print as it is, quoted; else the exact path takes it. */

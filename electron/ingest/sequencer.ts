@@ -115,8 +115,12 @@ export class Sequencer<T> {
   private readonly maxBatches: number;
   private readonly maxBytes: number;
   private readonly resetWindow: bigint;
-  /** Recently delivered batches by seq (a ring of resetWindow slots), for `same`. */
-  private readonly recent: ({ seq: bigint; item: T } | undefined)[];
+  /**
+   * Recently delivered batches by seq (a ring of resetWindow slots), for `same`: seqs and items
+   * in two arrays, so that a delivery makes no object (one per message was garbage to collect).
+   */
+  private readonly recentSeq: (bigint | undefined)[];
+  private readonly recentItem: (T | undefined)[];
   private readonly ringMask: bigint;
 
   constructor(
@@ -132,7 +136,9 @@ export class Sequencer<T> {
     let slots = 1n;
     while (slots < this.resetWindow + 1n) slots <<= 1n;
     this.ringMask = slots - 1n;
-    this.recent = opts.same === undefined ? [] : new Array<undefined>(Number(slots));
+    const ring = opts.same === undefined ? 0 : Number(slots);
+    this.recentSeq = new Array<undefined>(ring);
+    this.recentItem = new Array<undefined>(ring);
   }
 
   /** Highest seq settled so far (null before the first batch). */
@@ -355,8 +361,8 @@ export class Sequencer<T> {
     if (ref - seq > this.resetWindow) isReset = true;
     else if (this.opts.same === undefined) isReset = seq === 0n && ref > 0n;
     else {
-      const r = this.recent[Number(seq & this.ringMask)];
-      isReset = r === undefined || r.seq !== seq || !this.opts.same(r.item, item);
+      const slot = Number(seq & this.ringMask);
+      isReset = this.recentSeq[slot] !== seq || !this.opts.same(this.recentItem[slot] as T, item);
     }
     if (!isReset) {
       this.out.duplicate(seq);
@@ -387,7 +393,11 @@ export class Sequencer<T> {
   /** `seq` is delivered: it is the last settled seq, kept for `same`. */
   private settle(seq: bigint, item: T, recovered: boolean): void {
     this.last = seq;
-    if (this.opts.same !== undefined) this.recent[Number(seq & this.ringMask)] = { seq, item };
+    if (this.opts.same !== undefined) {
+      const slot = Number(seq & this.ringMask);
+      this.recentSeq[slot] = seq;
+      this.recentItem[slot] = item;
+    }
     this.out.deliver(seq, item, recovered);
   }
 
