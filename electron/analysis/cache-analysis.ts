@@ -256,13 +256,15 @@ export class CacheAnalysis {
     const n = ev.block_hashes.length;
     m.c.removedBlocks += n;
     src.c.removedBlocks += n;
+    // Looked up once an event, at its first lifetime (a medium gets lifetimes only once it has one).
+    let life: LifetimeStats | undefined;
     for (const h of ev.block_hashes) {
       // A hash without an id is in no R.
       const id = this.holdings.find(h);
       if (id < 0) continue;
       const storedAt = m.resident.take(id);
       if (storedAt === undefined) continue;
-      this.lifetimeOf(m.medium).add(ts - storedAt);
+      (life ??= this.lifetimeOf(m.medium)).add(ts - storedAt);
       // G before the holdings: its reference keeps the id once no source holds the hash.
       m.ghosts.add(id, ts);
       if (!this.heldElsewhere(src, m, id)) this.holdings.remove(id, src.idx);

@@ -14,6 +14,10 @@ const EMPTY: readonly number[] = [];
 const FIRST_IDS = 1024;
 /** No holder / no depth. */
 const NONE = -1;
+/** Offsets in the info of an id. */
+const ONE = 0;
+const DEPTH = 1;
+const REFS = 2;
 
 /** What a ghost list needs of the interner: references that keep an id, and the id's hash. */
 export interface GhostIds {
@@ -30,12 +34,13 @@ export interface GhostIds {
 /** Source holdings per held hash, by source index, and the hash's id. */
 export class Holdings implements GhostIds {
   private readonly ids = new HashIds();
-  /** The holder of an id held by one source; NONE while it has several (then in `multi`). */
-  private one = new Int32Array(FIRST_IDS).fill(NONE);
-  /** Blocks from the root of an id whose chain was seen from its root; NONE when unknown. */
-  private depths = new Int32Array(FIRST_IDS).fill(NONE);
-  /** How many ghost lists (exact or sampled part) hold each id. */
-  private ghostRefs = new Int32Array(FIRST_IDS);
+  /**
+   * Per id, side by side so that one cache line serves a block: the holder of an id held by one
+   * source (NONE while it has several, then in `multi`); its depth, blocks from the root when its
+   * chain was seen from the root (NONE when unknown); how many ghost lists (exact part or tail)
+   * hold it.
+   */
+  private info = newInfo(FIRST_IDS);
   private readonly multi = new Map<number, number[]>();
   private readonly free: number[] = [];
   private next = 0;
@@ -66,19 +71,19 @@ export class Holdings implements GhostIds {
 
   /** One more ghost list holds id. */
   ghostIn(id: number): void {
-    this.ghostRefs[id] = (this.ghostRefs[id] as number) + 1;
+    this.info[3 * id + REFS] = (this.info[3 * id + REFS] as number) + 1;
   }
 
   /** One ghost list fewer holds id; the id goes when no source holds it either. */
   ghostOut(id: number): void {
-    const refs = (this.ghostRefs[id] as number) - 1;
-    this.ghostRefs[id] = refs;
-    if (refs === 0 && this.one[id] === NONE && !this.multi.has(id)) this.recycle(id);
+    const refs = (this.info[3 * id + REFS] as number) - 1;
+    this.info[3 * id + REFS] = refs;
+    if (refs === 0 && this.info[3 * id + ONE] === NONE && !this.multi.has(id)) this.recycle(id);
   }
 
   /** Whether some ghost list holds id. */
   inGhosts(id: number): boolean {
-    return (this.ghostRefs[id] as number) > 0;
+    return (this.info[3 * id + REFS] as number) > 0;
   }
 
   /** Ids handed out so far (an upper bound for arrays keyed by id). */
@@ -88,7 +93,7 @@ export class Holdings implements GhostIds {
 
   /** Whether a source other than src holds id. */
   heldByOther(id: number, src: number): boolean {
-    const one = this.one[id] as number;
+    const one = this.info[3 * id + ONE] as number;
     // The typed array answers for one holder; only a shared hash costs a Map lookup.
     if (one !== NONE) return one !== src;
     return this.multi.has(id);
@@ -96,14 +101,14 @@ export class Holdings implements GhostIds {
 
   /** Whether src holds id. */
   heldBy(id: number, src: number): boolean {
-    const one = this.one[id] as number;
+    const one = this.info[3 * id + ONE] as number;
     if (one !== NONE) return one === src;
     return this.multi.get(id)?.includes(src) ?? false;
   }
 
   /** The sources holding id (do not keep the array: it may change). */
   holders(id: number): readonly number[] {
-    const one = this.one[id] as number;
+    const one = this.info[3 * id + ONE] as number;
     if (one !== NONE) {
       this.single[0] = one;
       return this.single;
@@ -114,20 +119,20 @@ export class Holdings implements GhostIds {
   /** The depth recorded for id (-1: no id), null when none is known (or nobody holds it). */
   depthOf(id: number): number | null {
     if (id < 0) return null;
-    const d = this.depths[id] as number;
+    const d = this.info[3 * id + DEPTH] as number;
     return d === NONE ? null : d;
   }
 
   /** Records id's depth unless it has one. */
   keepDepth(id: number, depth: number): void {
-    if (this.depths[id] === NONE) this.depths[id] = Math.min(depth, 0x7fffffff);
+    if (this.info[3 * id + DEPTH] === NONE) this.info[3 * id + DEPTH] = Math.min(depth, 0x7fffffff);
   }
 
   /** src starts holding id (the caller knows it did not). */
   add(id: number, src: number): void {
-    const one = this.one[id] as number;
+    const one = this.info[3 * id + ONE] as number;
     if (one !== NONE) {
-      this.one[id] = NONE;
+      this.info[3 * id + ONE] = NONE;
       this.multi.set(id, [one, src]);
       this.bump(one, src, 1);
       this.sharedNow += 1;
@@ -136,7 +141,7 @@ export class Holdings implements GhostIds {
     }
     const list = this.multi.get(id);
     if (list === undefined) {
-      this.one[id] = src;
+      this.info[3 * id + ONE] = src;
       return;
     }
     for (const t of list) this.bump(t, src, 1);
@@ -146,7 +151,7 @@ export class Holdings implements GhostIds {
 
   /** src no longer holds id (a no-op when it did not); the last holder's going frees the id. */
   remove(id: number, src: number): void {
-    const one = this.one[id] as number;
+    const one = this.info[3 * id + ONE] as number;
     if (one !== NONE) {
       if (one !== src) return;
       this.release(id);
@@ -161,7 +166,7 @@ export class Holdings implements GhostIds {
     for (const t of list) this.bump(t, src, -1);
     if (list.length === 1) {
       this.multi.delete(id);
-      this.one[id] = list[0] as number;
+      this.info[3 * id + ONE] = list[0] as number;
       this.sharedNow -= 1;
     }
   }
@@ -173,9 +178,9 @@ export class Holdings implements GhostIds {
 
   /** The last holder went: the hash is no longer held (its depth goes); its id may stay for G. */
   private release(id: number): void {
-    this.one[id] = NONE;
-    this.depths[id] = NONE;
-    if (this.ghostRefs[id] === 0) this.recycle(id);
+    this.info[3 * id + ONE] = NONE;
+    this.info[3 * id + DEPTH] = NONE;
+    if (this.info[3 * id + REFS] === 0) this.recycle(id);
   }
 
   private recycle(id: number): void {
@@ -185,17 +190,10 @@ export class Holdings implements GhostIds {
 
   /** A fresh id, doubling the arrays when they are full. */
   private grow(): number {
-    if (this.next === this.one.length) {
-      const n = this.one.length * 2;
-      const one = new Int32Array(n).fill(NONE);
-      one.set(this.one);
-      this.one = one;
-      const depths = new Int32Array(n).fill(NONE);
-      depths.set(this.depths);
-      this.depths = depths;
-      const refs = new Int32Array(n);
-      refs.set(this.ghostRefs);
-      this.ghostRefs = refs;
+    if (3 * this.next === this.info.length) {
+      const info = newInfo(2 * this.next);
+      info.set(this.info);
+      this.info = info;
     }
     return this.next++;
   }
@@ -204,6 +202,13 @@ export class Holdings implements GhostIds {
     const k = pairKey(a, b);
     this.pairs.set(k, (this.pairs.get(k) ?? 0) + d);
   }
+}
+
+/** Info for n ids: no holder, no depth, no ghost reference. */
+function newInfo(n: number): Int32Array {
+  const info = new Int32Array(3 * n).fill(NONE);
+  for (let i = REFS; i < info.length; i += 3) info[i] = 0;
+  return info;
 }
 
 function pairKey(a: number, b: number): number {

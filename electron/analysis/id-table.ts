@@ -1,5 +1,6 @@
-// A map from hash ids (small integers >= 0) to integers >= 0, in two typed arrays: open addressing
-// with linear probing and backward-shift deletion (no tombstones). A JS Map of numbers costs
+// A map from hash ids (small integers >= 0) to integers >= 0, in one typed array of (key, value)
+// pairs, so that a hit costs one cache line: open addressing with linear probing and
+// backward-shift deletion (no tombstones). A JS Map of numbers costs
 // about three times the memory per entry and allocates as it churns; R and G of every
 // (source, medium) are such maps, looked up once or twice per block, so this is the analysis'
 // innermost loop.
@@ -10,16 +11,15 @@ const FIRST_CAPACITY = 1024;
 
 /** An integer-to-integer map for hash ids. */
 export class IdTable {
-  private keys: Int32Array;
-  private vals: Int32Array;
+  /** key, value, key, value...: slot i at 2i. */
+  private pairs: Int32Array;
   private mask: number;
   /** 32 - log2(capacity): Fibonacci hashing takes the top bits of id * 2^32 / phi. */
   private shift: number;
   private count = 0;
 
   constructor() {
-    this.keys = new Int32Array(FIRST_CAPACITY).fill(EMPTY);
-    this.vals = new Int32Array(FIRST_CAPACITY);
+    this.pairs = new Int32Array(2 * FIRST_CAPACITY).fill(EMPTY);
     this.mask = FIRST_CAPACITY - 1;
     this.shift = 32 - Math.log2(FIRST_CAPACITY);
   }
@@ -31,10 +31,10 @@ export class IdTable {
 
   /** The value of id, or -1 when it is not held. */
   get(id: number): number {
-    const keys = this.keys;
+    const pairs = this.pairs;
     for (let i = this.home(id); ; i = (i + 1) & this.mask) {
-      const k = keys[i] as number;
-      if (k === id) return this.vals[i] as number;
+      const k = pairs[2 * i] as number;
+      if (k === id) return pairs[2 * i + 1] as number;
       if (k === EMPTY) return EMPTY;
     }
   }
@@ -47,62 +47,61 @@ export class IdTable {
   /** Sets id's value (value >= 0), adding id when it is not held. */
   set(id: number, value: number): void {
     // Grown past half full: probes stay short.
-    if ((this.count + 1) * 2 > this.keys.length) this.grow();
-    const keys = this.keys;
+    if ((this.count + 1) * 2 > this.mask + 1) this.grow();
+    const pairs = this.pairs;
     let i = this.home(id);
     for (; ; i = (i + 1) & this.mask) {
-      const k = keys[i] as number;
+      const k = pairs[2 * i] as number;
       if (k === id) break;
       if (k === EMPTY) {
-        keys[i] = id;
+        pairs[2 * i] = id;
         this.count += 1;
         break;
       }
     }
-    this.vals[i] = value;
+    pairs[2 * i + 1] = value;
   }
 
   /** Removes id and returns its value, or -1 when it was not held. */
   delete(id: number): number {
-    const keys = this.keys;
+    const pairs = this.pairs;
     const mask = this.mask;
     let i = this.home(id);
     for (; ; i = (i + 1) & mask) {
-      const k = keys[i] as number;
+      const k = pairs[2 * i] as number;
       if (k === id) break;
       if (k === EMPTY) return EMPTY;
     }
-    const value = this.vals[i] as number;
+    const value = pairs[2 * i + 1] as number;
     this.count -= 1;
     // Backward shift: later entries of the probe run move into the hole when their home allows,
     // so every run stays unbroken without tombstones.
     for (let j = (i + 1) & mask; ; j = (j + 1) & mask) {
-      const k = keys[j] as number;
+      const k = pairs[2 * j] as number;
       if (k === EMPTY) break;
       const h = this.home(k);
       // k may fill the hole at i unless its home lies cyclically in (i, j].
       if (i <= j ? i < h && h <= j : i < h || h <= j) continue;
-      keys[i] = k;
-      this.vals[i] = this.vals[j] as number;
+      pairs[2 * i] = k;
+      pairs[2 * i + 1] = pairs[2 * j + 1] as number;
       i = j;
     }
-    keys[i] = EMPTY;
+    pairs[2 * i] = EMPTY;
     return value;
   }
 
   /** Calls fn for every entry (do not change the table meanwhile). */
   forEach(fn: (id: number, value: number) => void): void {
-    const keys = this.keys;
-    for (let i = 0; i < keys.length; i += 1) {
-      const k = keys[i] as number;
-      if (k !== EMPTY) fn(k, this.vals[i] as number);
+    const pairs = this.pairs;
+    for (let i = 0; i < pairs.length; i += 2) {
+      const k = pairs[i] as number;
+      if (k !== EMPTY) fn(k, pairs[i + 1] as number);
     }
   }
 
   /** Forgets every entry (memory shrinks back to the first allocation). */
   clear(): void {
-    this.keys = new Int32Array(FIRST_CAPACITY).fill(EMPTY);
-    this.vals = new Int32Array(FIRST_CAPACITY);
+    this.pairs = new Int32Array(2 * FIRST_CAPACITY).fill(EMPTY);
     this.mask = FIRST_CAPACITY - 1;
     this.shift = 32 - Math.log2(FIRST_CAPACITY);
     this.count = 0;
@@ -113,17 +112,15 @@ export class IdTable {
   }
 
   private grow(): void {
-    const keys = this.keys;
-    const vals = this.vals;
-    const n = keys.length * 2;
-    this.keys = new Int32Array(n).fill(EMPTY);
-    this.vals = new Int32Array(n);
+    const old = this.pairs;
+    const n = (this.mask + 1) * 2;
+    this.pairs = new Int32Array(2 * n).fill(EMPTY);
     this.mask = n - 1;
     this.shift -= 1;
     this.count = 0;
-    for (let i = 0; i < keys.length; i += 1) {
-      const k = keys[i] as number;
-      if (k !== EMPTY) this.set(k, vals[i] as number);
+    for (let i = 0; i < old.length; i += 2) {
+      const k = old[i] as number;
+      if (k !== EMPTY) this.set(k, old[i + 1] as number);
     }
   }
 }
