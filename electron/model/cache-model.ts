@@ -269,7 +269,7 @@ export class CacheModel {
 
   /** Every known block. */
   *blocks(): IterableIterator<[string, BlockNode]> {
-    for (const [hash, id] of this.forest.ids) yield [hash, this.forest.view(id)];
+    for (const [hash, id] of this.forest.entries()) yield [hash, this.forest.view(id)];
   }
 
   /** Chains filtered, sorted and paged. */

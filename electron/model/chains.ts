@@ -178,13 +178,16 @@ export function searchForest(
   const match = hashMatcher(text);
   if (!match) return [];
   const t = forest.table;
+  // The first maxResults matches in the order the blocks became known (ids are reused: no order).
+  const ids: number[] = [];
+  for (const [hash, id] of forest.entries()) if (match(hash)) ids.push(id);
+  if (ids.length === 0) return [];
+  ids.sort((x, y) => (t.born[x] as number) - (t.born[y] as number));
   const found = new Map<HashKey, HashMatch>();
-  for (const [hash, id] of forest.ids) {
-    if (!match(hash)) continue;
+  for (const id of ids.slice(0, maxResults)) {
+    const hash = t.hash[id] as HashKey;
     found.set(hash, { hash, resident: (t.holders[id] as number) > 0, chainIds: [] });
-    if (found.size >= maxResults) break;
   }
-  if (found.size === 0) return [];
   for (const leafId of forest.leaves) {
     const leaf = t.hash[leafId] as HashKey;
     const seen = new Set<number>();

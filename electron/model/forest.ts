@@ -1,11 +1,13 @@
 // The hash forest: every stored block linked to its parent. Leaves (blocks with no known child)
 // are kept incrementally, one chain per leaf. Blocks resident nowhere are remembered in LRU order
 // up to a cap, so re-stores and lifetimes can be measured while memory stays bounded.
-// A block is a small integer id into typed columns (node-table.ts); the id map is the forest's one
-// lookup by hash text, so a block's store costs one string lookup (two when it is new), and the
-// leaves, the resident sets and the evicted list hold ids.
+// A block is a small integer id into typed columns (node-table.ts); the id table (HashIds: a
+// canonical decimal hash is found as two numbers, with no string compared) is the forest's one
+// lookup by hash text, so a block's store costs one look-up (two when it is new), and the leaves,
+// the resident sets and the evicted list hold ids.
 
 import type { HashKey } from '../../shared/events';
+import { HashIds } from '../analysis/hash-ids';
 import { sourceBit, type BlockNode } from './block-node';
 import { NodeTable, NONE } from './node-table';
 
@@ -17,7 +19,8 @@ export class Forest {
   /** The fields of every known block, by id. */
   readonly table = new NodeTable();
   /** The id of every known block, by hash. */
-  readonly ids = new Map<HashKey, number>();
+  private readonly ids = new HashIds();
+  private known = 0;
   /**
    * Children of parents that are not known blocks (a parent never stored, or forgotten), so that
    * counts survive forgetting; a known block counts its own (table.children).
@@ -39,18 +42,25 @@ export class Forest {
 
   /** Known blocks. */
   get size(): number {
-    return this.ids.size;
+    return this.known;
+  }
+
+  /** Every known block's hash and id, in id order. */
+  *entries(): IterableIterator<[HashKey, number]> {
+    const t = this.table;
+    for (let id = 0; id < t.issued; id += 1)
+      if (t.live[id] === 1) yield [t.hash[id] as HashKey, id];
   }
 
   /** Known children of hash. */
   children(hash: HashKey): number {
-    const id = this.ids.get(hash);
-    return id === undefined ? (this.orphanChildren.get(hash) ?? 0) : (this.table.children[id] ?? 0);
+    const id = this.ids.find(hash);
+    return id === NONE ? (this.orphanChildren.get(hash) ?? 0) : (this.table.children[id] ?? 0);
   }
 
   /** The id of a known block, NONE when it is not known. */
   idOf(hash: HashKey): number {
-    return this.ids.get(hash) ?? NONE;
+    return this.ids.find(hash);
   }
 
   /** The id standing for a medium name in the table (NONE for none): taken once per event. */
@@ -67,8 +77,8 @@ export class Forest {
 
   /** A copy of a known block's fields. */
   get(hash: HashKey): BlockNode | undefined {
-    const id = this.ids.get(hash);
-    return id === undefined ? undefined : this.view(id);
+    const id = this.ids.find(hash);
+    return id === NONE ? undefined : this.view(id);
   }
 
   /** A copy of the fields of the block with this id. */
@@ -111,10 +121,11 @@ export class Forest {
     this.version += 1;
     if (parent === hash) parent = null;
     const t = this.table;
-    let id = this.ids.get(hash);
-    if (id === undefined) {
+    let id = this.ids.find(hash);
+    if (id === NONE) {
       id = t.alloc(hash, ts, medium, tokens);
       this.ids.set(hash, id);
+      this.known += 1;
       if (this.orphanChildren.size > 0) {
         const had = this.orphanChildren.get(hash);
         if (had !== undefined) {
@@ -181,12 +192,12 @@ export class Forest {
   path(hash: HashKey): number[] {
     const out: number[] = [];
     const seen = new Set<number>();
-    let cur = this.ids.get(hash);
-    while (cur !== undefined && !seen.has(cur)) {
+    let cur = this.ids.find(hash);
+    while (cur !== NONE && !seen.has(cur)) {
       seen.add(cur);
       out.push(cur);
       const parent = this.table.parent[cur] ?? null;
-      cur = parent === null ? undefined : this.ids.get(parent);
+      cur = parent === null ? NONE : this.ids.find(parent);
     }
     return out.reverse();
   }
@@ -227,7 +238,8 @@ export class Forest {
     const parent = t.parent[id] ?? null;
     const children = t.children[id] as number;
     this.unlist(id);
-    this.ids.delete(hash);
+    this.ids.delete(id);
+    this.known -= 1;
     this.leaves.delete(id);
     t.release(id);
     if (children > 0) this.orphanChildren.set(hash, children);
@@ -241,8 +253,8 @@ export class Forest {
    * hash to keep: the known parent's own text, so that a node holds no second copy of it.
    */
   private link(parent: HashKey, known: number): HashKey {
-    const id = known !== NONE ? known : this.ids.get(parent);
-    if (id !== undefined) {
+    const id = known !== NONE ? known : this.ids.find(parent);
+    if (id !== NONE) {
       const t = this.table;
       const n = t.children[id] as number;
       if (n === 0) this.leaves.delete(id);
@@ -254,8 +266,8 @@ export class Forest {
   }
 
   private unlink(parent: HashKey): void {
-    const id = this.ids.get(parent);
-    if (id !== undefined) {
+    const id = this.ids.find(parent);
+    if (id !== NONE) {
       const t = this.table;
       const n = Math.max(0, (t.children[id] as number) - 1);
       t.children[id] = n;

@@ -16,12 +16,17 @@ const INITIAL_CAPACITY = 1024;
 /** Typed columns of block fields with a free list of ids. */
 export class NodeTable {
   private capacity = 0;
-  /** Ids below this were handed out at least once. */
-  private high = 0;
+  /** Ids below this were handed out at least once (see live). */
+  issued = 0;
   private readonly free: number[] = [];
 
-  /** The hash of each live id ('' for a free one). */
+  /** The hash of each live id. */
   readonly hash: HashKey[] = [];
+  /** 1 for an id that names a known block, 0 for a free one. */
+  live = new Uint8Array(0);
+  /** The order in which the known blocks became known (a count of allocs). */
+  born = new Float64Array(0);
+  private allocs = 0;
   /** The parent hash as last stored (it may name a block that is not known). */
   readonly parent: (HashKey | null)[] = [];
   firstStored = new Float64Array(0);
@@ -57,11 +62,14 @@ export class NodeTable {
   alloc(hash: HashKey, ts: number, medium: number, tokens: number): number {
     let id = this.free.pop();
     if (id === undefined) {
-      if (this.high === this.capacity) this.grow();
-      id = this.high;
-      this.high += 1;
+      if (this.issued === this.capacity) this.grow();
+      id = this.issued;
+      this.issued += 1;
     }
     this.hash[id] = hash;
+    this.live[id] = 1;
+    this.born[id] = this.allocs;
+    this.allocs += 1;
     this.parent[id] = null;
     this.firstStored[id] = ts;
     this.lastStore[id] = 0;
@@ -85,6 +93,7 @@ export class NodeTable {
   /** Gives id back; its strings are dropped so that they can be collected. */
   release(id: number): void {
     this.hash[id] = '';
+    this.live[id] = 0;
     this.parent[id] = null;
     this.free.push(id);
   }
@@ -113,6 +122,8 @@ export class NodeTable {
 
   private grow(): void {
     const cap = Math.max(INITIAL_CAPACITY, this.capacity * 2);
+    this.live = grown(this.live, cap);
+    this.born = grown(this.born, cap);
     this.firstStored = grown(this.firstStored, cap);
     this.lastStore = grown(this.lastStore, cap);
     this.lastSeen = grown(this.lastSeen, cap);

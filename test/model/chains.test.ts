@@ -133,6 +133,18 @@ describe('chains', () => {
     // d3 stays a chain of its own, its forgotten ancestors cut off.
     expect(m.chain('d3')?.blocks.map((b) => b.hash)).toEqual(['d2', 'd3']);
   });
+
+  it('lists search hits in the order the blocks became known, also when a forgotten block id is reused', () => {
+    const m = new CacheModel({ evictedCap: 2 });
+    m.apply(batch([stored('a', 1, ['91', '92', '93'])]));
+    m.apply(batch([removed('a', 2, ['91', '92', '93'])]));
+    // 91 is forgotten past the cap; 94 takes the place it held in the forest's columns.
+    m.apply(batch([stored('a', 3, ['94'])]));
+    expect(m.block('91')).toBeUndefined();
+    expect(m.search('9').map((h) => h.hash)).toEqual(['92', '93', '94']);
+    expect(m.search('94')).toEqual([{ hash: '94', resident: true, chainIds: ['94'] }]);
+    expect(m.block('92')).toMatchObject({ holders: 0, removedAt: [2], lastLifetime: 1 });
+  });
 });
 
 describe('event ring', () => {
