@@ -9,6 +9,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { BatchJsonWriter } from '../../electron/cli/capture-batch-json';
+import { EventJsonWriter } from '../../electron/cli/event-json';
+import { LineOutput } from '../../electron/cli/line-output';
 import { decodeBatch } from '../../electron/wire/decode-batch';
 import { CLI, ensureBuilt, ROOT } from '../support/built-app';
 import { SENTINEL_TS, sentinelPayload } from '../support/capture-variants';
@@ -267,6 +270,41 @@ function streamEvents(count: number): { events: number; captureLines: number } {
   return { events, captureLines: count === 0 ? 0 : lines + 1 };
 }
 
+/**
+ * The fast path alone (capture-batch-json.ts), in this process: CPU µs per message for the
+ * stream's payloads written as JSON lines into a LineOutput that discards them, after a warm-up;
+ * the median of `rounds` passes of `count` messages. What capture adds to the bare loop, less
+ * its socket, sequencing and stdout.
+ */
+function fastPathUs(count: number, rounds: number): number[] {
+  const payloads = ALL_FIXTURES.flatMap((f) => readPayloads(f.frames));
+  const discard = {
+    writableLength: 0,
+    write: (): boolean => true,
+    once(): unknown {
+      return discard;
+    },
+  };
+  const out = new LineOutput(discard);
+  const writer = new BatchJsonWriter(out, new EventJsonWriter(out));
+  const pass = (n: number): void => {
+    for (let i = 0; i < n; i++) {
+      if (writer.write(payloads[i % payloads.length] as Uint8Array, i, null) < 0)
+        throw new Error('a fixture payload left the fast path');
+      out.endLine();
+    }
+  };
+  pass(WARMUP_MESSAGES);
+  const us: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t0 = process.cpuUsage();
+    pass(count);
+    const t = process.cpuUsage(t0);
+    us.push((t.user + t.system) / count);
+  }
+  return us;
+}
+
 /** Runs the capture benchmark: CPU per event of capture --json (and the seed) against bare. */
 export async function runCaptureBench(): Promise<BenchResult> {
   ensureBuilt();
@@ -341,6 +379,12 @@ export async function runCaptureBench(): Promise<BenchResult> {
     }
     worst = Math.max(worst, median(us[`${m.name}/capture`] ?? []) / bare);
   }
+  const fast = fastPathUs(MESSAGES, ROUNDS);
+  const perEvent = (median(fast) * MESSAGES) / events;
+  rows.push([
+    'fast path alone (in process), CPU per message',
+    `${median(fast).toFixed(2)} µs (${perEvent.toFixed(2)} µs per event; rounds ${fast.map((x) => x.toFixed(2)).join(' / ')})`,
+  ]);
   if (seedNote !== null) rows.push(['seed script', seedNote]);
   if (lost > 0) rows.push(['capture runs with lines missing', `${lost} (numbers not comparable)`]);
   return {
