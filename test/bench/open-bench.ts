@@ -3,7 +3,8 @@
 // RSS are its own: (a) a bare gunzip + JSON.parse of every line (the baseline), (b) readSession
 // alone, (c) the replay into the model alone (its share), (d) loadIntoModel (model + analysis,
 // what the app does), (e) the built `kvscope analyze --json`. KVSCOPE_OPEN_EVENTS sets a smaller
-// size for a quick run.
+// size for a quick run. The same events as a version-1 file (every field written) give that
+// file's size and baseline beside: a leaner file makes the baseline cheaper too.
 import { execSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
@@ -17,10 +18,12 @@ import { readEventLine } from '../../electron/session/event-line';
 import { loadIntoModel, replayIntoModel } from '../../electron/session/load';
 import { readSession } from '../../electron/session/read-session';
 import { encodeRecord, makeHeader, SESSION_SUFFIX } from '../../electron/session/format';
+import type { EventRecord } from '../../shared/events';
 import { encodeBatch } from '../../electron/sim/encode';
 import { SharedTraffic, Workload } from '../../electron/sim/workload';
 import { decodeBatch } from '../../electron/wire/decode-batch';
 import { CLI, ROOT } from '../support/built-app';
+import { v1EventLine } from '../support/session-v1';
 import type { BenchResult } from './bench-result';
 
 const EVENTS = Number(process.env.KVSCOPE_OPEN_EVENTS ?? 1_000_000);
@@ -32,11 +35,18 @@ export const OPEN_CHILD_FLAG = '--open-child';
 
 type Mode = 'baseline' | 'read' | 'model' | 'load';
 
+/** An event line of the current version. */
+const currentLine = (rec: EventRecord): string => encodeRecord({ k: 'event', rec });
+
 /**
- * Writes the session with the format's own encoder, one gzip stream (the file a Recording makes,
- * in one member); returns its path and what it holds.
+ * Writes the session with the format's own encoder (or `line` of an older `version`), one gzip
+ * stream (the file a Recording makes, in one member); returns what it holds.
  */
-async function writeSession(file: string): Promise<{ events: number; stored: number }> {
+async function writeSession(
+  file: string,
+  line = currentLine,
+  version?: number,
+): Promise<{ events: number; stored: number }> {
   const shared = new SharedTraffic();
   const ranks = [0, 1].map(
     (rank) =>
@@ -53,7 +63,8 @@ async function writeSession(file: string): Promise<{ events: number; stored: num
   const gz = createGzip();
   const done = pipeline(gz, createWriteStream(file));
   const sources = [0, 1].map((r) => ({ id: `engine#${r}`, name: `engine#${r}`, endpoint: '' }));
-  let text = `${JSON.stringify(makeHeader('kvscope-bench', new Date(Date.UTC(2026, 0, 1)), sources))}\n`;
+  const header = makeHeader('kvscope-bench', new Date(Date.UTC(2026, 0, 1)), sources);
+  let text = `${JSON.stringify(version === undefined ? header : { ...header, version })}\n`;
   let events = 0;
   let stored = 0;
   for (let i = 0; events < EVENTS; i++) {
@@ -64,7 +75,7 @@ async function writeSession(file: string): Promise<{ events: number; stored: num
     if (!d.ok) throw new Error(d.error);
     const seq = Math.floor(i / 2);
     for (const { idx, event } of d.events) {
-      text += `${encodeRecord({ k: 'event', rec: { source, seq, ts, dp_rank: rank, idx, event } })}\n`;
+      text += `${line({ source, seq, ts, dp_rank: rank, idx, event })}\n`;
       events += 1;
       if (event.type === 'BlockStored') stored += event.block_hashes.length;
     }
@@ -188,7 +199,8 @@ export async function runOpenBench(): Promise<BenchResult> {
   try {
     // KVSCOPE_OPEN_FILE: a session to read (written there first when it does not exist yet).
     const file = process.env.KVSCOPE_OPEN_FILE ?? path.join(dir, `bench${SESSION_SUFFIX}`);
-    if (!existsSync(file)) await writeSession(file);
+    const written = !existsSync(file);
+    if (written) await writeSession(file);
     const { events, stored } = await countSession(file);
     const bytes = (await stat(file)).size;
     const hook = path.join(dir, 'usage-hook.cjs');
@@ -197,6 +209,17 @@ export async function runOpenBench(): Promise<BenchResult> {
     const mine = (mode: Mode): Promise<Run> =>
       runChild([self, OPEN_CHILD_FLAG, mode, file], hook, dir);
     const base = await mine('baseline');
+    // The same events in version 1 (a file given by KVSCOPE_OPEN_FILE has no twin to compare).
+    let v1: { bytes: number; base: Run } | null = null;
+    if (written) {
+      const v1File = path.join(dir, `bench-v1${SESSION_SUFFIX}`);
+      await writeSession(v1File, v1EventLine, 1);
+      v1 = {
+        bytes: (await stat(v1File)).size,
+        base: await runChild([self, OPEN_CHILD_FLAG, 'baseline', v1File], hook, dir),
+      };
+      await rm(v1File);
+    }
     const read = await mine('read');
     const model = await mine('model');
     const load = await mine('load');
@@ -237,6 +260,12 @@ export async function runOpenBench(): Promise<BenchResult> {
         [
           'gunzip + JSON.parse (baseline)',
           `${base.cpuMs.toFixed(0)} ms CPU, ${base.wallMs.toFixed(0)} ms wall, peak RSS ${base.peakMb.toFixed(0)} MB`,
+        ],
+        [
+          'the same events in version 1 (every field written)',
+          v1 === null
+            ? 'not measured (KVSCOPE_OPEN_FILE given)'
+            : `${(v1.bytes / 2 ** 20).toFixed(1)} MB gzip, its baseline ${v1.base.cpuMs.toFixed(0)} ms CPU (this file: ${((100 * bytes) / v1.bytes).toFixed(0)}% of the bytes, ${((100 * base.cpuMs) / v1.base.cpuMs).toFixed(0)}% of the baseline)`,
         ],
         row('readSession (reading alone)', read, null),
         row('replay into the model alone (no analysis)', model, null),

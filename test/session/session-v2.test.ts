@@ -26,6 +26,7 @@ import {
 import type { EventRecord, KvEvent } from '../../shared/events';
 import { stored } from '../model/helpers';
 import { captureVariantMessages } from '../support/capture-variants';
+import { v1EventLine } from '../support/session-v1';
 
 /** The event records KvSource makes of the pinned capture stream (fixtures and variants). */
 function decodedRecords(): EventRecord[] {
@@ -41,11 +42,6 @@ function decodedRecords(): EventRecord[] {
       out.push({ source: 'engine', seq, ts, dp_rank: d.dpRank, idx: e.idx, event: e.event });
   });
   return out;
-}
-
-/** An event line exactly as version 1 wrote it (every field, defaults included). */
-function v1Line(e: EventRecord): string {
-  return `{"k":"event","source":${JSON.stringify(e.source)},"seq":${e.seq},"ts":${JSON.stringify(e.ts)},"dp_rank":${JSON.stringify(e.dp_rank)},"idx":${e.idx},"event":${JSON.stringify(e.event)}}`;
 }
 
 const headerLine = (version: number): string =>
@@ -70,7 +66,7 @@ describe('session version 2', () => {
 
   it('reads a version-1 file of the same records as before, without a problem line', async () => {
     const records = decodedRecords();
-    const r = await read([headerLine(1), ...records.map(v1Line)]);
+    const r = await read([headerLine(1), ...records.map(v1EventLine)]);
     expect(r.problems).toEqual([]);
     expect(r.header.version).toBe(1);
     expect(r.events).toStrictEqual(records);
@@ -81,7 +77,7 @@ describe('session version 2', () => {
     const bytes = (line: (r: EventRecord) => string): number =>
       records.reduce((n, r) => n + line(r).length + 1, 0);
     const v2 = bytes((rec) => encodeRecord({ k: 'event', rec }));
-    expect(v2).toBeLessThan(0.8 * bytes(v1Line));
+    expect(v2).toBeLessThan(0.8 * bytes(v1EventLine));
     const bare: EventRecord = {
       source: 'a',
       seq: 1,
