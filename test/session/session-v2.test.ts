@@ -23,7 +23,13 @@ import {
   MAX_WINDOW,
   PLACEMENT_LABEL,
 } from '../../shared/event-bounds';
-import type { EventRecord, KvEvent } from '../../shared/events';
+import type {
+  AllBlocksClearedEvent,
+  BlockRemovedEvent,
+  BlockStoredEvent,
+  EventRecord,
+  KvEvent,
+} from '../../shared/events';
 import { stored } from '../model/helpers';
 import { captureVariantMessages } from '../support/capture-variants';
 import { v1EventLine } from '../support/session-v1';
@@ -89,6 +95,46 @@ describe('session version 2', () => {
     expect(encodeRecord({ k: 'event', rec: bare })).toBe(
       '{"k":"event","source":"a","seq":1,"ts":2.5,"idx":0,"event":{"type":"BlockRemoved","block_hashes":["1","ff"]}}',
     );
+  });
+
+  it('writes every field of every event type when it is not at its default', () => {
+    // Required<...>: a field added to an event type fails to compile here until it is listed, and
+    // then fails this test until the hand-built encoder writes it.
+    const storedEvent: Required<BlockStoredEvent> = {
+      type: 'BlockStored',
+      block_hashes: ['1'],
+      parent_block_hash: '2',
+      token_count: 3,
+      block_size: 4,
+      lora_id: 5,
+      medium: 'CPU',
+      lora_name: 'l',
+      extra_keys_count: 6,
+      group_idx: 7,
+      kv_cache_spec_kind: 'sliding_window',
+      kv_cache_spec_sliding_window: 8,
+      metadata_count: 9,
+      session_id_count: 10,
+      locality: 'REMOTE',
+      ownership: 't1',
+    };
+    const removedEvent: Required<BlockRemovedEvent> = {
+      type: 'BlockRemoved',
+      block_hashes: ['1'],
+      medium: 'CPU',
+      group_idx: 7,
+      locality: 'LOCAL',
+      ownership: 't2',
+    };
+    const clearedEvent: Required<AllBlocksClearedEvent> = {
+      type: 'AllBlocksCleared',
+      medium: 'CPU',
+    };
+    for (const event of [storedEvent, removedEvent, clearedEvent]) {
+      const rec: Required<EventRecord> = { source: 's', seq: 1, ts: 2, dp_rank: 3, idx: 4, event };
+      const line = JSON.parse(encodeRecord({ k: 'event', rec })) as Record<string, unknown>;
+      expect(line).toStrictEqual({ k: 'event', ...rec });
+    }
   });
 
   it('reads back any record within the bounds as written (labels, hashes and counts fuzzed)', () => {
