@@ -75,7 +75,13 @@ export default tseslint.config(
     ignores: ['electron/main/**', 'electron/preload/**'],
     rules: restrict(NO_ELECTRON),
   },
-  // Layers: each imports only from below it (wire < model/analysis < ingest < session < service).
+  // Layers: each imports only from below it
+  // (collections < wire < model/analysis < ingest < session < service).
+  layer(
+    'collections',
+    ['wire', 'ingest', 'session', 'model', 'analysis', 'service'],
+    'Collections are plain data structures: they know no stage that uses them.',
+  ),
   layer(
     'wire',
     ['ingest', 'session', 'model', 'analysis', 'service'],
@@ -83,8 +89,8 @@ export default tseslint.config(
   ),
   layer(
     'model',
-    ['wire', 'ingest', 'session', 'service'],
-    'The model is fed records: it knows no source or file.',
+    ['wire', 'ingest', 'session', 'analysis', 'service'],
+    'The model is fed records: it knows no source, file or analysis.',
   ),
   layer(
     'analysis',

@@ -6,7 +6,7 @@
 // Entries are Holdings ids, not hash text: the slots are typed arrays and the slot of an id is in
 // an IdTable, so neither a push nor a lookup hashes a string (the interner did that once).
 
-import { IdTable } from './id-table';
+import { IdTable } from '../collections/id-table';
 
 const FIRST_SLOTS = 1024;
 /** A slot without an entry. */

@@ -8,7 +8,7 @@
 // once no source holds its hash and no G does, so the arrays stay as large as the hashes tracked.
 
 import type { HashKey } from '../../shared/events';
-import { HashIds } from './hash-ids';
+import { HashIds } from '../collections/hash-ids';
 
 const EMPTY: readonly number[] = [];
 const FIRST_IDS = 1024;

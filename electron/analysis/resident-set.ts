@@ -4,7 +4,7 @@
 // collector); the keys are ids in an IdTable, so a lookup hashes a small integer, not the hash's
 // text.
 
-import { IdTable } from './id-table';
+import { IdTable } from '../collections/id-table';
 
 /** Resident hashes and their store times. */
 export class ResidentSet {

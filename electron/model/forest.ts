@@ -7,7 +7,7 @@
 // the resident sets and the evicted list hold ids.
 
 import type { HashKey } from '../../shared/events';
-import { HashIds } from '../analysis/hash-ids';
+import { HashIds } from '../collections/hash-ids';
 import { sourceBit, type BlockNode } from './block-node';
 import { NodeTable, NONE } from './node-table';
 

@@ -1,7 +1,7 @@
 // The analysis' interner against a plain Map on random keys of every form a hash takes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HashIds } from '../../electron/analysis/hash-ids';
+import { HashIds } from '../../electron/collections/hash-ids';
 
 // Canonical decimals of every length up to 20 digits (u64 and past it), leading zeros, signs and
 // hex: the first are read as numbers, the rest kept as text; none may be taken for another.

@@ -1,7 +1,7 @@
 // The analysis' integer map against a plain Map on random sets, deletes and lookups.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IdTable } from '../../electron/analysis/id-table';
+import { IdTable } from '../../electron/collections/id-table';
 
 const op = fc.record({
   kind: fc.constantFrom('set', 'set', 'delete', 'get'),
