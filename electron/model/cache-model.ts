@@ -140,6 +140,7 @@ export class CacheModel {
     if (idx < 0) return;
     this.releaseAll(source, idx, this.latestTs ?? 0, false);
     this.removed.add(source);
+    this.ring.removeSource(source);
     this.sourceRows.delete(source);
     this.counts.delete(source);
     this.pendingUndecoded.delete(source);

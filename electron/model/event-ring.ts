@@ -32,6 +32,8 @@ const OWN_JSON = 1;
 const LONG = 2;
 /** The arena lap the row was written in (see `lap`). */
 const LAP = 4;
+/** The row's source was removed (a removed connection): no query answers it any more. */
+const GONE = 8;
 
 const TYPE_CODES = new Map(KV_EVENT_TYPES.map((t, i) => [t, i]));
 const CLEARED = KV_EVENT_TYPES.indexOf('AllBlocksCleared');
@@ -141,6 +143,19 @@ export class EventRing {
     return this.count;
   }
 
+  /**
+   * Stops answering the held rows of a source (a removed connection leaves every total, the log
+   * and its exports too). Rows it sends after this (the connection added again) are answered.
+   */
+  removeSource(source: string): void {
+    const src = this.sources.find(source);
+    if (src === undefined) return;
+    for (let i = 0, slot = this.oldest(); i < this.count; i += 1) {
+      if (this.src[slot] === src) this.flags[slot] = (this.flags[slot] as number) | GONE;
+      slot = (slot + 1) % this.capacity;
+    }
+  }
+
   /** Bytes the arena holds now (it grows to its cap as rows need). */
   arenaBytes(): number {
     return this.arena.length;
@@ -167,6 +182,7 @@ export class EventRing {
     const firstK = q.upTo === undefined ? 1 : Math.max(1, this.n - Math.floor(q.upTo));
     for (let k = firstK; k <= this.count; k += 1) {
       const slot = (this.next - k + this.capacity) % this.capacity;
+      if ((this.flags[slot] as number) & GONE) continue;
       if (typeMask !== 0 && !(typeMask & (1 << (this.type[slot] as number)))) continue;
       if (q.beforeTs !== undefined && !((this.ts[slot] as number) < q.beforeTs)) continue;
       if (src >= 0 && this.src[slot] !== src) continue;

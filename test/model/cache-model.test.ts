@@ -62,10 +62,14 @@ describe('CacheModel counts', () => {
     expect(m.sources()).toEqual(['a']);
     expect(m.series({ rangeSec: null }).sources).toEqual(['a']);
     expect(m.block('2')?.holders).toBe(1);
-    // Back again (reconnected): it counts from zero.
+    // The event log answers a's events alone.
+    expect(m.events({ offset: 0, limit: 10 }).rows.map((r) => r.source)).toEqual(['a']);
+    expect(m.events({ offset: 0, limit: 10, source: 'b' }).total).toBe(0);
+    // Back again (reconnected): it counts from zero, its new events in the log.
     m.apply(batch([stored('b', 11, ['5'])]));
     expect(m.sources()).toEqual(['a', 'b']);
     expect(m.kpis().storedBlocks).toBe(3);
+    expect(m.events({ offset: 0, limit: 10 }).rows.map((r) => r.source)).toEqual(['b', 'a']);
   });
 
   it('forgets a removed source on the charts: its residency history per source and per medium, its markers', () => {

@@ -1,6 +1,6 @@
 // Truth when sources go away or start again: a removed source leaves every total, a disconnected
 // one stays as stale, a restarted engine's resident count is the new stream's alone.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -115,6 +115,49 @@ describe('sources that go away', () => {
     expect(service.series({ rangeSec: null }).sources).toEqual([]);
     const insights = service.insights();
     expect([insights.sources, insights.whatIf, insights.totals.newStores]).toEqual([[], [], 0]);
+  });
+
+  it('takes a removed source out of the event log and its exports, while another stays', async () => {
+    const id = await connectSim();
+    await publishAndSettle(50);
+    // A second source that stays: its events are the log's after the removal.
+    const other = await SimPublisher.start({ format: 'array', hash: 'int', rate: 0, seed: 12 });
+    try {
+      const rank = other.ranks[0];
+      if (!rank) throw new Error('no sim rank');
+      const p = await service.saveProfile({
+        name: 'engine-b',
+        endpoint: rank.pubEndpoint,
+        mode: 'connect',
+        topic: '',
+        replayEndpoint: null,
+        dpRanks: 1,
+      });
+      await service.connect(p.id);
+      const until = Date.now() + 10_000;
+      while ((last?.sources.find((s) => s.id === p.id)?.counters.messages ?? 0) === 0) {
+        if (Date.now() > until) throw new Error('no message of engine-b arrived');
+        await other.publish(1);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const all = service.events({ offset: 0, limit: 1 }).total;
+      const ofA = service.events({ offset: 0, limit: 1, source: id }).total;
+      expect(ofA).toBeGreaterThan(0);
+      expect(all).toBeGreaterThan(ofA);
+      await service.deleteProfile(id);
+      const after = service.events({ offset: 0, limit: 100_000 });
+      expect(after.total).toBe(all - ofA);
+      expect(after.total).toBe(service.kpis().events);
+      expect(after.rows.every((r) => r.source === p.id)).toBe(true);
+      expect(service.events({ offset: 0, limit: 1, source: id }).total).toBe(0);
+      const file = path.join(dir, 'events.json');
+      await service.exportEvents(file, {}, 'json');
+      const text = readFileSync(file, 'utf8');
+      expect(text).not.toContain(id);
+      expect(text).toContain(p.id);
+    } finally {
+      await other.close();
+    }
   });
 
   it('counts a restarted engine from empty: resident equals the new stream alone', async () => {
