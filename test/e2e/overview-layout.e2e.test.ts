@@ -1,0 +1,133 @@
+// The Overview's layout at laptop widths, in real Chromium against `kvscope serve` with an opened
+// capture of two ranks that has a clear: the marker notes wrap the charts' heads, and
+// each chart's card must grow with its head rather than let the plot run over the next card.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { twoRankCapture } from '../analysis/two-rank-capture';
+import {
+  SCREENSHOT_DIR,
+  ensureBuilt,
+  launchChromium,
+  openApp,
+  removeDir,
+  startServe,
+  tempDir,
+  type ServeProcess,
+} from '../support/e2e-harness';
+import { eventually } from '../support/wait-for';
+
+let dir: string;
+let serve: ServeProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureBuilt();
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  dir = await tempDir('overview-layout');
+  const capture = path.join(dir, 'two-ranks.jsonl');
+  // Seed 5 has one AllBlocksCleared: a marker, so a marker note in each chart's head.
+  await writeFile(capture, twoRankCapture(5, 900).text);
+  serve = await startServe(path.join(dir, 'data'), ['--import', capture]);
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  await removeDir(dir);
+});
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The boxes of the Overview's parts that must not overlap: cards, their heads and plots. */
+async function layoutBoxes(page: Page): Promise<Record<string, Box>> {
+  const boxes: Record<string, Box> = {};
+  for (const id of ['chart-rates', 'chart-resident']) {
+    const card = page.getByTestId(id);
+    for (const [part, locator] of [
+      ['card', card],
+      ['head', card.locator('.chart-head')],
+      ['plot', card.locator('.chart-body')],
+    ] as const) {
+      const box = await locator.boundingBox();
+      if (!box) throw new Error(`${id} has no ${part}`);
+      boxes[`${id} ${part}`] = box;
+    }
+    // The axis labels: the union of the plot's texts' boxes (recharts draws them in layers of its own).
+    boxes[`${id} x-axis`] = await card.evaluate((el) => {
+      const rs = [...el.querySelectorAll('.chart-body svg text')].map((t) =>
+        t.getBoundingClientRect(),
+      );
+      const bottom = Math.max(...rs.map((r) => r.bottom));
+      const low = rs.filter((r) => r.bottom > bottom - 2);
+      const x = Math.min(...low.map((r) => r.left));
+      const top = Math.min(...low.map((r) => r.top));
+      return { x, y: top, width: Math.max(...low.map((r) => r.right)) - x, height: bottom - top };
+    });
+  }
+  return boxes;
+}
+
+/** Whether box a lies within box b (half a pixel of rounding allowed). */
+function inside(a: Box, b: Box): boolean {
+  return (
+    a.x >= b.x - 0.5 &&
+    a.y >= b.y - 0.5 &&
+    a.x + a.width <= b.x + b.width + 0.5 &&
+    a.y + a.height <= b.y + b.height + 0.5
+  );
+}
+
+/** Whether two boxes share more than a rounding pixel. */
+function intersects(a: Box, b: Box): boolean {
+  return (
+    a.x + 0.5 < b.x + b.width &&
+    b.x + 0.5 < a.x + a.width &&
+    a.y + 0.5 < b.y + b.height &&
+    b.y + 0.5 < a.y + a.height
+  );
+}
+
+describe('the Overview at laptop widths', () => {
+  it('keeps each chart inside its card, below its wrapped head, at 1024 to 1440 px', async () => {
+    const page = await openApp(browser, serve.url, { width: 1024, height: 768 });
+    await page.getByTestId('range-all').click();
+    // The capture's clear draws a marker note into both heads, which then wrap.
+    await page.getByTestId('chart-rates').getByTestId('markers-clear').waitFor();
+    for (const by of ['medium', 'source'] as const) {
+      await page.getByTestId(`resident-by-${by}`).click();
+      for (const width of [1024, 1280, 1440]) {
+        await page.setViewportSize({ width, height: 768 });
+        const b = await eventually(
+          () => layoutBoxes(page),
+          (x) => (x['chart-rates card']?.width ?? 0) <= width,
+          `the Overview laid out at ${width} px`,
+        );
+        const at = `by ${by} at ${width} px`;
+        const rates = (part: string) => b[`chart-rates ${part}`] as Box;
+        const resident = (part: string) => b[`chart-resident ${part}`] as Box;
+        expect(intersects(rates('card'), resident('card')), `the cards overlap ${at}`).toBe(false);
+        for (const card of [rates, resident]) {
+          expect(inside(card('head'), card('card')), `a head leaves its card ${at}`).toBe(true);
+          expect(inside(card('plot'), card('card')), `a plot leaves its card ${at}`).toBe(true);
+          expect(inside(card('x-axis'), card('card')), `an x axis leaves its card ${at}`).toBe(
+            true,
+          );
+          expect(intersects(card('head'), card('x-axis')), `a head meets its axis ${at}`).toBe(
+            false,
+          );
+        }
+      }
+    }
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'charts-marker-1024.png') });
+    await page.context().close();
+  }, 120_000);
+});
