@@ -46,6 +46,8 @@ export interface SourceRows {
    * per-medium chart sums these over the sources present, so a removed source takes its history.
    */
   residentIn: Map<string, { row: number; slot: ResidentSlot<number> }>;
+  /** Event time of the source's last level write (its last batch), null before one. */
+  levelTs: number | null;
 }
 
 /** What one source contributed to the totals: a removed source takes its share with it. */
@@ -157,6 +159,7 @@ export class CacheModel {
     this.flushPending(first.source, first.ts);
     // Only this batch's source changed its residency: the others' levels carry forward.
     this.bins.set(rows.resident, first.ts, this.residency.ofSource(first.source));
+    rows.levelTs = Math.max(first.ts, rows.levelTs ?? first.ts);
     for (const { row, slot } of rows.residentIn.values())
       this.bins.set(row, first.ts, slot.set.size);
   }
@@ -186,7 +189,11 @@ export class CacheModel {
     });
     this.releaseAll(r.source, this.sourceIds.indexOf(r.source), r.at, false);
     const rows = this.rowsOf(r.source);
-    const ts = this.latestTs ?? r.at;
+    // The old engine's blocks were resident up to the restart: empty the levels at its second
+    // (the new engine's first batch), never at the last event before an outage, which would
+    // redraw the whole outage as empty. Never before this source's last level either: that level,
+    // later in the table, would carry the old blocks past the restart.
+    const ts = Math.max(r.at, rows.levelTs ?? r.at);
     this.bins.set(rows.resident, ts, 0);
     for (const { row } of rows.residentIn.values()) this.bins.set(row, ts, 0);
   }
@@ -438,6 +445,7 @@ export class CacheModel {
         undecoded: this.bins.addRow('sum'),
         resident: this.bins.addRow('level'),
         residentIn: new Map(),
+        levelTs: null,
       };
       this.sourceRows.set(source, rows);
       if (!this.sourceIds.includes(source)) this.sourceIds.push(source);

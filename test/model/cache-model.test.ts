@@ -51,6 +51,29 @@ describe('CacheModel counts', () => {
     expect(m.series({ rangeSec: null }).points.at(-1)?.resident).toEqual([3]);
   });
 
+  it('keeps what was resident through an outage: a restart empties the source from its own second on', () => {
+    const m = new CacheModel();
+    // Two ranks, both silent after 49.5 (the engine was killed), restarted at 62.
+    m.apply(batch([stored('a', 48, ['1', '2'], null, 'CPU')]));
+    m.apply(batch([stored('b', 48, ['3'])]));
+    m.apply(batch([stored('a', 49.5, ['4'], null, 'CPU')]));
+    m.apply(batch([stored('b', 49.5, ['5'])]));
+    m.apply({ k: 'reset', rec: { source: 'a', previousSeq: 90, at: 62.2 } });
+    m.apply(batch([stored('a', 62.2, ['6'], null, 'CPU')]));
+    m.apply({ k: 'reset', rec: { source: 'b', previousSeq: 80, at: 62.4 } });
+    const s = m.series({ rangeSec: null });
+    const at = (t: number) => s.points.find((p) => p.t === t);
+    // Every second before the restart keeps the old engine's blocks, the last one included.
+    for (const t of [49, 50, 55, 61]) {
+      expect(at(t)?.residentBy).toEqual([3, 2]);
+      expect(at(t)?.resident).toEqual([3, 2]);
+    }
+    // From the restart's second on: a holds only its new block, b nothing.
+    expect(at(62)?.residentBy).toEqual([1, 0]);
+    expect(at(62)?.resident).toEqual([1, 0]);
+    expect(s.markers.filter((x) => x.kind === 'reset').map((x) => x.t)).toEqual([62.2, 62.4]);
+  });
+
   it('takes a removed source out of every total and every series', () => {
     const m = new CacheModel();
     m.apply(batch([stored('a', 10, ['1', '2'])]));
