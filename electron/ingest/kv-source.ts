@@ -68,6 +68,10 @@ export class KvSource {
   private state: SourceState = 'connecting';
   private readonly counters = zeroCounters();
   private lastError: string | null = null;
+  /** The replay warning lastError shows, if it shows one: a replay that answers takes it back. */
+  private replayWarning: string | null = null;
+  /** Times the last peer hung up: a replay that spans one was asked of an engine that was down. */
+  private hangups = 0;
   private hint: string | null = null;
   /** Whether a TCP peer ever connected: tells "never connected" from "connected and silent". */
   private peerConnected = false;
@@ -363,6 +367,7 @@ export class KvSource {
     if (endpoint === null) return;
     const ac = new AbortController();
     this.replays.add(ac);
+    const hangupsAtAsk = this.hangups;
     const handlers = {
       batch: (seq: bigint, payload: Uint8Array): boolean =>
         !this.closed && this.seq.replayedBatch(id, seq, payload, Date.now()),
@@ -376,18 +381,38 @@ export class KvSource {
       if (!this.closed) this.seq.replayEnded(id, complete, Date.now());
     };
     streamReplay(endpoint, from, handlers, { idleMs: this.replayIdleMs, signal: ac.signal }).then(
-      (outcome) => ended(outcome === 'complete'),
+      (outcome) => {
+        this.replayAnswered();
+        ended(outcome === 'complete');
+      },
       (e: unknown) => {
-        if (!this.closed) this.lastError = (e as Error).message;
+        if (!this.closed) this.replayFailed((e as Error).message, hangupsAtAsk);
         ended(false);
       },
     );
+  }
+
+  /** The replay endpoint answered: a warning that it does not is out of date. */
+  private replayAnswered(): void {
+    const shown = this.replayWarning !== null && this.lastError === this.replayWarning;
+    this.replayWarning = null;
+    if (!shown || this.closed) return;
+    this.lastError = null;
+    this.notify();
+  }
+
+  /** A replay that failed is a warning, unless the engine was down meanwhile (that explains it). */
+  private replayFailed(message: string, hangupsAtAsk: number): void {
+    if (this.peerHungUp || this.hangups !== hangupsAtAsk) return;
+    this.lastError = message;
+    this.replayWarning = message;
   }
 
   /** The engine closed the connection (stopped, killed or restarting): say so now, not after the stall timeout. */
   private onPeerGone(): void {
     this.peersUp = Math.max(0, this.peersUp - 1);
     if (this.peersUp > 0 || this.closed) return;
+    this.hangups++;
     if (this.state === 'connected' || this.state === 'stalled') {
       this.peerHungUp = true;
       this.hint =

@@ -24,6 +24,9 @@ async function badEngine(
   const router = new Router({ linger: 0, sendHighWaterMark: 0 });
   await router.bind('tcp://127.0.0.1:*');
   const requests: bigint[] = [];
+  // Each request's DEALER closes when its exchange ends (answered or given up): the ROUTER sees it go.
+  const gone = { n: 0 };
+  router.events.on('disconnect', () => void gone.n++);
   let closed = false;
   void (async () => {
     try {
@@ -44,7 +47,7 @@ async function badEngine(
       router.close();
     },
   });
-  return { endpoint: router.lastEndpoint!, requests };
+  return { endpoint: router.lastEndpoint!, requests, gone };
 }
 
 interface Setup {
@@ -55,6 +58,8 @@ interface Setup {
   events: Map<number, number>;
   /** The last seq heard before the drops. */
   f: number;
+  /** Seqs the sim's PUB drops (f+1..f+3 to begin with). */
+  drop: Set<bigint>;
 }
 
 /** Live stream from a sim; the next batches f+1..f+3 will be dropped from PUB. */
@@ -96,7 +101,7 @@ async function setup(replayEndpoint: string, opts = {}): Promise<Setup> {
   await waitFor(() => rec.seqs.at(-1) === sim.stats().ranks[0]!.lastSeq, 'the warm-up');
   const f = sim.stats().ranks[0]!.lastSeq!;
   for (const d of [1, 2, 3]) drop.add(BigInt(f + d));
-  return { sim, src, rec, payloads, events, f };
+  return { sim, src, rec, payloads, events, f, drop };
 }
 
 /** Publishes f+1..f+10 (three dropped), waits for them to settle and checks nothing was invented. */
@@ -191,6 +196,54 @@ describe('KvSource against a replay endpoint that answers badly', () => {
     const c = s.src.status().counters;
     expect([c.gaps, c.recovered, c.lost, c.replayRejected]).toEqual([1, 1, 2, 0]);
     await thenQuietly(s, eng.requests);
+  });
+});
+
+/** Answers a request with every batch from its start the sim published, then the end marker. */
+async function answerFrom(s: Setup, start: bigint, send: Send): Promise<void> {
+  for (let q = Number(start); s.payloads.has(q); q++)
+    await send([encodeSeq(BigInt(q)), Buffer.from(s.payloads.get(q)!)]);
+  await send([encodeSeq(-1n), '']);
+}
+
+describe('KvSource warning about a replay endpoint that sent nothing', () => {
+  it('takes the warning back once a replay answers', async () => {
+    let s: Setup | null = null;
+    // Silent to the first request (as an engine whose replay socket is not up yet), then answers.
+    const eng = await badEngine(async (start, send) => {
+      if (eng.requests.length > 1 && s) await answerFrom(s, start, send);
+    });
+    s = await setup(eng.endpoint);
+    await runGap(s);
+    expect(s.src.status().lastError).toMatch(/replay from tcp:.* sent nothing for 300 ms/);
+    // A second gap, and this time the engine answers it.
+    for (const d of [11, 12, 13]) s.drop.add(BigInt(s.f + d));
+    await s.sim.publish(10);
+    await waitFor(() => s.rec.seqs.at(-1) === s.f + 20, 'the batches after the second gap');
+    const c = s.src.status().counters;
+    expect([c.gaps, c.recovered, c.lost]).toEqual([2, 3, 3]);
+    expect(eng.requests).toHaveLength(2);
+    expect(s.src.status().lastError).toBeNull();
+  });
+
+  it('raises none for a replay asked while the engine was down', async () => {
+    let up = true;
+    let s: Setup | null = null;
+    // Answers while the engine runs; killed, its replay socket says nothing.
+    const eng = await badEngine(async (start, send) => {
+      if (up && s) await answerFrom(s, start, send);
+    });
+    s = await setup(eng.endpoint, { probeAfterMs: 100 });
+    await runGap(s);
+    expect(s.src.status().lastError).toBeNull();
+    const asked = eng.requests.length;
+    up = false;
+    await s.sim.close();
+    await waitFor(() => s.src.status().state === 'connecting', 'the hang-up seen');
+    // The quiet source probes the dead engine; its DEALER gives up after the idle time.
+    await waitFor(() => eng.requests.length > asked, 'a probe of the dead engine');
+    await waitFor(() => eng.gone.n >= eng.requests.length, 'the probe given up');
+    expect(s.src.status().lastError).toBeNull();
   });
 });
 
