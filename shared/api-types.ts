@@ -120,6 +120,17 @@ export interface ViewInfo {
   progress: FileProgress | null;
   /** What could not be read from the last opened file, said plainly. */
   problems: string[];
+  /**
+   * The sources of the view shown, what its filters list and how it names them: live, the
+   * connections (the names the user gave them); an opened session, the file's own sources.
+   */
+  sources: ViewSource[];
+}
+
+/** A source of the view shown: its id and its name (the id where none is known). */
+export interface ViewSource {
+  id: string;
+  name: string;
 }
 
 /** The live recording: how far its file is behind what was received, and what it could not take. */

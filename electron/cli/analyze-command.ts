@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { CacheAnalysis, type CapacityOverride } from '../analysis/cache-analysis';
 import { toAnalyzeJson } from '../analysis/analyze-json';
 import { replayFile } from '../session/load';
+import { namedReport, sourceLabels } from './analyze-names';
 import { terminalProgress } from './analyze-progress';
 import { analyzeText } from './analyze-text';
 
@@ -80,7 +81,9 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
     onProgress: progress ? (f) => progress.update(f) : undefined,
   }).finally(() => progress?.done());
   for (const p of r.problems) err(p);
-  const report = analysis.report();
+  const raw = analysis.report();
+  const ids = raw.sources.map((s) => s.source);
+  const report = namedReport(raw, sourceLabels(ids, r.header?.sources ?? []));
   const out = flags.json
     ? `${JSON.stringify(toAnalyzeJson(report), null, 2)}\n`
     : analyzeText(report, { file, kind: r.kind });

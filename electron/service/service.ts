@@ -26,6 +26,7 @@ import type {
   Series,
   SeriesQuery,
   UpdateFrame,
+  ViewSource,
 } from '../../shared/api-types';
 import type { AnalysisReport } from '../../shared/analysis-report';
 import { done, failed } from '../../shared/file-result';
@@ -283,11 +284,14 @@ export class KvScopeService {
     return (id) => names.get(id) ?? id;
   }
 
-  /** Live sources by the names the user gave them; an opened session's sources go by their ids. */
+  /** The view's sources by name: live, the names the user gave them; opened, the file's. */
   private sourceNames(): Map<string, string> {
-    return this.view.isLive
-      ? new Map(this.connections.health().map((h) => [h.id, h.name]))
-      : new Map<string, string>();
+    return new Map(this.view.sources(this.liveSources()).map((s) => [s.id, s.name]));
+  }
+
+  /** The connections as the live view's sources. */
+  private liveSources(): ViewSource[] {
+    return this.connections.health().map((h) => ({ id: h.id, name: h.name }));
   }
 
   // Files
@@ -393,7 +397,7 @@ export class KvScopeService {
     return {
       n,
       epoch: this.view.epoch,
-      view: this.view.info(this.connections.demoRunning()),
+      view: this.view.info(this.connections.demoRunning(), this.liveSources()),
       nowTs: model.nowTs(),
       kpis: this.kpis(),
       sources: sourceStatuses(

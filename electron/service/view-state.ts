@@ -1,10 +1,17 @@
 // What the views show: the live model, or a file opened read-only in its place, with the progress
 // of an opening and the problems of what is shown.
 
-import type { FileLoad, FileProgress, FileResult, ViewInfo } from '../../shared/api-types';
+import type {
+  FileLoad,
+  FileProgress,
+  FileResult,
+  ViewInfo,
+  ViewSource,
+} from '../../shared/api-types';
 import { done, failed } from '../../shared/file-result';
 import type { CacheAnalysis } from '../analysis/cache-analysis';
 import type { CacheModel } from '../model/cache-model';
+import type { SessionHeader } from '../session/format';
 import type { LiveSession } from './live-session';
 
 interface OpenedFile {
@@ -12,6 +19,8 @@ interface OpenedFile {
   analysis: CacheAnalysis;
   title: string;
   problems: string[];
+  /** Source id → the name the file gives it (its header and source lines). */
+  names: ReadonlyMap<string, string>;
 }
 
 /** Live or opened, and how the header should name it. */
@@ -53,9 +62,12 @@ export class ViewState {
     load: FileLoad,
     name: string,
     totalBytes: number | null,
-    read: (
-      onProgress: (fraction: number) => void,
-    ) => Promise<{ model: CacheModel; analysis: CacheAnalysis; problems: string[] }>,
+    read: (onProgress: (fraction: number) => void) => Promise<{
+      model: CacheModel;
+      analysis: CacheAnalysis;
+      problems: string[];
+      header?: SessionHeader | null;
+    }>,
   ): Promise<FileResult> {
     // One load at a time: a second open stops the first.
     if (this.loading) this.loading.cancelled = true;
@@ -68,13 +80,14 @@ export class ViewState {
     };
     report(0);
     try {
-      const { model, analysis, problems } = await read((fraction) => {
+      const { model, analysis, problems, header } = await read((fraction) => {
         // Thrown from inside the reader's loop, this stops the read where it is.
         if (loading.cancelled) throw new LoadCancelled();
         report(fraction);
       });
       if (loading.cancelled) throw new LoadCancelled();
-      this.opened = { model, analysis, title: name, problems };
+      const names = new Map((header?.sources ?? []).map((s) => [s.id, s.name.trim() || s.id]));
+      this.opened = { model, analysis, title: name, problems, names };
       this.epoch++;
       return done('opened', name, problems.length);
     } catch (err) {
@@ -105,8 +118,18 @@ export class ViewState {
     this.changed();
   }
 
-  /** The header's view of things. */
-  info(demo: boolean): ViewInfo {
+  /**
+   * The sources of the view shown with their names: `live` (the connections) while live, else
+   * the opened file's sources that have events, named as the file names them.
+   */
+  sources(live: readonly ViewSource[]): ViewSource[] {
+    const opened = this.opened;
+    if (!opened) return [...live];
+    return opened.model.sources().map((id) => ({ id, name: opened.names.get(id) ?? id }));
+  }
+
+  /** The header's view of things; `live`: the connections, the live view's sources. */
+  info(demo: boolean, live: readonly ViewSource[]): ViewInfo {
     return {
       kind: this.opened ? 'session' : 'live',
       title: this.opened?.title ?? (demo ? 'Live: demo stream' : 'Live'),
@@ -114,6 +137,7 @@ export class ViewState {
       demo: !this.opened && demo,
       progress: this.progress,
       problems: this.problems(),
+      sources: this.sources(live),
     };
   }
 

@@ -11,7 +11,7 @@ export function sourceNameMap(sources: readonly Pick<SourceStatus, 'id' | 'name'
   return m;
 }
 
-/** A source's name, or its id when unknown (an opened session knows ids only). */
+/** A source's name, or its id when unknown. */
 export function sourceLabel(names: SourceNames, id: string): string {
   return names.get(id) ?? id;
 }

@@ -27,9 +27,12 @@ export const initialFrameState: FrameState = {
   names: new Map(),
 };
 
-/** The names known so far with the frame's added; the same map when nothing changed. */
+/**
+ * The names known so far with the frame's added, the view's sources' last (an opened session's
+ * names win over a live source's with the same id); the same map when nothing changed.
+ */
 function withNames(names: SourceNames, frame: UpdateFrame): SourceNames {
-  const next = sourceNameMap(frame.sources);
+  const next = new Map([...sourceNameMap(frame.sources), ...sourceNameMap(frame.view.sources)]);
   let changed = false;
   for (const [id, name] of next) if (names.get(id) !== name) changed = true;
   return changed ? new Map([...names, ...next]) : names;

@@ -107,7 +107,7 @@ export function ChainsView({ initialHash, notify }: Props) {
       setDesc(true);
     }
   };
-  const sourceIds = frame?.sources.map((s) => s.id) ?? [];
+  const sourceIds = frame?.view.sources.map((s) => s.id) ?? [];
   const bodyRef = useRef<HTMLDivElement>(null);
   // Closing the detail from inside it (Close, Escape) hands the focus back to the list's Tab stop
   // instead of dropping it on the page.

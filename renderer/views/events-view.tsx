@@ -102,7 +102,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
         ? ts.filter((x) => x !== t)
         : KV_EVENT_TYPES.filter((x) => x === t || ts.includes(x)),
     );
-  const sourceIds = frame?.sources.map((s) => s.id) ?? [];
+  const sourceIds = frame?.view.sources.map((s) => s.id) ?? [];
   const media = frame?.media ?? [];
 
   return (

@@ -39,6 +39,18 @@ describe('frame store', () => {
     ]);
   });
 
+  it('names an opened session’s sources as its view says, over a live source of the same id', () => {
+    const live = {
+      ...frame(1, 0),
+      sources: [{ id: 'a', name: 'engine-a' }],
+    } as unknown as UpdateFrame;
+    let s = reduceFrame(initialFrameState, live);
+    const opened = frame(2, 1);
+    opened.view = { ...opened.view, kind: 'session', sources: [{ id: 'a', name: 'simdp2 #0' }] };
+    s = reduceFrame(s, { ...opened, sources: live.sources });
+    expect(s.names.get('a')).toBe('simdp2 #0');
+  });
+
   it('notifies subscribers with a new snapshot and stops after unsubscribe', () => {
     const store = createFrameStore();
     const seen: number[] = [];

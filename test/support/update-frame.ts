@@ -17,6 +17,7 @@ export function updateFrame(
       demo: false,
       progress: null,
       problems: [],
+      sources: [],
     },
     nowTs: null,
     kpis: {
