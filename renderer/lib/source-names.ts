@@ -1,6 +1,7 @@
 // Source ids → the names the user gave them, for every place a source is shown. Pure.
 
 import type { SourceStatus } from '../../shared/api-types';
+import { distinctLabels } from '../../shared/source-labels';
 
 export type SourceNames = ReadonlyMap<string, string>;
 
@@ -32,10 +33,6 @@ export function sourceOptions(
   names: SourceNames,
   ids: readonly string[],
 ): { value: string; label: string }[] {
-  const labels = ids.map((id) => sourceLabel(names, id));
-  return ids.map((id, i) => {
-    const label = labels[i] ?? id;
-    const twice = labels.indexOf(label) !== labels.lastIndexOf(label);
-    return { value: id, label: twice && label !== id ? `${label} (${id})` : label };
-  });
+  const labels = distinctLabels(ids, (id) => sourceLabel(names, id));
+  return ids.map((id, i) => ({ value: id, label: labels[i] ?? id }));
 }
