@@ -81,12 +81,16 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
     onProgress: progress ? (f) => progress.update(f) : undefined,
   }).finally(() => progress?.done());
   for (const p of r.problems) err(p);
-  const raw = analysis.report();
-  const ids = raw.sources.map((s) => s.source);
-  const report = namedReport(raw, sourceLabels(ids, r.header?.sources ?? []));
+  const report = analysis.report();
+  // The JSON keys sources by id, as the file's event lines do (what a script or a checker
+  // matches); the text names them as the screens do.
+  const ids = report.sources.map((s) => s.source);
   const out = flags.json
     ? `${JSON.stringify(toAnalyzeJson(report), null, 2)}\n`
-    : analyzeText(report, { file, kind: r.kind });
+    : analyzeText(namedReport(report, sourceLabels(ids, r.header?.sources ?? [])), {
+        file,
+        kind: r.kind,
+      });
   await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
   if (r.events === 0 && r.problems.length > 0) {
     err('no events could be read: see the problems above');
