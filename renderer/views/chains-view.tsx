@@ -46,9 +46,11 @@ export function ChainsView({ initialHash, notify }: Props) {
   const [source, setSource] = useState('');
   const [residentOnly, setResidentOnly] = useState(false);
   const [paused, setPaused] = useState(false);
-  // Scrolled down, the list holds its rows as a paused one does: new chains would push them down.
+  // Scrolled down, or with a chain open, the list holds its rows as a paused one does: new chains
+  // would push them (and the open one) down and out of view.
   const [atTop, setAtTop] = useState(true);
-  const held = paused || !atTop;
+  const [selected, setSelected] = useState<string | null>(null);
+  const held = paused || !atTop || selected != null;
   const [toTop, setToTop] = useState(0);
   const togglePause = () => {
     // Resume means live: back at the top, where the list is not held by the scroll either.
@@ -56,7 +58,6 @@ export function ChainsView({ initialHash, notify }: Props) {
     setPaused((p) => !p);
   };
   usePauseKey(togglePause);
-  const [selected, setSelected] = useState<string | null>(null);
   const [detail, setDetail] = useState<{ id: string; value: Detail | null } | null>(null);
   const [matches, setMatches] = useState<{ text: string; value: HashMatch[] } | null>(null);
   const [error, setError] = useState<LoadError | null>(null);
@@ -187,7 +188,13 @@ export function ChainsView({ initialHash, notify }: Props) {
         />
         <span className="muted count" data-testid="chain-count">
           {paged.total == null ? '…' : plural(paged.total, 'chain')}
-          {paused ? ' (paused)' : held ? ' (held while scrolled)' : ''}
+          {paused
+            ? ' (paused)'
+            : !atTop
+              ? ' (held while scrolled)'
+              : held
+                ? ' (held while a chain is open)'
+                : ''}
         </span>
       </div>
       <HashMatches

@@ -71,9 +71,21 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   const held = upTo !== null;
   const newer = held && newest !== null ? Math.max(0, newest - upTo) : 0;
 
+  // A row opened holds the list too: new rows on top would push it down and out of view (the
+  // list following it there would leave the top and hold only after the rows had moved).
+  const [atTop, setAtTop] = useState(true);
+  const release = () => {
+    if (!frozen) setUpTo(null);
+  };
   const onAtTopChange = (top: boolean) => {
+    setAtTop(top);
     if (!top) hold();
-    else if (!frozen) setUpTo(null);
+    else if (!selected) release();
+  };
+  const heldWhy = atTop && selected ? ' (held while a row is open)' : ' (held while scrolled)';
+  const select = (r: Row) => {
+    hold();
+    setSelected(r);
   };
   const freeze = () => {
     setFrozen(true);
@@ -90,6 +102,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   const closeDetail = () => {
     const hadFocus = bodyRef.current?.querySelector('.detail')?.contains(document.activeElement);
     setSelected(null);
+    if (atTop) release();
     if (!hadFocus) return;
     requestAnimationFrame(() =>
       bodyRef.current?.querySelector<HTMLElement>('[role=row][tabindex="0"]')?.focus(),
@@ -174,7 +187,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
         <span className="muted count" data-testid="event-count">
           {paged.total == null
             ? '…'
-            : `${plural(paged.total, 'event')}${frozen ? ' (frozen)' : held ? ' (held while scrolled)' : ''}`}
+            : `${plural(paged.total, 'event')}${frozen ? ' (frozen)' : held ? heldWhy : ''}`}
         </span>
         {at !== undefined && (
           <span className="chip" data-testid="event-at">
@@ -244,7 +257,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
                     names={names}
                     tabIndex={tabIndex}
                     selected={selected?.n === r.n && selected.source === r.source}
-                    onSelect={setSelected}
+                    onSelect={select}
                   />
                 ) : (
                   <div role="row" tabIndex={tabIndex} className="trow loading muted">

@@ -147,6 +147,34 @@ describe('live views in Chromium', () => {
     await expect.poll(() => newer.count()).toBe(0);
   }, 90_000);
 
+  it('holds a live event log still while a row is open: the row stays where it was clicked', async () => {
+    await showView(page, 'Events');
+    await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
+    await scrollEvents(0);
+    const row = page.getByTestId('event-row').nth(3);
+    await row.click();
+    await page.getByTestId('event-detail').waitFor();
+    const selected = page.locator('[data-testid="event-row"][aria-selected="true"]');
+    const box = await selected.boundingBox();
+    const shown = await eventSeqs();
+    await moreEvents(20);
+    const newer = page.getByTestId('event-newer');
+    await newer.waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('event-count').textContent()).toContain(
+      'held while a row is open',
+    );
+    // The same rows above and at the open one, the open one at the same place on screen.
+    expect((await eventSeqs()).slice(0, 4)).toEqual(shown.slice(0, 4));
+    expect((await selected.boundingBox())?.y).toBe(box?.y);
+    expect(Number((await newer.textContent())?.replace(/[^\d]/g, ''))).toBeGreaterThan(0);
+    await shot('events-held-open-1280.png');
+    // Closed at the top, the list is live again.
+    await page.getByRole('button', { name: 'Close the event detail' }).click();
+    await expect
+      .poll(async () => Math.max(...(await eventSeqs())), { timeout: 20_000 })
+      .toBeGreaterThan(Math.max(...shown));
+  }, 90_000);
+
   it('ends the rate chart at a whole second, equal to what was published in it, as the service says', async () => {
     await showView(page, 'Overview');
     await page.getByTestId('range-1m').click();
@@ -258,6 +286,34 @@ describe('live views in Chromium', () => {
     expect(await ids()).toEqual(held);
     await shot('chains-held-scrolled-1280.png');
     await scrollChains(0);
+    await expect.poll(() => page.getByTestId('chain-count').textContent()).not.toContain('held');
+    await expect.poll(ids, { timeout: 20_000 }).not.toEqual(held);
+  }, 90_000);
+
+  it('holds a live chain list still while a chain is open, and moves again once it is closed', async () => {
+    await showView(page, 'Chains');
+    const ids = () =>
+      page
+        .getByTestId('chain-row')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-chain-id')));
+    const rows = page.getByTestId('chain-row');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThan(6);
+    await rows.nth(3).click();
+    await page.getByTestId('chain-detail').waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() => page.getByTestId('chain-count').textContent())
+      .toContain('held while a chain is open');
+    const held = await ids();
+    const box = await page.locator('[data-testid="chain-row"][aria-selected="true"]').boundingBox();
+    await moreEvents(40);
+    expect(await ids()).toEqual(held);
+    expect(
+      (await page.locator('[data-testid="chain-row"][aria-selected="true"]').boundingBox())?.y,
+    ).toBe(box?.y);
+    await page
+      .getByTestId('chain-detail')
+      .getByRole('button', { name: 'Close the chain detail' })
+      .click();
     await expect.poll(() => page.getByTestId('chain-count').textContent()).not.toContain('held');
     await expect.poll(ids, { timeout: 20_000 }).not.toEqual(held);
   }, 90_000);
