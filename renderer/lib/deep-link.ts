@@ -23,7 +23,8 @@ export function parseDeepLink(locationHash: string): DeepLink {
   const hash = params.get('hash')?.trim();
   if (view === 'chains' && hash) return { view, hash };
   const at = Number(params.get('at') ?? NaN);
-  if (view === 'events' && Number.isFinite(at) && Math.abs(at) <= MAX_ABS_TS_SEC) {
+  // An event time before the epoch is no time a stream sends: such a link shows every event.
+  if (view === 'events' && Number.isFinite(at) && at >= 0 && at <= MAX_ABS_TS_SEC) {
     return { view, at };
   }
   return { view };

@@ -16,6 +16,12 @@ describe('deep links', () => {
     expect(parseDeepLink('#events?hash=1')).toEqual({ view: 'events' });
   });
 
+  it('opens the events before a time, and ignores a time before the epoch', () => {
+    expect(parseDeepLink('#events?at=12.5')).toEqual({ view: 'events', at: 12.5 });
+    expect(parseDeepLink('#events?at=0')).toEqual({ view: 'events', at: 0 });
+    expect(parseDeepLink('#events?at=-5')).toEqual({ view: 'events' });
+  });
+
   it('writes links that read back the same', () => {
     const link = { view: 'chains' as const, hash: 'ab cd' };
     expect(parseDeepLink(formatDeepLink(link))).toEqual(link);
