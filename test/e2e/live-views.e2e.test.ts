@@ -182,6 +182,33 @@ describe('live views in Chromium', () => {
       .toBeGreaterThan(Math.max(...shown));
   }, 90_000);
 
+  it('keeps the keyboard on the rows after Enter opens an event, so End and Home still move', async () => {
+    await showView(page, 'Events');
+    await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
+    await scrollEvents(0);
+    await page.getByTestId('event-row').nth(1).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('event-detail').waitFor();
+    const focusedIndex = () =>
+      page.evaluate<number>(
+        "Number(document.activeElement?.closest('[data-index]')?.getAttribute('data-index') ?? -1)",
+      );
+    await expect.poll(focusedIndex).toBe(1);
+    // Held while the row is open, the count is the list's length: End goes to its last row.
+    const count = Number(
+      /^[\d,]+/
+        .exec((await page.getByTestId('event-count').textContent()) ?? '')?.[0]
+        ?.replace(/,/g, ''),
+    );
+    expect(count).toBeGreaterThan(5);
+    await page.keyboard.press('End');
+    await expect.poll(focusedIndex).toBe(count - 1);
+    await page.keyboard.press('Home');
+    await expect.poll(focusedIndex).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('event-detail').count()).toBe(0);
+  }, 60_000);
+
   it('ends the rate chart at a whole second, equal to what was published in it, as the service says', async () => {
     await showView(page, 'Overview');
     await page.getByTestId('range-1m').click();
