@@ -221,7 +221,7 @@ describe('kvscope capture (built CLI) against the simulator', () => {
     // one lost (a busy machine can leave the last gap's answer in flight).
     const sum = summaryOf(r.stderr);
     expect(sum.gaps).toBeGreaterThan(0);
-    expect(sum.recovered + sum.lost).toBe(sum.gaps);
+    expect((sum.recovered ?? 0) + (sum.lost ?? 0)).toBe(sum.gaps);
     expect(sum.lost).toBeLessThanOrEqual(1);
     expect(sum.recovered).toBeGreaterThan(0);
     expect(sum.events).toBeGreaterThanOrEqual(120);
