@@ -179,18 +179,26 @@ async function runChild(args: string[], hook: string, dir: string): Promise<Run>
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
   if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}: ${err.slice(-2000)}`);
-  const u = JSON.parse(await readFile(usage, 'utf8')) as NodeJS.ResourceUsage;
+  const u = JSON.parse(await readFile(usage, 'utf8')) as NodeJS.ResourceUsage & {
+    hwmKb: number | null;
+  };
   return {
     cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000,
     wallMs,
-    peakMb: u.maxRSS / 1024,
+    peakMb: (u.hwmKb ?? u.maxRSS) / 1024,
     out,
   };
 }
 
 // Written into the child by --require: resourceUsage at exit covers the whole process, threads
-// (zlib's) included, and maxRSS is its own peak.
-const HOOK = `process.on('exit', () => require('node:fs').writeFileSync(process.env.KVSCOPE_BENCH_USAGE, JSON.stringify(process.resourceUsage())));\n`;
+// (zlib's) included. Its peak RSS is /proc's VmHWM where there is one: Linux carries a parent's
+// peak into maxRSS across fork and exec, so maxRSS would read at least this bench's own RSS.
+const HOOK = `process.on('exit', () => {
+  const fs = require('node:fs');
+  let hwmKb = null;
+  try { hwmKb = Number(/VmHWM:\\s+(\\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]); } catch {}
+  fs.writeFileSync(process.env.KVSCOPE_BENCH_USAGE, JSON.stringify({ ...process.resourceUsage(), hwmKb }));
+});\n`;
 
 /** Time and peak RSS of opening a session, each a ratio to a bare gunzip + JSON.parse. */
 export async function runOpenBench(): Promise<BenchResult> {
