@@ -1,7 +1,6 @@
 // One subscribed endpoint: SUB socket → parse → decode (redacted) → sequencer → sink, with health.
 import { Subscriber } from 'zeromq';
 import type { SourceCounters, SourceHealth, SourceState } from '../../shared/api-types';
-import type { EventRecord } from '../../shared/events';
 import { batchTime, decodeBatch, type DecodeResult } from '../wire/decode-batch';
 import { FingerprintBuilder } from '../wire/fingerprint';
 import { parseMessage, topicText } from '../wire/message';
@@ -290,13 +289,15 @@ export class KvSource {
   private deliverPayload(seq: bigint, payload: Uint8Array): void {
     const taken = this.takeBatch === undefined ? -1 : this.takeBatch(Number(seq), payload);
     if (taken >= 0) this.counters.events += taken;
-    else this.deliver(seq, decodeBatch(payload, this.limits));
+    else {
+      const n = Number(seq);
+      this.deliver(n, decodeBatch(payload, this.limits, { source: this.cfg.id, seq: n }));
+    }
   }
 
-  private deliver(seq: bigint, d: DecodeResult): void {
+  private deliver(n: number, d: DecodeResult): void {
     const c = this.counters;
     const source = this.cfg.id;
-    const n = Number(seq);
     if (!d.ok) {
       c.undecoded++;
       if (d.oversized) c.oversized++;
@@ -307,19 +308,14 @@ export class KvSource {
       return;
     }
     this.fingerprint.observe(d.shape);
-    // A batch time that is not usable comes as null, its events as event errors: none to apply.
-    const ts = d.ts ?? 0;
-    const evs = d.events;
-    const records: EventRecord[] = new Array<EventRecord>(evs.length);
-    for (let i = 0; i < evs.length; i++) {
-      const e = evs[i] as (typeof evs)[number];
-      records[i] = { source, seq: n, ts, dp_rank: d.dpRank, idx: e.idx, event: e.event };
-    }
+    // The decoder made the records (this source, this seq, the batch's ts and rank). A batch time
+    // that is not usable comes as null, its events as event errors: none to apply.
+    const records = d.events;
     c.events += records.length;
     if (d.ts !== null)
       this.sink.record({
         k: 'batch',
-        meta: { source, seq: n, ts, dpRank: d.dpRank },
+        meta: { source, seq: n, ts: d.ts, dpRank: d.dpRank },
         events: records,
       });
     for (const err of d.errors) {

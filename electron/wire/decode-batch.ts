@@ -2,7 +2,7 @@
 // is not a batch becomes one error with its size and the error class, never its bytes.
 
 import { MAX_DP_RANK, eventTimeProblem } from '../../shared/event-bounds';
-import type { KvEvent } from '../../shared/events';
+import type { EventRecord } from '../../shared/events';
 import { ENC_ARRAY, ENC_MAP, ShapeCollector, ranged, readEvent } from './decode-event';
 import { fieldNamesOf } from './event-fields';
 import {
@@ -37,10 +37,11 @@ export interface BatchShape {
   unknownFields: readonly string[];
 }
 
-export interface DecodedEvent {
-  idx: number;
-  event: KvEvent;
-}
+/**
+ * A decoded event is already the record a sink takes (source and seq as the caller named them, the
+ * batch's ts and rank): no object per event is made only to be copied into another at once.
+ */
+export type DecodedEvent = EventRecord;
 
 export interface EventError {
   idx: number;
@@ -69,12 +70,21 @@ export interface DecodeLimits {
 const describe = (e: unknown): string =>
   e instanceof Error ? `${e.name}: ${e.message}` : 'Error: unknown failure';
 
+/** Who the records of a batch are from: the caller's source id and the batch's seq. */
+export interface RecordOrigin {
+  source: string;
+  seq: number;
+}
+
+const NO_ORIGIN: RecordOrigin = { source: '', seq: 0 };
+
 /** Reads the events array at the cursor, isolating each bad event. */
 function readEvents(
   r: MsgpackReader,
   shape: ShapeCollector,
   events: DecodedEvent[],
   errors: EventError[],
+  origin: RecordOrigin,
 ): void {
   const n = r.arrayHeader();
   if (n < 0) throw r.mismatch('batch events', 'an array');
@@ -82,7 +92,9 @@ function readEvents(
     const start = r.pos;
     const unknownMark = shape.unknownFields.length;
     try {
-      events.push({ idx, event: readEvent(r, shape) });
+      const event = readEvent(r, shape);
+      // ts and dp_rank are set once the whole batch is read (a map batch may name them last).
+      events.push({ source: origin.source, seq: origin.seq, ts: 0, dp_rank: null, idx, event });
     } catch (e) {
       if (!(e instanceof SchemaError)) throw e;
       errors.push({ idx, error: describe(e) });
@@ -112,11 +124,12 @@ function readPositionalBatch(
   shape: ShapeCollector,
   out: DecodedEvent[],
   errors: EventError[],
+  origin: RecordOrigin,
 ): BatchHead {
   if (n < 2)
     throw new SchemaError(`batch: expected [ts, events, data_parallel_rank?], got ${n} entries`);
   const ts = r.number('batch ts');
-  readEvents(r, shape, out, errors);
+  readEvents(r, shape, out, errors, origin);
   let dpRank: number | null = null;
   if (n >= 3) dpRank = readRank(r, 'data_parallel_rank');
   for (let i = 3; i < n; i++) {
@@ -132,6 +145,7 @@ function readMapBatch(
   shape: ShapeCollector,
   out: DecodedEvent[],
   errors: EventError[],
+  origin: RecordOrigin,
 ): BatchHead {
   const head: BatchHead = { ts: undefined, dpRank: null, rankField: null, sawEvents: false };
   for (let i = 0; i < n; i++) {
@@ -140,7 +154,7 @@ function readMapBatch(
     const key = r.strBody(len);
     if (key === 'ts') head.ts = r.number('batch ts');
     else if (key === 'events') {
-      readEvents(r, shape, out, errors);
+      readEvents(r, shape, out, errors, origin);
       head.sawEvents = true;
     } else if (key === 'data_parallel_rank' || key === 'attn_dp_rank') {
       head.dpRank = readRank(r, key);
@@ -165,8 +179,15 @@ function timeErrors(problem: string, events: DecodedEvent[], errors: EventError[
   return out.sort((a, b) => a.idx - b.idx);
 }
 
-/** Decodes one EventBatch payload into redacted events; never throws, never echoes the bytes. */
-export function decodeBatch(payload: Uint8Array, limits?: DecodeLimits): DecodeResult {
+/**
+ * Decodes one EventBatch payload into redacted event records of `origin` (source and seq; blank
+ * when not given); never throws, never echoes the bytes.
+ */
+export function decodeBatch(
+  payload: Uint8Array,
+  limits?: DecodeLimits,
+  origin: RecordOrigin = NO_ORIGIN,
+): DecodeResult {
   const bytes = payload.byteLength;
   const max = limits?.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   if (bytes > max) {
@@ -187,10 +208,10 @@ export function decodeBatch(payload: Uint8Array, limits?: DecodeLimits): DecodeR
     let n = r.arrayHeader();
     if (n >= 0) {
       batch = 'array';
-      head = readPositionalBatch(r, n, shape, events, errors);
+      head = readPositionalBatch(r, n, shape, events, errors, origin);
     } else if ((n = r.mapHeader()) >= 0) {
       batch = 'map';
-      head = readMapBatch(r, n, shape, events, errors);
+      head = readMapBatch(r, n, shape, events, errors, origin);
     } else {
       throw r.mismatch('batch', 'an array [ts, events, rank?] or a map');
     }
@@ -201,6 +222,13 @@ export function decodeBatch(payload: Uint8Array, limits?: DecodeLimits): DecodeR
     }
     const ts = head.ts as number;
     const tsProblem = eventTimeProblem(ts);
+    if (tsProblem === null) {
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i] as DecodedEvent;
+        e.ts = ts;
+        e.dp_rank = head.dpRank;
+      }
+    }
     return {
       ok: true,
       ts: tsProblem === null ? ts : null,

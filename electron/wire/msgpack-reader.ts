@@ -15,18 +15,58 @@ export const HASH_NEGATIVE = 4;
 
 const utf8 = new TextDecoder('utf-8');
 
+/** Labels at most this long are interned (media, spec kinds, LoRA names are a few bytes). */
+const LABEL_MAX = 24;
+const LABEL_SLOTS = 64;
+/**
+ * The last label seen per slot (by length and end bytes): a medium or a spec kind repeats event
+ * after event, and building its string again each time (a char at a time) was a tenth of the
+ * decoder's allocation. Bounded: LABEL_SLOTS strings of LABEL_MAX bytes at most.
+ */
+const labelBytes: Uint8Array = new Uint8Array(LABEL_SLOTS * LABEL_MAX);
+const labelLen: Int8Array = new Int8Array(LABEL_SLOTS).fill(-1);
+const labelText: string[] = new Array<string>(LABEL_SLOTS).fill('');
+
+// Eight bytes copied out for a float or a 64-bit int: one view for every read, where a DataView per
+// payload was a measurable part of decoding a small batch.
+const scratch = new DataView(new ArrayBuffer(8));
+
 export class MsgpackReader {
   readonly bytes: Uint8Array;
-  readonly view: DataView;
   readonly end: number;
+  private dataView: DataView | null = null;
   pos = 0;
   /** HASH_* bits of every hash read so far. */
   hashKinds = 0;
 
   constructor(bytes: Uint8Array) {
     this.bytes = bytes;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.end = bytes.byteLength;
+  }
+
+  /** A DataView over the payload, made on first use (the common reads go byte by byte). */
+  get view(): DataView {
+    const b = this.bytes;
+    return (this.dataView ??= new DataView(b.buffer, b.byteOffset, b.byteLength));
+  }
+
+  /** The big-endian u32 at bytes[p] (the caller checked the bounds). */
+  private be32(p: number): number {
+    const b = this.bytes;
+    return (
+      (((b[p] as number) << 24) |
+        ((b[p + 1] as number) << 16) |
+        ((b[p + 2] as number) << 8) |
+        (b[p + 3] as number)) >>>
+      0
+    );
+  }
+
+  /** The 8 bytes at bytes[p] in the scratch view (the caller checked the bounds). */
+  private eight(p: number): DataView {
+    const b = this.bytes;
+    for (let i = 0; i < 8; i++) scratch.setUint8(i, b[p + i] as number);
+    return scratch;
   }
 
   /**
@@ -142,7 +182,29 @@ export class MsgpackReader {
     if (this.nil()) return null;
     const len = this.strHeader();
     if (len < 0) throw this.mismatch(what, 'a string or nil');
-    return this.strBody(len);
+    return len === 0 || len > LABEL_MAX ? this.strBody(len) : this.label(len);
+  }
+
+  /** The short string body at the cursor (consumed), the same string as last time it was seen. */
+  private label(len: number): string {
+    const bytes = this.bytes;
+    const start = this.pos;
+    const slot =
+      (len * 7 + (bytes[start] as number) + (bytes[start + len - 1] as number)) & (LABEL_SLOTS - 1);
+    const at = slot * LABEL_MAX;
+    if (labelLen[slot] === len) {
+      let i = 0;
+      while (i < len && labelBytes[at + i] === bytes[start + i]) i++;
+      if (i === len) {
+        this.pos += len;
+        return labelText[slot] as string;
+      }
+    }
+    const text = this.strBody(len);
+    labelBytes.set(bytes.subarray(start, start + len), at);
+    labelLen[slot] = len;
+    labelText[slot] = text;
+    return text;
   }
 
   /** An integer that fits a JS number exactly (u64/i64 beyond 2^53 are refused). */
@@ -202,7 +264,7 @@ export class MsgpackReader {
     if (b === 0xcb) {
       this.need(9);
       this.pos += 9;
-      return this.view.getFloat64(this.pos - 8);
+      return this.eight(this.pos - 8).getFloat64(0);
     }
     if (b === 0xca) {
       this.need(5);
@@ -233,8 +295,8 @@ export class MsgpackReader {
     switch (b) {
       case 0xcf: {
         this.need(9);
-        const hi = this.view.getUint32(this.pos + 1);
-        const lo = this.view.getUint32(this.pos + 5);
+        const hi = this.be32(this.pos + 1);
+        const lo = this.be32(this.pos + 5);
         this.pos += 9;
         this.hashKinds |= HASH_INT;
         return hashKeyFromU64(hi, lo);
@@ -411,12 +473,13 @@ export class MsgpackReader {
   private u16(): number {
     this.need(3);
     this.pos += 3;
-    return this.view.getUint16(this.pos - 2);
+    const b = this.bytes;
+    return ((b[this.pos - 2] as number) << 8) | (b[this.pos - 1] as number);
   }
 
   private u32(): number {
     this.need(5);
     this.pos += 5;
-    return this.view.getUint32(this.pos - 4);
+    return this.be32(this.pos - 4);
   }
 }

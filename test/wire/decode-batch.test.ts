@@ -366,3 +366,31 @@ describe('decodeBatch: bad payloads', () => {
     expect(bad(decodeBatch(big.subarray(1))).oversized).toBe(false);
   });
 });
+
+describe('decodeBatch: records and repeated labels', () => {
+  it("hands each event as its record: the caller's source and seq, the batch's ts and rank", () => {
+    const r = ok(
+      decodeBatch(
+        enc({ events: [storedMap(), storedMap()], data_parallel_rank: 2, ts: TS }),
+        {},
+        {
+          source: 'src-a',
+          seq: 41,
+        },
+      ),
+    );
+    expect(r.events.map(({ event: _, ...rest }) => rest)).toEqual([
+      { source: 'src-a', seq: 41, ts: TS, dp_rank: 2, idx: 0 },
+      { source: 'src-a', seq: 41, ts: TS, dp_rank: 2, idx: 1 },
+    ]);
+  });
+
+  it('reads each label as sent when labels of one length and the same end bytes alternate', () => {
+    // "AB" and "BA" fall in one slot of the label cache; "GPÜ" carries a two-byte char.
+    const media = ['AB', 'BA', 'AB', 'GPU', 'GP\u00dc', 'GPU', 'BA'];
+    const r = ok(decodeBatch(enc([TS, media.map((medium) => storedMap({ medium }))])));
+    expect(r.events.map((e) => e.event.medium)).toEqual(media);
+    const again = ok(decodeBatch(enc([TS, media.map((medium) => storedMap({ medium }))])));
+    expect(again.events.map((e) => e.event.medium)).toEqual(media);
+  });
+});

@@ -58,6 +58,10 @@ const ALLOWED_KEYS = new Set([
   'dpRank',
   'events',
   'errors',
+  // An event comes as its record: the caller's source id and seq, the batch's ts and rank.
+  'source',
+  'seq',
+  'dp_rank',
   'idx',
   'event',
   'type',
