@@ -25,7 +25,8 @@ export class HashIds {
   /** Keys that are not canonical decimals, both ways. */
   private readonly other = new Map<HashKey, number>();
   private readonly otherKeys = new Map<number, HashKey>();
-  /** The last key parse(): its parts and mix. */
+  /** The last key parse() read (null when it was no canonical decimal): its parts and mix. */
+  private parsed: HashKey | null = null;
   private hi = 0;
   private lo = 0;
   private mix = 0;
@@ -50,7 +51,8 @@ export class HashIds {
   /** Gives key (which find() just said has none) the id, an unused one below idCapacity. */
   set(key: HashKey, id: number): void {
     if (id >= this.parts.length / 2) this.growParts(id);
-    if (!this.parse(key)) {
+    // A new block's set() follows the find() of its key: its parts are read already.
+    if (key !== this.parsed && !this.parse(key)) {
       this.other.set(key, id);
       this.otherKeys.set(id, key);
       this.parts[2 * id] = NaN;
@@ -99,6 +101,7 @@ export class HashIds {
 
   /** Reads key as a canonical decimal of at most 20 digits into hi, lo and mix; false if not. */
   private parse(key: HashKey): boolean {
+    this.parsed = null;
     const n = key.length;
     if (n === 0 || n > 20 || (n > 1 && key.charCodeAt(0) === 48)) return false;
     const split = n > 10 ? n - 10 : 0;
@@ -113,6 +116,7 @@ export class HashIds {
     this.hi = hi;
     this.lo = lo;
     this.mix = mixOf(hi, lo);
+    this.parsed = key;
     return true;
   }
 

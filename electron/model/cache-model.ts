@@ -25,6 +25,7 @@ import { Forest } from './forest';
 import { NONE } from './node-table';
 import { hashMatcher } from './hash-query';
 import { Residency, UNSPECIFIED_MEDIUM, type ResidentSlot } from './residency';
+import { ResidentIdSlot, slotBit } from './resident-id-slot';
 import { SETTLE_SEC, buildSeries, type SeriesView } from './series';
 import { blockHistory } from './block-history';
 
@@ -46,6 +47,10 @@ export interface SourceRows {
    * per-medium chart sums these over the sources present, so a removed source takes its history.
    */
   residentIn: Map<string, { row: number; slot: ResidentSlot<number> }>;
+  /** The bits of its slots in the forest's table.slots (see resident-id-slot.ts). */
+  slotMask: number;
+  /** Whether every slot of the source has a bit: then slotMask answers "resident in the source". */
+  allSlotsBits: boolean;
   /** Event time of the source's last level write (its last batch), null before one. */
   levelTs: number | null;
 }
@@ -86,7 +91,7 @@ export interface CacheModelOptions {
 export class CacheModel {
   private readonly bins: BinTable;
   /** Keyed by the forest's ids: a resident block is always a known one. */
-  private readonly residency = new Residency<number>();
+  private readonly residency: Residency<number>;
   private readonly forest: Forest;
   private readonly ring: EventRing;
   /** Sources in order of first appearance; the index is the source's bit in block masks. */
@@ -104,6 +109,11 @@ export class CacheModel {
   constructor(opts: CacheModelOptions = {}) {
     this.bins = new BinTable(opts.maxBins);
     this.forest = new Forest(opts.evictedCap);
+    const table = this.forest.table;
+    this.residency = new Residency<number>(
+      (total, ofSource, ofMedium, index) =>
+        new ResidentIdSlot(total, ofSource, ofMedium, table, slotBit(index)),
+    );
     this.ring = new EventRing(opts.ringSize, { readLine: opts.readEventLine });
   }
 
@@ -155,7 +165,20 @@ export class CacheModel {
     const first = records[0] as EventRecord;
     const rows = this.rowsOf(first.source);
     this.bins.add(rows.batches, first.ts, 1);
-    for (const rec of records) this.applyEvent(rec);
+    // A batch is one source's: its rows, counts and index are looked up once, not per event.
+    const c = this.countsOf(first.source);
+    const srcIdx = this.sourceIds.indexOf(first.source);
+    for (const rec of records) {
+      if (rec.source === first.source) this.applyEvent(rec, rows, c, srcIdx);
+      else {
+        this.applyEvent(
+          rec,
+          this.rowsOf(rec.source),
+          this.countsOf(rec.source),
+          this.sourceIds.indexOf(rec.source),
+        );
+      }
+    }
     this.flushPending(first.source, first.ts);
     // Only this batch's source changed its residency: the others' levels carry forward.
     this.bins.set(rows.resident, first.ts, this.residency.ofSource(first.source));
@@ -327,12 +350,10 @@ export class CacheModel {
     return this.forest.forgotten;
   }
 
-  private applyEvent(rec: EventRecord): void {
-    const c = this.countsOf(rec.source);
+  /** One event of the source whose rows, counts and index (in sourceIds) are given. */
+  private applyEvent(rec: EventRecord, rows: SourceRows, c: SourceCounts, srcIdx: number): void {
     c.events += 1;
     if (this.latestTs === null || rec.ts > this.latestTs) this.latestTs = rec.ts;
-    const rows = this.rowsOf(rec.source);
-    const srcIdx = this.sourceIds.indexOf(rec.source);
     const ev = rec.event;
     if (ev.type === 'BlockStored') {
       const n = ev.block_hashes.length;
@@ -356,7 +377,8 @@ export class CacheModel {
       for (const h of ev.block_hashes) {
         // A resident block is always known (the forest forgets only blocks resident nowhere).
         const id = this.forest.idOf(h);
-        if (id !== NONE && slot.delete(id)) this.release(rec.source, srcIdx, id, rec.ts, true);
+        if (id !== NONE && slot.delete(id))
+          this.release(rec.source, srcIdx, id, rec.ts, true, rows);
       }
     } else {
       c.clears += 1;
@@ -366,18 +388,33 @@ export class CacheModel {
     }
   }
 
-  /** A (source, medium) no longer holds block id; `evicted` says whether that was an eviction (a lifetime). */
-  private release(source: string, srcIdx: number, id: number, ts: number, evicted: boolean): void {
+  /**
+   * A (source, medium) no longer holds block id; `evicted` says whether that was an eviction (a
+   * lifetime). `rows`: the source's, when it has them (its slot bits answer for its media).
+   */
+  private release(
+    source: string,
+    srcIdx: number,
+    id: number,
+    ts: number,
+    evicted: boolean,
+    rows: SourceRows | undefined,
+  ): void {
+    const t = this.forest.table;
     // holders counts (source, medium) pairs: with this one the last, no other medium of source has it.
     const stillInSource =
-      (this.forest.table.holders[id] as number) > 1 && this.residency.inSource(source, id);
+      (t.holders[id] as number) > 1 &&
+      (rows?.allSlotsBits === true
+        ? ((t.slots[id] as number) & rows.slotMask) !== 0
+        : this.residency.inSource(source, id));
     this.forest.removeHolder(id, srcIdx, stillInSource, ts, evicted);
   }
 
   /** Empties every medium of source (a clear, a restart, a removed connection). */
   private releaseAll(source: string, srcIdx: number, ts: number, evicted: boolean): void {
+    const rows = this.sourceRows.get(source);
     for (const set of this.residency.clear(source).values())
-      for (const id of set) this.release(source, srcIdx, id, ts, evicted);
+      for (const id of set) this.release(source, srcIdx, id, ts, evicted, rows);
   }
 
   private seriesView(): SeriesView {
@@ -445,6 +482,8 @@ export class CacheModel {
         undecoded: this.bins.addRow('sum'),
         resident: this.bins.addRow('level'),
         residentIn: new Map(),
+        slotMask: 0,
+        allSlotsBits: true,
         levelTs: null,
       };
       this.sourceRows.set(source, rows);
@@ -459,8 +498,12 @@ export class CacheModel {
     const m = medium ?? UNSPECIFIED_MEDIUM;
     let level = rows.residentIn.get(m);
     if (!level) {
-      level = { row: this.bins.addRow('level'), slot: this.residency.slot(source, m) };
+      const slot = this.residency.slot(source, m);
+      level = { row: this.bins.addRow('level'), slot };
       rows.residentIn.set(m, level);
+      const bit = slot instanceof ResidentIdSlot ? slot.bit : 0;
+      rows.slotMask |= bit;
+      if (bit === 0) rows.allSlotsBits = false;
       if (!this.mediumIds.includes(m)) this.mediumIds.push(m);
     }
     return level.slot;

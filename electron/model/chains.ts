@@ -105,7 +105,7 @@ export function computeChains(
   const memo = new Map<number, Agg>();
   const rows: ChainRow[] = [];
   const stack: number[] = [];
-  for (const leafId of forest.leaves) {
+  for (const leafId of forest.leaves()) {
     const leaf = t.hash[leafId] as HashKey;
     let cur = leafId;
     stack.length = 0;
@@ -115,8 +115,7 @@ export function computeChains(
       above = memo.get(cur);
       if (above) break;
       stack.push(cur);
-      const parent = t.parent[cur] ?? null;
-      cur = parent === null ? NONE : forest.idOf(parent);
+      cur = forest.parentOf(cur);
     }
     const top = stack[stack.length - 1];
     const agg = above
@@ -188,7 +187,7 @@ export function searchForest(
     const hash = t.hash[id] as HashKey;
     found.set(hash, { hash, resident: (t.holders[id] as number) > 0, chainIds: [] });
   }
-  for (const leafId of forest.leaves) {
+  for (const leafId of forest.leaves()) {
     const leaf = t.hash[leafId] as HashKey;
     const seen = new Set<number>();
     let cur = leafId;
@@ -196,8 +195,7 @@ export function searchForest(
       seen.add(cur);
       const m = found.get(t.hash[cur] as HashKey);
       if (m && m.chainIds.length < maxChains) m.chainIds.push(leaf);
-      const parent = t.parent[cur] ?? null;
-      cur = parent === null ? NONE : forest.idOf(parent);
+      cur = forest.parentOf(cur);
     }
   }
   return [...found.values()];

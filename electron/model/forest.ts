@@ -4,11 +4,13 @@
 // A block is a small integer id into typed columns (node-table.ts); the id table (HashIds: a
 // canonical decimal hash is found as two numbers, with no string compared) is the forest's one
 // lookup by hash text, so a block's store costs one look-up (two when it is new), and the leaves,
-// the resident sets and the evicted list hold ids.
+// the resident sets and the evicted list hold ids. A block also keeps its parent's id (checked
+// by the id's gen), so unlinking it from its parent needs no look-up while the parent lives.
 
 import type { HashKey } from '../../shared/events';
 import { HashIds } from '../collections/hash-ids';
 import { sourceBit, type BlockNode } from './block-node';
+import { appendId, detachId, emptyIdList } from './id-list';
 import { NodeTable, NONE } from './node-table';
 
 /** Blocks resident nowhere that stay known (oldest forgotten first). */
@@ -26,11 +28,14 @@ export class Forest {
    * counts survive forgetting; a known block counts its own (table.children).
    */
   private readonly orphanChildren = new Map<HashKey, number>();
-  /** Ids of the known blocks with no known child. */
-  readonly leaves = new Set<number>();
+  /**
+   * The known blocks with no known child, in the order they became leaves, linked through
+   * table.leafPrev / leafNext: a Set of ids cost a hash-table operation (a cache miss on a large
+   * forest) per new block and per forgotten one.
+   */
+  private readonly leafList = emptyIdList();
   /** The evicted list, a doubly linked list through table.prev / table.next: oldest first. */
-  private oldest = NONE;
-  private newest = NONE;
+  private readonly evictedList = emptyIdList();
   private evictedCount = 0;
   private readonly mediaNames: string[] = [];
   private readonly mediaIds = new Map<string, number>();
@@ -50,6 +55,12 @@ export class Forest {
     const t = this.table;
     for (let id = 0; id < t.issued; id += 1)
       if (t.live[id] === 1) yield [t.hash[id] as HashKey, id];
+  }
+
+  /** Ids of the known blocks with no known child, in the order they became leaves. */
+  *leaves(): IterableIterator<number> {
+    const t = this.table;
+    for (let id = this.leafList.head; id !== NONE; id = t.leafNext[id] as number) yield id;
   }
 
   /** Known children of hash. */
@@ -133,14 +144,17 @@ export class Forest {
           this.orphanChildren.delete(hash);
         }
       }
-      if (t.children[id] === 0) this.leaves.add(id);
-      if (parent !== null) t.parent[id] = this.link(parent, prev);
+      if (t.children[id] === 0) this.addLeaf(id);
+      if (parent !== null) this.link(id, parent, prev);
     } else {
       if (t.holders[id] === 0) t.restores[id] = (t.restores[id] as number) + 1;
       const was = t.parent[id] ?? null;
       if (was !== parent) {
-        if (was !== null) this.unlink(was);
-        t.parent[id] = parent === null ? null : this.link(parent, prev);
+        if (was !== null) this.unlink(id);
+        if (parent === null) {
+          t.parent[id] = null;
+          t.parentId[id] = NONE;
+        } else this.link(id, parent, prev);
       }
       if (medium !== NONE) t.medium[id] = medium;
       if (tokens > 0) t.tokens[id] = tokens;
@@ -196,15 +210,29 @@ export class Forest {
     while (cur !== NONE && !seen.has(cur)) {
       seen.add(cur);
       out.push(cur);
-      const parent = this.table.parent[cur] ?? null;
-      cur = parent === null ? NONE : this.ids.find(parent);
+      cur = this.parentOf(cur);
     }
     return out.reverse();
   }
 
+  /** The id of the known block that is id's parent, NONE when it has none or it is not known. */
+  parentOf(id: number): number {
+    const t = this.table;
+    const parent = t.parent[id] ?? null;
+    if (parent === null) return NONE;
+    const known = t.parentId[id] as number;
+    if (known !== NONE && t.gen[known] === t.parentGen[id]) return known;
+    // That life of the parent ended (or it was never found): look it up by hash, and keep it.
+    const found = this.ids.find(parent);
+    t.parentId[id] = found;
+    if (found !== NONE) t.parentGen[id] = t.gen[found] as number;
+    return found;
+  }
+
   /** Forget the oldest blocks resident nowhere beyond the cap. */
   private trim(): void {
-    while (this.evictedCount > this.evictedCap && this.oldest !== NONE) this.forget(this.oldest);
+    const list = this.evictedList;
+    while (this.evictedCount > this.evictedCap && list.head !== NONE) this.forget(list.head);
   }
 
   /** Puts id at the newest end of the evicted list (moving it when it is there already). */
@@ -212,22 +240,13 @@ export class Forest {
     const t = this.table;
     if (t.evicted[id] === 1) this.unlist(id);
     t.evicted[id] = 1;
-    t.prev[id] = this.newest;
-    t.next[id] = NONE;
-    if (this.newest === NONE) this.oldest = id;
-    else t.next[this.newest] = id;
-    this.newest = id;
+    appendId(t.prev, t.next, this.evictedList, id);
     this.evictedCount += 1;
   }
 
   private unlist(id: number): void {
     const t = this.table;
-    const before = t.prev[id] as number;
-    const after = t.next[id] as number;
-    if (before === NONE) this.oldest = after;
-    else t.next[before] = after;
-    if (after === NONE) this.newest = before;
-    else t.prev[after] = before;
+    detachId(t.prev, t.next, this.evictedList, id);
     t.evicted[id] = 0;
     this.evictedCount -= 1;
   }
@@ -235,47 +254,66 @@ export class Forest {
   private forget(id: number): void {
     const t = this.table;
     const hash = t.hash[id] as HashKey;
-    const parent = t.parent[id] ?? null;
     const children = t.children[id] as number;
     this.unlist(id);
     this.ids.delete(id);
     this.known -= 1;
-    this.leaves.delete(id);
+    this.removeLeaf(id);
+    if (t.parent[id] !== null) this.unlink(id);
     t.release(id);
     if (children > 0) this.orphanChildren.set(hash, children);
-    if (parent !== null) this.unlink(parent);
     this.forgotten += 1;
     this.version += 1;
   }
 
   /**
-   * One more child of parent; `known` is parent's id when the caller has it. Returns the parent
-   * hash to keep: the known parent's own text, so that a node holds no second copy of it.
+   * Links id under parent (one more child of it); `known` is parent's id when the caller has it.
+   * A known parent's own text is kept, so that a node holds no second copy of it.
    */
-  private link(parent: HashKey, known: number): HashKey {
-    const id = known !== NONE ? known : this.ids.find(parent);
-    if (id !== NONE) {
-      const t = this.table;
-      const n = t.children[id] as number;
-      if (n === 0) this.leaves.delete(id);
-      t.children[id] = n + 1;
-      return t.hash[id] as HashKey;
-    }
-    this.orphanChildren.set(parent, (this.orphanChildren.get(parent) ?? 0) + 1);
-    return parent;
-  }
-
-  private unlink(parent: HashKey): void {
-    const id = this.ids.find(parent);
-    if (id !== NONE) {
-      const t = this.table;
-      const n = Math.max(0, (t.children[id] as number) - 1);
-      t.children[id] = n;
-      if (n === 0) this.leaves.add(id);
+  private link(id: number, parent: HashKey, known: number): void {
+    const t = this.table;
+    const p = known !== NONE ? known : this.ids.find(parent);
+    t.parentId[id] = p;
+    if (p !== NONE) {
+      const n = t.children[p] as number;
+      if (n === 0) this.removeLeaf(p);
+      t.children[p] = n + 1;
+      t.parent[id] = t.hash[p] as HashKey;
+      t.parentGen[id] = t.gen[p] as number;
       return;
     }
+    this.orphanChildren.set(parent, (this.orphanChildren.get(parent) ?? 0) + 1);
+    t.parent[id] = parent;
+  }
+
+  /** One child fewer for id's parent (id's parent hash is not null). */
+  private unlink(id: number): void {
+    const t = this.table;
+    const p = this.parentOf(id);
+    if (p !== NONE) {
+      const n = Math.max(0, (t.children[p] as number) - 1);
+      t.children[p] = n;
+      if (n === 0) this.addLeaf(p);
+      return;
+    }
+    const parent = t.parent[id] as HashKey;
     const c = (this.orphanChildren.get(parent) ?? 1) - 1;
     if (c > 0) this.orphanChildren.set(parent, c);
     else this.orphanChildren.delete(parent);
+  }
+
+  /** Appends id to the leaves unless it is one (a Set's add: a leaf keeps its place). */
+  private addLeaf(id: number): void {
+    const t = this.table;
+    if (t.leaf[id] === 1) return;
+    t.leaf[id] = 1;
+    appendId(t.leafPrev, t.leafNext, this.leafList, id);
+  }
+
+  private removeLeaf(id: number): void {
+    const t = this.table;
+    if (t.leaf[id] === 0) return;
+    t.leaf[id] = 0;
+    detachId(t.leafPrev, t.leafNext, this.leafList, id);
   }
 }

@@ -54,6 +54,20 @@ export class NodeTable {
   /** The evicted list's links (older, newer). */
   prev = new Int32Array(0);
   next = new Int32Array(0);
+  /** 1 while the block is a leaf (no known child); leafPrev / leafNext link the leaves in order. */
+  leaf = new Uint8Array(0);
+  leafPrev = new Int32Array(0);
+  leafNext = new Int32Array(0);
+  /** Bumped whenever an id is handed out or given back: (id, gen) names one life of an id. */
+  gen = new Int32Array(0);
+  /**
+   * The parent's id and gen when it was last found: a look-up by hash is then needed only once
+   * that life ended (the parent forgotten, perhaps stored again under a new id). NONE: not found.
+   */
+  parentId = new Int32Array(0);
+  parentGen = new Int32Array(0);
+  /** Bit s: resident-set slot s (a source and medium, see resident-id-slot.ts) holds the block. */
+  slots = new Int32Array(0);
   /** The last HISTORY_LEN store and removal times, rings of HISTORY_LEN slots per id. */
   storedAt = new Float64Array(0);
   removedAt = new Float64Array(0);
@@ -87,6 +101,10 @@ export class NodeTable {
     this.evicted[id] = 0;
     this.prev[id] = NONE;
     this.next[id] = NONE;
+    this.leaf[id] = 0;
+    this.gen[id] = (this.gen[id] as number) + 1;
+    this.parentId[id] = NONE;
+    this.slots[id] = 0;
     return id;
   }
 
@@ -95,6 +113,7 @@ export class NodeTable {
     this.hash[id] = '';
     this.live[id] = 0;
     this.parent[id] = null;
+    this.gen[id] = (this.gen[id] as number) + 1;
     this.free.push(id);
   }
 
@@ -140,6 +159,13 @@ export class NodeTable {
     this.evicted = grown(this.evicted, cap);
     this.prev = grown(this.prev, cap);
     this.next = grown(this.next, cap);
+    this.leaf = grown(this.leaf, cap);
+    this.leafPrev = grown(this.leafPrev, cap);
+    this.leafNext = grown(this.leafNext, cap);
+    this.gen = grown(this.gen, cap);
+    this.parentId = grown(this.parentId, cap);
+    this.parentGen = grown(this.parentGen, cap);
+    this.slots = grown(this.slots, cap);
     this.storedAt = grown(this.storedAt, cap * HISTORY_LEN);
     this.removedAt = grown(this.removedAt, cap * HISTORY_LEN);
     this.capacity = cap;

@@ -9,7 +9,7 @@ import type { HashKey } from '../../shared/events';
 export { UNSPECIFIED_MEDIUM } from '../../shared/events';
 
 /** A running count of resident blocks. */
-interface Count {
+export interface Count {
   n: number;
 }
 
@@ -43,6 +43,11 @@ export class ResidentSlot<K> {
     return true;
   }
 
+  /** Whether key is resident here. */
+  has(key: K): boolean {
+    return this.set.has(key);
+  }
+
   /** Empties the slot; returns what was resident. */
   takeAll(): Set<K> {
     const all = this.set;
@@ -51,15 +56,30 @@ export class ResidentSlot<K> {
     return all;
   }
 
-  private bump(d: number): void {
+  protected bump(d: number): void {
     this.total.n += d;
     this.ofSource.n += d;
     this.ofMedium.n += d;
   }
 }
 
+/** Makes the slot of a (source, medium): its counts, and how many slots were made before it. */
+export type SlotMaker<K> = (
+  total: Count,
+  ofSource: Count,
+  ofMedium: Count,
+  index: number,
+) => ResidentSlot<K>;
+
 /** Distinct resident blocks per (source, medium), with running totals. */
 export class Residency<K = HashKey> {
+  private slotsMade = 0;
+
+  constructor(
+    private readonly makeSlot: SlotMaker<K> = (total, ofSource, ofMedium) =>
+      new ResidentSlot<K>(total, ofSource, ofMedium),
+  ) {}
+
   private readonly bySource = new Map<string, Map<string, ResidentSlot<K>>>();
   private readonly perMedium = new Map<string, Count>();
   private readonly perSource = new Map<string, Count>();
@@ -74,11 +94,13 @@ export class Residency<K = HashKey> {
     }
     let slot = media.get(medium);
     if (!slot) {
-      slot = new ResidentSlot(
+      slot = this.makeSlot(
         this.totalCount,
         countOf(this.perSource, source),
         countOf(this.perMedium, medium),
+        this.slotsMade,
       );
+      this.slotsMade += 1;
       media.set(medium, slot);
     }
     return slot;
@@ -105,7 +127,7 @@ export class Residency<K = HashKey> {
   inSource(source: string, key: K): boolean {
     const media = this.bySource.get(source);
     if (!media) return false;
-    for (const slot of media.values()) if (slot.set.has(key)) return true;
+    for (const slot of media.values()) if (slot.has(key)) return true;
     return false;
   }
 

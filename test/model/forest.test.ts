@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HISTORY_LEN } from '../../electron/model/block-node';
 import { Forest } from '../../electron/model/forest';
 
-const leaves = (f: Forest): string[] => [...f.leaves].map((id) => f.view(id).hash).sort();
+const leaves = (f: Forest): string[] => [...f.leaves()].map((id) => f.view(id).hash).sort();
 
 describe('forest links', () => {
   it('counts children on known parents and keeps the count of a forgotten parent for its return', () => {
