@@ -20,7 +20,7 @@ import { BinTable } from './bin-table';
 import type { BlockNode } from './block-node';
 import { sourceBit } from './block-node';
 import { computeChains, pageChains, pathSummary, searchForest, type ChainRow } from './chains';
-import { EventRing, type EventLineReader } from './event-ring';
+import { EventRing, type EventLineReader, type LineBytes } from './event-ring';
 import { Forest } from './forest';
 import { NONE } from './node-table';
 import { hashMatcher } from './hash-query';
@@ -119,13 +119,22 @@ export class CacheModel {
 
   /**
    * Apply one record of one source, in seq order for that source. `lines`: a batch's events as
-   * lines readEventLine reads (the recording's), kept for the event log instead of the records.
+   * lines readEventLine reads (the recording's, as strings or bytes), kept for the event log
+   * instead of the records.
    */
-  apply(r: IngestRecord, lines?: readonly string[]): void {
+  apply(r: IngestRecord, lines?: readonly string[] | LineBytes): void {
     switch (r.k) {
       case 'batch':
-        for (let i = 0; i < r.events.length; i += 1) {
-          this.ring.push(r.events[i] as EventRecord, lines?.[i]);
+        if (lines !== undefined && 'buf' in lines) {
+          // The live path's lines, as bytes: copied into the ring's arena without a string.
+          for (let i = 0; i < r.events.length; i += 1) {
+            const rec = r.events[i] as EventRecord;
+            this.ring.pushBytes(rec, lines.buf, lines.lineStart(i), lines.lineEnd(i));
+          }
+        } else {
+          for (let i = 0; i < r.events.length; i += 1) {
+            this.ring.push(r.events[i] as EventRecord, lines?.[i]);
+          }
         }
         return this.applyBatch(r.events);
       case 'gap':

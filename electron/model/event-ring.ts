@@ -16,6 +16,13 @@ export const DEFAULT_RING_SIZE = 50_000;
 /** Turns a line the ring was given with its event back into that event (the session format's reader). */
 export type EventLineReader = (line: string) => EventRecord;
 
+/** A batch's event lines as UTF-8 bytes, line i at buf[lineStart(i), lineEnd(i)) (session/event-line-encoder.ts). */
+export interface LineBytes {
+  readonly buf: Buffer;
+  lineStart(i: number): number;
+  lineEnd(i: number): number;
+}
+
 /** Bounds of the byte arena (defaults scale with the capacity). */
 export interface EventRingOptions {
   /** Bytes the arena starts with; it doubles while rows need more. */
@@ -117,7 +124,6 @@ export class EventRing {
       flags = OWN_JSON;
     }
     const slot = this.next;
-    if (this.verdicts) this.verdicts.of[slot] = UNDECIDED;
     const at = this.place(text);
     if (at < 0) {
       flags |= LONG;
@@ -129,6 +135,37 @@ export class EventRing {
       this.len[slot] = this.arena.write(text, at);
       this.head = at + (this.len[slot] as number);
     }
+    this.fill(slot, rec, flags);
+  }
+
+  /**
+   * Keep an event whose line is already UTF-8: src[start, end) (the live path's bytes, written once
+   * for the recording and the ring), copied into the arena without a string.
+   */
+  pushBytes(rec: EventRecord, src: Buffer, start: number, end: number): void {
+    if (this.capacity === 0 || this.readLine === null) return this.push(rec);
+    if (this.count === this.capacity) this.dropOldest();
+    const slot = this.next;
+    const need = end - start;
+    const at = this.placeBytes(need);
+    let flags = 0;
+    if (at < 0) {
+      flags = LONG;
+      this.long.set(slot, src.toString('utf8', start, end));
+      this.off[slot] = this.head;
+      this.len[slot] = 0;
+    } else {
+      src.copy(this.arena, at, start, end);
+      this.off[slot] = at;
+      this.len[slot] = need;
+      this.head = at + need;
+    }
+    this.fill(slot, rec, flags);
+  }
+
+  /** The slot's columns for `rec`, and the ring moved on past it. */
+  private fill(slot: number, rec: EventRecord, flags: number): void {
+    if (this.verdicts) this.verdicts.of[slot] = UNDECIDED;
     this.flags[slot] = flags | (this.lap ? LAP : 0);
     this.ts[slot] = rec.ts;
     this.src[slot] = this.sources.id(rec.source);
@@ -317,7 +354,11 @@ export class EventRing {
     // Most rows: room for the most bytes the text can take, without measuring it.
     const fast = this.room();
     if (fast >= text.length * 3) return this.head;
-    const need = Buffer.byteLength(text);
+    return this.placeBytes(Buffer.byteLength(text));
+  }
+
+  /** Where a row of `need` bytes goes (see place), or -1. */
+  private placeBytes(need: number): number {
     if (need > this.longBytes) return -1;
     for (;;) {
       if (this.room() >= need) return this.head;

@@ -6,7 +6,7 @@ import type { RecordingStatus } from '../../shared/api-types';
 import type { IngestSink } from '../../shared/records';
 import { CacheAnalysis } from '../analysis/cache-analysis';
 import { CacheModel } from '../model/cache-model';
-import { eventLine, readEventLine } from '../session/event-line';
+import { EventLines, readEventLine } from '../session/event-line';
 import type { SessionSource } from '../session/format';
 import { Recording } from '../session/recording';
 
@@ -25,12 +25,19 @@ export class LiveSession {
 
   private constructor(private readonly recording: Recording) {
     // Recording first: what reached the model (and so the screen) is on its way to the disk.
-    // A batch's events are encoded once: the recording writes the lines, the event log keeps them.
+    // A batch's events are encoded once, as bytes: the recording copies the lines into its gzip
+    // segment, the event log into its arena.
+    const lines = new EventLines();
     this.sink = {
       record: (r) => {
-        const lines = r.k === 'batch' ? r.events.map(eventLine) : undefined;
-        recording.record(r, lines);
-        this.model.apply(r, lines);
+        let encoded: EventLines | undefined;
+        if (r.k === 'batch') {
+          lines.clear();
+          for (const e of r.events) lines.add(e);
+          encoded = lines;
+        }
+        recording.record(r, encoded);
+        this.model.apply(r, encoded);
         this.analysis.apply(r);
         this.changed();
       },

@@ -1,115 +1,394 @@
 // The line of one event record in a version-2 session, the live path's hot path (the recording and
-// the event ring take it: event-line.ts), so it is built by hand, without JSON.stringify of the
-// event object, and the fields at the value a reader gives an absent field (null, 0) are left out:
-// a quarter fewer bytes to build, gzip and parse. The reader (format.ts parseEvent) reads an absent
-// field as that default, so a version-2 line reads back as the record that was written, and a
-// version-1 reader reads it too (saying it is newer).
+// the event ring take it: event-line.ts), so it is written by hand as UTF-8 bytes straight into a
+// batch's buffer: no JS string per line, no JSON.stringify of the event object, no UTF-8 copy of a
+// string afterwards (those were about half of the recording's CPU). The fields at the value a
+// reader gives an absent field (null, 0) are left out: a quarter fewer bytes to build, gzip and
+// parse. The reader (format.ts parseEvent) reads an absent field as that default, so a version-2
+// line reads back as the record that was written, and a version-1 reader reads it too (saying it
+// is newer). test/fixtures/session/event-lines.pinned.jsonl pins the bytes.
 
-import type { EventRecord, HashKey, KvEvent } from '../../shared/events';
+import type {
+  BlockRemovedEvent,
+  BlockStoredEvent,
+  EventRecord,
+  HashKey,
+  KvEvent,
+} from '../../shared/events';
 import { missingCase } from '../../shared/records';
+import { writeUintDecimal } from '../wire/decimal-bytes';
 
-/** Characters a canonical hash key never holds (shared/events.ts HashKey: decimal or hex). */
-const NOT_HASH_TEXT = /[^0-9a-f-]/;
+const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1');
+
+// The constant parts of a line, as bytes.
+const STORED_HEAD = ascii('{"type":"BlockStored","block_hashes":[');
+const REMOVED_HEAD = ascii('{"type":"BlockRemoved","block_hashes":[');
+const CLEARED_HEAD = ascii('{"type":"AllBlocksCleared"');
+const PARENT = ascii(',"parent_block_hash":');
+const TOKEN_COUNT = ascii(',"token_count":');
+const BLOCK_SIZE = ascii(',"block_size":');
+const LORA_ID = ascii(',"lora_id":');
+const MEDIUM = ascii(',"medium":');
+const LORA_NAME = ascii(',"lora_name":');
+const EXTRA_KEYS = ascii(',"extra_keys_count":');
+const GROUP_IDX = ascii(',"group_idx":');
+const SPEC_KIND = ascii(',"kv_cache_spec_kind":');
+const SPEC_WINDOW = ascii(',"kv_cache_spec_sliding_window":');
+const METADATA = ascii(',"metadata_count":');
+const SESSION_ID = ascii(',"session_id_count":');
+const LOCALITY = ascii(',"locality":');
+const OWNERSHIP = ascii(',"ownership":');
+const EVENT = ascii(',"event":');
+const K_SOURCE = ascii('{"k":"event","source":');
+const K_SEQ = ascii(',"seq":');
+const K_TS = ascii(',"ts":');
+const K_DP_RANK = ascii(',"dp_rank":');
+const K_IDX = ascii(',"idx":');
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const CLOSE_LIST = 0x5d;
+const CLOSE = 0x7d;
+const NEWLINE = 0x0a;
 
 /** A number as JSON.stringify writes it: not finite reads back as null, as in version 1. */
 const num = (x: number): string => (Number.isFinite(x) ? `${x}` : 'null');
 
-const text = (s: string): string => JSON.stringify(s);
+/** The JSON text of a string as UTF-8 bytes. */
+const jsonText = (s: string): Uint8Array => Buffer.from(JSON.stringify(s), 'utf8');
 
 /**
- * A label's JSON text, kept for the next call: media, spec kinds and LoRA names repeat event after
- * event, and escaping them again was a tenth of a line's cost.
+ * A label's JSON bytes, kept for the next call: media, spec kinds and LoRA names repeat event
+ * after event, and escaping them again was a tenth of a line's cost.
  */
 class LastText {
   private value: string | null = null;
-  private json = '';
+  private json: Uint8Array = jsonText('');
 
-  of(s: string): string {
+  of(s: string): Uint8Array {
     if (s !== this.value) {
       this.value = s;
-      this.json = text(s);
+      this.json = jsonText(s);
     }
     return this.json;
   }
 }
 
-/** A hash as JSON text; a key that is not canonical text (never from the decoder) is escaped. */
-const hashText = (h: HashKey): string => (NOT_HASH_TEXT.test(h) ? JSON.stringify(h) : `"${h}"`);
+/** Most bytes a value's text can take besides its strings: a key and a number, with room to spare. */
+const FIELD_BYTES = 64;
+/** Most bytes per UTF-16 unit of a string's JSON text (a control char's \u00XX escape). */
+const PER_UNIT = 6;
 
-function hashList(hs: readonly HashKey[]): string {
-  let s = '[';
-  for (let i = 0; i < hs.length; i++)
-    s += i === 0 ? hashText(hs[i] as HashKey) : `,${hashText(hs[i] as HashKey)}`;
-  return `${s}]`;
-}
+/**
+ * The event lines of one batch, back to back in one buffer, each ending with a newline: the
+ * recording copies them into its gzip segment and the event ring into its arena (consumers copy
+ * them during the call they are handed in: the buffer is written again for the next batch).
+ */
+export class EventLines {
+  /** The bytes: line i is buf[lineStart(i), lineEnd(i)), its newline at lineEnd(i). */
+  buf: Buffer = Buffer.allocUnsafe(64 * 1024);
+  /** Bytes used. */
+  end = 0;
+  /** Lines written. */
+  count = 0;
+  /** ends[i]: the offset after line i's newline. */
+  private ends = new Uint32Array(64);
+  private readonly lastMedium = new LastText();
+  private readonly lastLora = new LastText();
+  private readonly lastKind = new LastText();
+  private readonly lastPlacement = new LastText();
+  private readonly lastStored = new StoredTail();
+  private readonly lastRemoved = new RemovedTail();
+  /**
+   * The events of a batch share source, seq, ts and rank: the line's head (up to `"idx":`) is
+   * written once a batch and copied for its other events (escaping the source and writing the
+   * time as text are most of the head's cost).
+   */
+  private head = { source: '', seq: -1, ts: Number.NaN, dpRank: null as number | null };
+  /** Where the head of this batch's first line is in buf, and its length (-1: none yet). */
+  private headAt = 0;
+  private headLen = -1;
+  private readonly lastSource = new LastText();
 
-/** `,"key":value` for a nullable number, or nothing when it is null. */
-const optNum = (key: string, x: number | null): string => (x === null ? '' : `,"${key}":${num(x)}`);
+  /** Empties the buffer for the next batch. */
+  clear(): void {
+    this.end = 0;
+    this.count = 0;
+    this.headLen = -1;
+  }
 
-/** `,"key":value` for a count, or nothing when it is 0. */
-const optCount = (key: string, x: number): string => (x === 0 ? '' : `,"${key}":${num(x)}`);
+  /** Where line i starts. */
+  lineStart(i: number): number {
+    return i === 0 ? 0 : (this.ends[i - 1] as number);
+  }
 
-/** `,"key":"text"` for a nullable or optional string, or nothing when it is absent. */
-const optText = (key: string, x: string | null | undefined, last?: LastText): string =>
-  x === null || x === undefined ? '' : `,"${key}":${last === undefined ? text(x) : last.of(x)}`;
+  /** Where line i ends (its newline; the line's bytes are before it). */
+  lineEnd(i: number): number {
+    return (this.ends[i] as number) - 1;
+  }
 
-const lastSource = new LastText();
-const lastMedium = new LastText();
-const lastLora = new LastText();
-const lastKind = new LastText();
+  /** Appends the record's line (source, seq, ts and idx always, dp_rank unless null) and a newline. */
+  add(r: EventRecord): void {
+    const sourceBytes = PER_UNIT * r.source.length;
+    this.ensure(sourceBytes + 4 * FIELD_BYTES + this.eventBytesAtMost(r.event));
+    this.writeHead(r);
+    this.number(r.idx);
+    this.bytes(EVENT);
+    this.event(r.event);
+    this.buf[this.end++] = CLOSE;
+    this.buf[this.end++] = NEWLINE;
+    if (this.count === this.ends.length) {
+      const more = new Uint32Array(this.ends.length * 2);
+      more.set(this.ends);
+      this.ends = more;
+    }
+    this.ends[this.count++] = this.end;
+  }
 
-/** The event object's JSON, fields at their defaults left out. */
-export function eventJson(e: KvEvent): string {
-  switch (e.type) {
-    case 'BlockStored':
-      return (
-        `{"type":"BlockStored","block_hashes":${hashList(e.block_hashes)}` +
-        (e.parent_block_hash === null
-          ? ''
-          : `,"parent_block_hash":${hashText(e.parent_block_hash)}`) +
-        optCount('token_count', e.token_count) +
-        optCount('block_size', e.block_size) +
-        optNum('lora_id', e.lora_id) +
-        optText('medium', e.medium, lastMedium) +
-        optText('lora_name', e.lora_name, lastLora) +
-        optCount('extra_keys_count', e.extra_keys_count) +
-        optNum('group_idx', e.group_idx) +
-        optText('kv_cache_spec_kind', e.kv_cache_spec_kind, lastKind) +
-        optNum('kv_cache_spec_sliding_window', e.kv_cache_spec_sliding_window) +
-        optCount('metadata_count', e.metadata_count) +
-        optCount('session_id_count', e.session_id_count) +
-        optText('locality', e.locality) +
-        optText('ownership', e.ownership) +
-        '}'
-      );
-    case 'BlockRemoved':
-      return (
-        `{"type":"BlockRemoved","block_hashes":${hashList(e.block_hashes)}` +
-        optText('medium', e.medium, lastMedium) +
-        optNum('group_idx', e.group_idx) +
-        optText('locality', e.locality) +
-        optText('ownership', e.ownership) +
-        '}'
-      );
-    case 'AllBlocksCleared':
-      return `{"type":"AllBlocksCleared"${optText('medium', e.medium)}}`;
-    default:
-      return missingCase(e);
+  /** The head up to `"idx":`: a copy of the batch's first one, or written when the batch changes. */
+  private writeHead(r: EventRecord): void {
+    const h = this.head;
+    const buf = this.buf;
+    if (
+      this.headLen >= 0 &&
+      r.seq === h.seq &&
+      r.ts === h.ts &&
+      r.source === h.source &&
+      r.dp_rank === h.dpRank
+    ) {
+      buf.copyWithin(this.end, this.headAt, this.headAt + this.headLen);
+      this.end += this.headLen;
+      return;
+    }
+    this.head = { source: r.source, seq: r.seq, ts: r.ts, dpRank: r.dp_rank };
+    this.headAt = this.end;
+    this.bytes(K_SOURCE);
+    this.bytes(this.lastSource.of(r.source));
+    this.bytes(K_SEQ);
+    this.number(r.seq);
+    this.bytes(K_TS);
+    this.number(r.ts);
+    if (r.dp_rank !== null) {
+      this.bytes(K_DP_RANK);
+      this.number(r.dp_rank);
+    }
+    this.bytes(K_IDX);
+    this.headLen = this.end - this.headAt;
+  }
+
+  /** Most bytes the event's JSON can take. */
+  private eventBytesAtMost(e: KvEvent): number {
+    let n = 24 * FIELD_BYTES + PER_UNIT * (e.medium?.length ?? 0);
+    if (e.type === 'AllBlocksCleared') return n;
+    for (const h of e.block_hashes) n += PER_UNIT * h.length + 3;
+    n += PER_UNIT * ((e.locality?.length ?? 0) + (e.ownership?.length ?? 0));
+    if (e.type === 'BlockRemoved') return n;
+    n += PER_UNIT * (e.parent_block_hash?.length ?? 0);
+    return n + PER_UNIT * ((e.lora_name?.length ?? 0) + (e.kv_cache_spec_kind?.length ?? 0));
+  }
+
+  /** Room for `n` more bytes (the batch's lines so far move to a larger buffer). */
+  private ensure(n: number): void {
+    if (this.end + n <= this.buf.length) return;
+    const more = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.end + n));
+    this.buf.copy(more, 0, 0, this.end);
+    this.buf = more;
+  }
+
+  private bytes(b: Uint8Array): void {
+    const buf = this.buf;
+    const n = b.length;
+    // Short parts by a loop, longer ones by set(): a call into set() costs about what a loop over
+    // two dozen bytes does.
+    if (n > 24) buf.set(b, this.end);
+    else for (let i = 0, p = this.end; i < n; i++) buf[p++] = b[i] as number;
+    this.end += n;
+  }
+
+  /** A number as JSON.stringify writes it (safe non-negative ints by hand, the rest as text). */
+  private number(x: number): void {
+    if (Number.isSafeInteger(x) && x >= 0) {
+      this.end = writeUintDecimal(this.buf, this.end, x);
+      return;
+    }
+    // A number's text is ASCII (digits, sign, point, exponent, or null).
+    const t = num(x);
+    const buf = this.buf;
+    let p = this.end;
+    for (let i = 0; i < t.length; i++) buf[p++] = t.charCodeAt(i);
+    this.end = p;
+  }
+
+  /** A hash as JSON text; a key that is not canonical text (never from the decoder) is escaped. */
+  private hash(h: HashKey): void {
+    const buf = this.buf;
+    let p = this.end;
+    buf[p++] = QUOTE;
+    for (let i = 0; i < h.length; i++) {
+      const c = h.charCodeAt(i);
+      // Canonical text (shared/events.ts HashKey): decimal digits, a minus sign, lowercase hex.
+      if ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || c === 0x2d) buf[p++] = c;
+      else return this.bytes(jsonText(h));
+    }
+    buf[p++] = QUOTE;
+    this.end = p;
+  }
+
+  private hashList(hs: readonly HashKey[]): void {
+    for (let i = 0; i < hs.length; i++) {
+      if (i > 0) this.buf[this.end++] = COMMA;
+      this.hash(hs[i] as HashKey);
+    }
+    this.buf[this.end++] = CLOSE_LIST;
+  }
+
+  /** `,"key":value` for a nullable number, or nothing when it is null. */
+  private optNum(key: Uint8Array, x: number | null): void {
+    if (x === null) return;
+    this.bytes(key);
+    this.number(x);
+  }
+
+  /** `,"key":value` for a count, or nothing when it is 0. */
+  private optCount(key: Uint8Array, x: number): void {
+    if (x === 0) return;
+    this.bytes(key);
+    this.number(x);
+  }
+
+  /** `,"key":"text"` for a nullable or optional string, or nothing when it is absent. */
+  private optText(key: Uint8Array, x: string | null | undefined, last: LastText): void {
+    if (x === null || x === undefined) return;
+    this.bytes(key);
+    this.bytes(last.of(x));
+  }
+
+  /** A BlockStored's fields after its hashes: the token count, then the last tail while it repeats. */
+  private storedTail(e: BlockStoredEvent): void {
+    // The token count follows the number of blocks: it changes too often to be kept.
+    this.optCount(TOKEN_COUNT, e.token_count);
+    const tail = this.lastStored;
+    if (tail.matches(e)) return this.bytes(tail.bytes);
+    const at = this.end;
+    this.optCount(BLOCK_SIZE, e.block_size);
+    this.optNum(LORA_ID, e.lora_id);
+    this.optText(MEDIUM, e.medium, this.lastMedium);
+    this.optText(LORA_NAME, e.lora_name, this.lastLora);
+    this.optCount(EXTRA_KEYS, e.extra_keys_count);
+    this.optNum(GROUP_IDX, e.group_idx);
+    this.optText(SPEC_KIND, e.kv_cache_spec_kind, this.lastKind);
+    this.optNum(SPEC_WINDOW, e.kv_cache_spec_sliding_window);
+    this.optCount(METADATA, e.metadata_count);
+    this.optCount(SESSION_ID, e.session_id_count);
+    this.optText(LOCALITY, e.locality, this.lastPlacement);
+    this.optText(OWNERSHIP, e.ownership, this.lastPlacement);
+    tail.keep(e, this.buf, at, this.end);
+  }
+
+  /** A BlockRemoved's fields after its hashes: the last one's bytes while they repeat. */
+  private removedTail(e: BlockRemovedEvent): void {
+    const tail = this.lastRemoved;
+    if (tail.matches(e)) return this.bytes(tail.bytes);
+    const at = this.end;
+    this.optText(MEDIUM, e.medium, this.lastMedium);
+    this.optNum(GROUP_IDX, e.group_idx);
+    this.optText(LOCALITY, e.locality, this.lastPlacement);
+    this.optText(OWNERSHIP, e.ownership, this.lastPlacement);
+    tail.keep(e, this.buf, at, this.end);
+  }
+
+  /** The event object's JSON, fields at their defaults left out. */
+  private event(e: KvEvent): void {
+    switch (e.type) {
+      case 'BlockStored':
+        this.bytes(STORED_HEAD);
+        this.hashList(e.block_hashes);
+        if (e.parent_block_hash !== null) {
+          this.bytes(PARENT);
+          this.hash(e.parent_block_hash);
+        }
+        this.storedTail(e);
+        break;
+      case 'BlockRemoved':
+        this.bytes(REMOVED_HEAD);
+        this.hashList(e.block_hashes);
+        this.removedTail(e);
+        break;
+      case 'AllBlocksCleared':
+        this.bytes(CLEARED_HEAD);
+        this.optText(MEDIUM, e.medium, this.lastMedium);
+        break;
+      default:
+        missingCase(e);
+    }
+    this.buf[this.end++] = CLOSE;
   }
 }
 
 /**
- * The events of a batch share source, seq, ts and rank: the line's head is built once a batch, not
- * once an event (escaping the source and writing the time as text are most of the head's cost).
+ * The text of a BlockStored's fields after its token count, kept while they repeat: block size,
+ * medium, group and spec kind are the same event after event, so their bytes are copied in one
+ * piece instead of written field by field.
  */
-let head = { source: '', seq: -1, ts: Number.NaN, dp_rank: null as number | null, text: '' };
+class StoredTail {
+  private e: BlockStoredEvent | null = null;
+  bytes: Uint8Array = new Uint8Array(0);
 
-/** An event record's line (no newline): source, seq, ts and idx always, dp_rank unless null. */
-export function encodeEventLine(r: EventRecord): string {
-  const h = head;
-  if (r.seq !== h.seq || r.ts !== h.ts || r.source !== h.source || r.dp_rank !== h.dp_rank) {
-    const text = `{"k":"event","source":${lastSource.of(r.source)},"seq":${num(r.seq)},"ts":${num(r.ts)}${optNum('dp_rank', r.dp_rank)},"idx":`;
-    head = { source: r.source, seq: r.seq, ts: r.ts, dp_rank: r.dp_rank, text };
+  /** Whether `e`'s tail fields are those of the event kept. */
+  matches(e: BlockStoredEvent): boolean {
+    const k = this.e;
+    return (
+      k !== null &&
+      e.block_size === k.block_size &&
+      e.lora_id === k.lora_id &&
+      e.medium === k.medium &&
+      e.lora_name === k.lora_name &&
+      e.extra_keys_count === k.extra_keys_count &&
+      e.group_idx === k.group_idx &&
+      e.kv_cache_spec_kind === k.kv_cache_spec_kind &&
+      e.kv_cache_spec_sliding_window === k.kv_cache_spec_sliding_window &&
+      e.metadata_count === k.metadata_count &&
+      e.session_id_count === k.session_id_count &&
+      e.locality === k.locality &&
+      e.ownership === k.ownership
+    );
   }
-  return `${head.text}${num(r.idx)},"event":${eventJson(r.event)}}`;
+
+  /** Keeps `e` and its tail's bytes, src[start, end). */
+  keep(e: BlockStoredEvent, src: Uint8Array, start: number, end: number): void {
+    this.e = e;
+    // A copy (a Buffer's slice() would be a view of bytes the next batch writes over).
+    this.bytes = new Uint8Array(src.subarray(start, end));
+  }
+}
+
+/** The same for a BlockRemoved's fields after its hashes. */
+class RemovedTail {
+  private e: BlockRemovedEvent | null = null;
+  bytes: Uint8Array = new Uint8Array(0);
+
+  matches(e: BlockRemovedEvent): boolean {
+    const k = this.e;
+    return (
+      k !== null &&
+      e.medium === k.medium &&
+      e.group_idx === k.group_idx &&
+      e.locality === k.locality &&
+      e.ownership === k.ownership
+    );
+  }
+
+  keep(e: BlockRemovedEvent, src: Uint8Array, start: number, end: number): void {
+    this.e = e;
+    // A copy (a Buffer's slice() would be a view of bytes the next batch writes over).
+    this.bytes = new Uint8Array(src.subarray(start, end));
+  }
+}
+
+const one = new EventLines();
+
+/** An event record's line as a string (no newline): the same bytes EventLines writes. */
+export function encodeEventLine(r: EventRecord): string {
+  one.clear();
+  one.add(r);
+  return one.buf.toString('utf8', 0, one.lineEnd(0));
 }

@@ -8,6 +8,8 @@ import type { EventRecord } from '../../shared/events';
 import { encodeEventLine } from './event-line-encoder';
 import { parseRecord } from './format';
 
+export { EventLines } from './event-line-encoder';
+
 /** An event as its session line (no newline), as encodeRecord writes it. */
 export function eventLine(rec: EventRecord): string {
   return encodeEventLine(rec);

@@ -122,8 +122,13 @@ export class GzipLineWriter {
 
   /** Whether lines of `chars` UTF-16 units in all would surely be taken now (3 bytes a unit at most). */
   takes(chars: number): boolean {
+    return this.takesBytes(chars * 3);
+  }
+
+  /** Whether lines of `bytes` UTF-8 bytes in all would surely be taken now. */
+  takesBytes(bytes: number): boolean {
     return (
-      !this.closed && this.error === null && this.queuedBytes + chars * 3 <= this.opts.maxQueueBytes
+      !this.closed && this.error === null && this.queuedBytes + bytes <= this.opts.maxQueueBytes
     );
   }
 
@@ -135,15 +140,7 @@ export class GzipLineWriter {
       this.dropped += 1;
       return false;
     }
-    const most = line.length * 3 + 1;
-    let seg = this.queue[this.queue.length - 1];
-    if (!seg || seg.sealed || seg.buf.length - seg.bytes < most) {
-      // The segment before this one is complete: gzip can have it.
-      if (seg && !seg.sealed) this.kickNext();
-      const buf = Buffer.allocUnsafe(Math.max(SEGMENT_BYTES, most));
-      seg = { buf, bytes: 0, lines: 0, firstAt: Date.now(), sealed: false };
-      this.queue.push(seg);
-    }
+    const seg = this.segmentFor(line.length * 3 + 1);
     const bytes = seg.buf.write(line, seg.bytes, 'utf8') + 1;
     if (this.queuedBytes + bytes > this.opts.maxQueueBytes) {
       // Past the bound once encoded: refused, its bytes left unused (and a segment it opened dropped).
@@ -152,12 +149,47 @@ export class GzipLineWriter {
       return false;
     }
     seg.buf[seg.bytes + bytes - 1] = 0x0a;
-    seg.bytes += bytes;
-    seg.lines += 1;
-    this.queuedBytes += bytes;
-    this.accepted += 1;
-    this.armFlush();
+    this.accept(seg, bytes, 1);
     return true;
+  }
+
+  /**
+   * Queue `lines` whole lines that are already UTF-8, each ending with a newline: src[start, end)
+   * (a batch's event lines: one copy, no string). All or none: false when refused (counted as
+   * `lines` dropped).
+   */
+  writeBytes(src: Buffer, start: number, end: number, lines: number): boolean {
+    if (this.closed) return false;
+    const bytes = end - start;
+    if (this.error !== null || this.queuedBytes + bytes > this.opts.maxQueueBytes) {
+      this.dropped += lines;
+      return false;
+    }
+    const seg = this.segmentFor(bytes);
+    src.copy(seg.buf, seg.bytes, start, end);
+    this.accept(seg, bytes, lines);
+    return true;
+  }
+
+  /** The segment that takes the next `most` bytes (a new one when the last is full or sealed). */
+  private segmentFor(most: number): Segment {
+    let seg = this.queue[this.queue.length - 1];
+    if (!seg || seg.sealed || seg.buf.length - seg.bytes < most) {
+      // The segment before this one is complete: gzip can have it.
+      if (seg && !seg.sealed) this.kickNext();
+      const buf = Buffer.allocUnsafe(Math.max(SEGMENT_BYTES, most));
+      seg = { buf, bytes: 0, lines: 0, firstAt: Date.now(), sealed: false };
+      this.queue.push(seg);
+    }
+    return seg;
+  }
+
+  private accept(seg: Segment, bytes: number, lines: number): void {
+    seg.bytes += bytes;
+    seg.lines += lines;
+    this.queuedBytes += bytes;
+    this.accepted += lines;
+    this.armFlush();
   }
 
   /**

@@ -19,6 +19,7 @@ import {
   type SessionRecord,
   type SessionSource,
 } from './format';
+import { EventLines } from './event-line-encoder';
 import { GzipLineWriter } from './gzip-line-writer';
 import { RefusedRecords } from './refused-records';
 
@@ -54,6 +55,8 @@ export class Recording implements IngestSink {
   private readonly knownSources = new Map<string, string>();
   /** What the full queue refused since it last took a line: marked in the file once it does. */
   private readonly refused = new RefusedRecords();
+  /** A batch's lines when the caller did not encode them. */
+  private readonly lines = new EventLines();
 
   private constructor(
     readonly path: string,
@@ -111,13 +114,26 @@ export class Recording implements IngestSink {
    * Append what a source delivered: a batch becomes one line per event (`lines`, when the caller
    * encoded them already: event-line.ts).
    */
-  record(r: IngestRecord, lines?: readonly string[]): void {
-    if (r.k === 'batch') {
-      if (lines === undefined) for (const rec of r.events) this.append({ k: 'event', rec });
-      else if (!this.closed)
-        for (let i = 0; i < lines.length; i++) this.put(lines[i] as string, r.events[i]);
-    } else {
-      this.append(r);
+  record(r: IngestRecord, lines?: EventLines): void {
+    if (r.k !== 'batch') return this.append(r);
+    if (this.closed) return;
+    if (lines === undefined) {
+      lines = this.lines;
+      lines.clear();
+      for (const e of r.events) lines.add(e);
+    }
+    // The whole batch in one copy, unless a refused stretch waits for its marker or it does not fit.
+    if (!this.refused.pending && this.writer.takesBytes(lines.end)) {
+      this.writer.writeBytes(lines.buf, 0, lines.end, lines.count);
+      return;
+    }
+    for (let i = 0; i < lines.count; i++) {
+      const start = lines.lineStart(i);
+      const end = lines.lineEnd(i) + 1;
+      const rec = r.events[i] as EventRecord;
+      if (this.refused.pending && this.writer.takesBytes(end - start)) this.writeMarkers();
+      if (!this.writer.writeBytes(lines.buf, start, end, 1))
+        this.refused.event(rec.source, rec.seq, rec.ts);
     }
   }
 

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventRecord, GapRecord } from '../../shared/events';
-import { encodeRecord, type SessionRecord } from '../../electron/session/format';
+import { EventLines } from '../../electron/session/event-line';
+import type { SessionRecord } from '../../electron/session/format';
 import { loadIntoModel } from '../../electron/session/load';
 import { readSession } from '../../electron/session/read-session';
 import { Recording } from '../../electron/session/recording';
@@ -32,7 +33,8 @@ function batchOf(source: string, seq: number): EventRecord[] {
 /** Records batch `seq` of `source` the way the live session does (its lines encoded already). */
 function recordBatch(rec: Recording, source: string, seq: number): void {
   const events = batchOf(source, seq);
-  const lines = events.map((e) => encodeRecord({ k: 'event', rec: e }));
+  const lines = new EventLines();
+  for (const e of events) lines.add(e);
   rec.record({ k: 'batch', meta: { source, seq, ts: 1000 + seq, dpRank: null }, events }, lines);
 }
 

@@ -1,0 +1,62 @@
+// The event line is written as UTF-8 bytes straight into a batch's buffer (the live path's
+// recording and event ring copy those bytes): the bytes must be exactly the lines the string
+// encoder wrote before (pinned), for the fixtures' events and every edge case, and the ring must
+// read a row pushed as bytes as it reads one pushed as a string.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EventRing } from '../../electron/model/event-ring';
+import { EventLines, eventLine, readEventLine } from '../../electron/session/event-line';
+import { ROOT } from '../support/built-app';
+import { eventLineCases } from '../support/event-line-cases';
+
+const PINNED = readFileSync(path.join(ROOT, 'test/fixtures/session/event-lines.pinned.jsonl'));
+
+describe('event lines as bytes', () => {
+  it('writes a batch of lines byte for byte as pinned, each ending with a newline', () => {
+    const cases = eventLineCases();
+    const lines = new EventLines();
+    for (const r of cases) lines.add(r);
+    expect(lines.count).toBe(cases.length);
+    expect(Buffer.compare(lines.buf.subarray(0, lines.end), PINNED)).toBe(0);
+    const pinned = PINNED.toString('utf8').split('\n');
+    for (let i = 0; i < cases.length; i++) {
+      expect(lines.buf.toString('utf8', lines.lineStart(i), lines.lineEnd(i))).toBe(pinned[i]);
+      expect(lines.buf[lines.lineEnd(i)]).toBe(0x0a);
+      expect(eventLine(cases[i] as (typeof cases)[number])).toBe(pinned[i]);
+    }
+  });
+
+  it('keeps the lines written so far when a line needs a larger buffer', () => {
+    const cases = eventLineCases().slice(-12);
+    const lines = new EventLines();
+    lines.buf = Buffer.alloc(8);
+    for (const r of cases) lines.add(r);
+    const want = cases.map((r) => `${eventLine(r)}\n`).join('');
+    expect(lines.buf.toString('utf8', 0, lines.end)).toBe(want);
+    // Cleared for the next batch: the same buffer, written from its start.
+    lines.clear();
+    lines.add(cases[0] as (typeof cases)[number]);
+    expect(lines.buf.toString('utf8', 0, lines.end)).toBe(`${eventLine(cases[0]!)}\n`);
+  });
+
+  it('is read back by the event ring as the events that were pushed, bytes or string', () => {
+    // The cases a session reader takes as events (a time that is not usable is an event error).
+    const cases = eventLineCases()
+      .slice(-40)
+      .filter((r) => r.ts > 1e9 && r.ts < 1e10);
+    const fromBytes = new EventRing(100, { readLine: readEventLine });
+    const fromText = new EventRing(100, { readLine: readEventLine });
+    const lines = new EventLines();
+    for (const r of cases) lines.add(r);
+    cases.forEach((r, i) => {
+      fromBytes.pushBytes(r, lines.buf, lines.lineStart(i), lines.lineEnd(i));
+      fromText.push(r, eventLine(r));
+    });
+    const all = { offset: 0, limit: 100 };
+    expect(fromBytes.query(all)).toEqual(fromText.query(all));
+    expect(fromBytes.query(all).rows.map((row) => row.event.type)).toEqual(
+      [...cases].reverse().map((r) => r.event.type),
+    );
+  });
+});
