@@ -79,6 +79,47 @@ const FIELD_BYTES = 64;
 const PER_UNIT = 6;
 
 /**
+ * The text of an event's last fields, kept while they repeat: a BlockStored's block size, medium,
+ * group and spec kind (after its token count) and a BlockRemoved's medium and group are the same
+ * event after event, so their bytes are copied in one piece instead of written field by field.
+ */
+class Tail<E> {
+  private e: E | null = null;
+  bytes: Uint8Array = new Uint8Array(0);
+
+  constructor(private readonly same: (a: E, b: E) => boolean) {}
+
+  /** Whether `e`'s tail fields are those of the event kept. */
+  matches(e: E): boolean {
+    return this.e !== null && this.same(e, this.e);
+  }
+
+  /** Keeps `e` and its tail's bytes, src[start, end). */
+  keep(e: E, src: Uint8Array, start: number, end: number): void {
+    this.e = e;
+    // A copy (a Buffer's slice() would be a view of bytes the next batch writes over).
+    this.bytes = new Uint8Array(src.subarray(start, end));
+  }
+}
+
+const samePlacement = (a: BlockStoredEvent | BlockRemovedEvent, b: typeof a): boolean =>
+  a.medium === b.medium &&
+  a.group_idx === b.group_idx &&
+  a.locality === b.locality &&
+  a.ownership === b.ownership;
+
+const sameStoredTail = (a: BlockStoredEvent, b: BlockStoredEvent): boolean =>
+  a.block_size === b.block_size &&
+  a.lora_id === b.lora_id &&
+  a.lora_name === b.lora_name &&
+  a.extra_keys_count === b.extra_keys_count &&
+  a.kv_cache_spec_kind === b.kv_cache_spec_kind &&
+  a.kv_cache_spec_sliding_window === b.kv_cache_spec_sliding_window &&
+  a.metadata_count === b.metadata_count &&
+  a.session_id_count === b.session_id_count &&
+  samePlacement(a, b);
+
+/**
  * The event lines of one batch, back to back in one buffer, each ending with a newline: the
  * recording copies them into its gzip segment and the event ring into its arena (consumers copy
  * them during the call they are handed in: the buffer is written again for the next batch).
@@ -96,8 +137,8 @@ export class EventLines {
   private readonly lastLora = new LastText();
   private readonly lastKind = new LastText();
   private readonly lastPlacement = new LastText();
-  private readonly lastStored = new StoredTail();
-  private readonly lastRemoved = new RemovedTail();
+  private readonly lastStored = new Tail<BlockStoredEvent>(sameStoredTail);
+  private readonly lastRemoved = new Tail<BlockRemovedEvent>(samePlacement);
   /**
    * The events of a batch share source, seq, ts and rank: the line's head (up to `"idx":`) is
    * written once a batch and copied for its other events (escaping the source and writing the
@@ -321,66 +362,6 @@ export class EventLines {
         missingCase(e);
     }
     this.buf[this.end++] = CLOSE;
-  }
-}
-
-/**
- * The text of a BlockStored's fields after its token count, kept while they repeat: block size,
- * medium, group and spec kind are the same event after event, so their bytes are copied in one
- * piece instead of written field by field.
- */
-class StoredTail {
-  private e: BlockStoredEvent | null = null;
-  bytes: Uint8Array = new Uint8Array(0);
-
-  /** Whether `e`'s tail fields are those of the event kept. */
-  matches(e: BlockStoredEvent): boolean {
-    const k = this.e;
-    return (
-      k !== null &&
-      e.block_size === k.block_size &&
-      e.lora_id === k.lora_id &&
-      e.medium === k.medium &&
-      e.lora_name === k.lora_name &&
-      e.extra_keys_count === k.extra_keys_count &&
-      e.group_idx === k.group_idx &&
-      e.kv_cache_spec_kind === k.kv_cache_spec_kind &&
-      e.kv_cache_spec_sliding_window === k.kv_cache_spec_sliding_window &&
-      e.metadata_count === k.metadata_count &&
-      e.session_id_count === k.session_id_count &&
-      e.locality === k.locality &&
-      e.ownership === k.ownership
-    );
-  }
-
-  /** Keeps `e` and its tail's bytes, src[start, end). */
-  keep(e: BlockStoredEvent, src: Uint8Array, start: number, end: number): void {
-    this.e = e;
-    // A copy (a Buffer's slice() would be a view of bytes the next batch writes over).
-    this.bytes = new Uint8Array(src.subarray(start, end));
-  }
-}
-
-/** The same for a BlockRemoved's fields after its hashes. */
-class RemovedTail {
-  private e: BlockRemovedEvent | null = null;
-  bytes: Uint8Array = new Uint8Array(0);
-
-  matches(e: BlockRemovedEvent): boolean {
-    const k = this.e;
-    return (
-      k !== null &&
-      e.medium === k.medium &&
-      e.group_idx === k.group_idx &&
-      e.locality === k.locality &&
-      e.ownership === k.ownership
-    );
-  }
-
-  keep(e: BlockRemovedEvent, src: Uint8Array, start: number, end: number): void {
-    this.e = e;
-    // A copy (a Buffer's slice() would be a view of bytes the next batch writes over).
-    this.bytes = new Uint8Array(src.subarray(start, end));
   }
 }
 

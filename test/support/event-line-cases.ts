@@ -3,52 +3,22 @@
 // are not ASCII, placement fields, numbers that are not plain ints, hash text that is not
 // canonical). The pinned lines in test/fixtures/session/event-lines.pinned.jsonl are what the
 // string encoder wrote for them before the byte encoder replaced it.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EventRecord, KvEvent } from '../../shared/events';
 import { decodeBatch } from '../../electron/wire/decode-batch';
 import { ROOT } from './built-app';
+import { readPayloads } from './fixture-frames';
+import { stored as storedRecord } from '../model/helpers';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'vllm');
-
-/** The payload frames of a vLLM fixture file (frames files: u32 counts and lengths). */
-function payloads(name: string): Uint8Array[] {
-  const b = readFileSync(path.join(FIXTURES, `${name}.frames`));
-  const out: Uint8Array[] = [];
-  let o = 0;
-  while (o < b.length) {
-    const n = b.readUInt32BE(o);
-    o += 4;
-    const frames: Uint8Array[] = [];
-    for (let i = 0; i < n; i++) {
-      const len = b.readUInt32BE(o);
-      o += 4;
-      frames.push(b.subarray(o, o + len));
-      o += len;
-    }
-    out.push(frames[2] as Uint8Array);
-  }
-  return out;
-}
 
 /** Batches taken from each fixture file (both event encodings, every field they carry). */
 const FIXTURE_BATCHES = 80;
 
+/** A BlockStored of three u64 hashes (the model tests' helper), with `over` for its fields. */
 const stored = (over: Partial<Extract<KvEvent, { type: 'BlockStored' }>> = {}): KvEvent => ({
-  type: 'BlockStored',
-  block_hashes: ['18446744073709551615', '0', '12345678901234567890'],
-  parent_block_hash: null,
-  token_count: 0,
-  block_size: 16,
-  lora_id: null,
-  medium: null,
-  lora_name: null,
-  extra_keys_count: 0,
-  group_idx: null,
-  kv_cache_spec_kind: null,
-  kv_cache_spec_sliding_window: null,
-  metadata_count: 0,
-  session_id_count: 0,
+  ...(storedRecord('edge', 0, ['18446744073709551615', '0', '12345678901234567890'], null, null)
+    .event as Extract<KvEvent, { type: 'BlockStored' }>),
   ...over,
 });
 
@@ -84,7 +54,7 @@ export function eventLineCases(): EventRecord[] {
   const out: EventRecord[] = [];
   let seq = 100;
   for (const name of ['hybrid-int', 'legacy-int']) {
-    for (const p of payloads(name).slice(0, FIXTURE_BATCHES)) {
+    for (const p of readPayloads(path.join(FIXTURES, `${name}.frames`)).slice(0, FIXTURE_BATCHES)) {
       const d = decodeBatch(p, {}, { source: name, seq: seq++ });
       if (d.ok) out.push(...d.events);
     }
