@@ -137,6 +137,12 @@ const K_END = ascii('}\n');
 const EMPTY = Buffer.alloc(0);
 const K_RANK_NULL_END = ascii(',"dp_rank":null}\n');
 
+/**
+ * Room asked of the output before a batch: most batches' lines fit (a few KB); a larger batch
+ * grows the buffer (ByteRun.room copies what it holds), which is rare and stays correct.
+ */
+const LEND_BYTES = 32 * 1024;
+
 // Rare batch shapes (a batch that names no rank, an AllBlocksCleared) take the same code as the
 // common ones, with other values: in V8's optimized code a null where only small ints were seen,
 // or a call or property site that no batch reached yet, deoptimizes the whole hot path, and its
@@ -164,15 +170,28 @@ for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_
 /** A label that was not a word: the decoder keeps the value it had (drift, never shown). */
 const LABEL_DRIFT = -2;
 
+/** The big-endian u32 at bytes[p] (bounds checked by the caller). */
+function be32(bytes: Uint8Array, p: number): number {
+  return (
+    (((bytes[p] as number) << 24) |
+      ((bytes[p + 1] as number) << 16) |
+      ((bytes[p + 2] as number) << 8) |
+      (bytes[p + 3] as number)) >>>
+    0
+  );
+}
+
 /** Writes a block hash at the cursor into w as the exact path prints it: ints bare, bytes as hex. */
 function hashInto(r: MsgpackReader, w: ByteRun): void {
   const p = r.pos;
   if (p >= r.end) throw UNHANDLED;
-  const b = r.bytes[p] as number;
+  const bytes = r.bytes;
+  const b = bytes[p] as number;
   if (b === 0xcf) {
     r.need(9);
     const buf = w.room(20);
-    w.n = writeU64Decimal(buf, w.n, r.view.getUint32(p + 1), r.view.getUint32(p + 5));
+    // Read byte by byte: r.view would make a DataView per payload (MsgpackReader makes it lazily).
+    w.n = writeU64Decimal(buf, w.n, be32(bytes, p + 1), be32(bytes, p + 5));
     r.pos = p + 9;
   } else if (b <= 0x7f || b >= 0xe0 || (b >= 0xcc && b <= 0xce) || (b >= 0xd0 && b <= 0xd2)) {
     let v = r.int('hash');
@@ -191,13 +210,12 @@ function hashInto(r: MsgpackReader, w: ByteRun): void {
     r.need(1 + lenBytes);
     const len =
       lenBytes === 1
-        ? (r.bytes[p + 1] as number)
+        ? (bytes[p + 1] as number)
         : lenBytes === 2
-          ? r.view.getUint16(p + 1)
-          : r.view.getUint32(p + 1);
+          ? ((bytes[p + 1] as number) << 8) | (bytes[p + 2] as number)
+          : be32(bytes, p + 1);
     r.pos = p + 1 + lenBytes;
     r.need(len);
-    const bytes = r.bytes;
     const buf = w.room(2 * len + 2);
     let n = w.n;
     buf[n++] = QUOTE;
@@ -236,7 +254,9 @@ function spells(
 
 /** Writes the JSON lines of whole batches from their bytes; one per capture. */
 export class BatchJsonWriter {
+  /** The batch's lines, written in the output's buffer from linesStart (see LineOutput.lend). */
   private readonly lines = new ByteRun();
+  private linesStart = 0;
   private readonly hashes = new ByteRun();
   private readonly parent = new ByteRun();
   private readonly head = new ByteRun();
@@ -304,6 +324,9 @@ export class BatchJsonWriter {
       const guess = n === 2 || last === 0xc0 ? NO_RANK : last <= 0x7f ? last : NO_GUESS;
       const ifNone = rankIfNone ?? NO_RANK;
       const start = r.pos;
+      // The lines go straight into the output's buffer (committed once the batch is whole).
+      this.lines.buf = this.o.lend(LEND_BYTES);
+      this.linesStart = this.o.lentAt();
       let rank = this.batch(
         r,
         n,
@@ -315,7 +338,7 @@ export class BatchJsonWriter {
         rank = this.batch(r, n, seq, rank === NO_RANK ? ifNone : rank);
       }
       if (r.pos !== r.end) return -1;
-      this.o.bytes(this.lines.buf.subarray(0, this.lines.n));
+      this.o.commit(this.lines.buf, this.lines.n);
       return this.events;
     } catch (e) {
       if (e instanceof Unhandled || e instanceof MsgpackError || e instanceof SchemaError)
@@ -348,7 +371,7 @@ export class BatchJsonWriter {
       tail.all(K_END);
     }
     this.tailPart = tail.exactIn(this.tailPart);
-    this.lines.n = 0;
+    this.lines.n = this.linesStart;
     const events = r.arrayHeader();
     if (events < 0) throw UNHANDLED;
     for (let i = 0; i < events; i++) this.event(r);

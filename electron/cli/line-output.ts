@@ -55,6 +55,31 @@ export class LineOutput {
     this.pos = p + n;
   }
 
+  /**
+   * The buffer, with at least `n` bytes free from `lentAt()`, for a writer that appends there
+   * itself and then calls `commit` (or not, to drop what it wrote). The fast path writes its
+   * lines in place this way: before, they were written into a buffer of its own and copied here
+   * (a view and a copy per message).
+   */
+  lend(n: number): Buffer {
+    this.room(n);
+    return this.buf;
+  }
+
+  /** Where a writer given `lend`'s buffer starts appending. */
+  lentAt(): number {
+    return this.pos;
+  }
+
+  /**
+   * A writer given `lend`'s buffer wrote up to `end`; `buf` is that buffer, or a larger one it
+   * grew into that holds a copy of everything before its start (adopted in its place).
+   */
+  commit(buf: Buffer, end: number): void {
+    this.buf = buf;
+    this.pos = end;
+  }
+
   /** Appends one ASCII byte. */
   byte(c: number): void {
     this.room(1);

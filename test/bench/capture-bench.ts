@@ -26,6 +26,8 @@ const ROUNDS = Number(process.env.KVSCOPE_BENCH_ROUNDS ?? 5);
 const CAPTURE_NODE_ARGS = (process.env.KVSCOPE_BENCH_CAPTURE_NODE_ARGS ?? '')
   .split(' ')
   .filter(Boolean);
+// The same for the bare loop, to compare its profile with capture's function by function.
+const BARE_NODE_ARGS = (process.env.KVSCOPE_BENCH_BARE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const BUDGET = 1.6;
 // Another build's CLI to measure beside this one in the same run (before / after a change).
 const OTHER_CLI = process.env.KVSCOPE_BENCH_OTHER_CLI;
@@ -82,6 +84,8 @@ async function stream(pub, rate, total) {
 const BARE = `
 const { Subscriber } = require('zeromq');
 const sentinel = Buffer.from(process.env.SENTINEL, 'hex');
+// Exits on the bench's SIGINT as capture does (a --cpu-prof profile is written at exit).
+process.once('SIGINT', () => process.exit(0));
 (async () => {
   const sock = new Subscriber({ linger: 0 });
   sock.subscribe();
@@ -313,7 +317,7 @@ export async function runCaptureBench(): Promise<BenchResult> {
   const captureLines = measuredLines + streamEvents(WARMUP_MESSAGES).captureLines;
   const seed = seedScript();
   const consumers: Consumer[] = [
-    { name: 'bare', command: (e) => [process.execPath, ['-e', BARE, e]] },
+    { name: 'bare', command: (e) => [process.execPath, [...BARE_NODE_ARGS, '-e', BARE, e]] },
     {
       name: 'capture',
       command: (e) => [

@@ -1,6 +1,7 @@
 // capture --json's fast path against the exact path, batch by batch: the same bytes for every
 // pinned wire variant, and the batches engines send taken without the exact path.
 import { Writable } from 'node:stream';
+import { encode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
 import { BatchJsonWriter } from '../../electron/cli/capture-batch-json';
 import { EventJsonWriter } from '../../electron/cli/event-json';
@@ -88,6 +89,24 @@ describe('capture --json fast path', () => {
     const r = bothPaths([...payloads, ...payloads], null);
     expect(r.fast).toBe(r.exact);
     expect(r.taken).toBeGreaterThanOrEqual(payloads.length + payloads.length * 0.9);
+  });
+
+  it('prints a batch larger than the room lent to it, after lines still waiting, as the exact path does', () => {
+    const payloads = ALL_FIXTURES.flatMap((f) => readPayloads(f.frames));
+    // One BlockStored of 15,000 u64 hashes: a line of about 300 KB, more than the output's whole
+    // buffer (256 KB), so that the fast path grows it.
+    const hashes = Array.from({ length: 15000 }, (_, i) => 0xfedcba9876543210n - BigInt(i) * 7919n);
+    const tokens = Array.from({ length: 64 }, (_, i) => i);
+    const big = encode(
+      [1767225601.5, [['BlockStored', hashes, null, tokens, 16, null, 'GPU']], 0],
+      { useBigInt64: true },
+    );
+    const stream = [...payloads, ...payloads.slice(0, 50), big, ...payloads.slice(0, 50), big];
+    const r = bothPaths(stream, null);
+    expect(r.fast).toBe(r.exact);
+    expect(r.fast).toContain('"block_hashes":[18364758544493064720,18364758544493056801,');
+    // Both big batches went by the fast path (the exact path would print the same bytes).
+    expect(r.taken).toBeGreaterThanOrEqual(payloads.length * 0.9 + 102);
   });
 
   it('hands a batch it does not take back with nothing written', () => {
