@@ -34,6 +34,8 @@ export interface SourceState {
   name: string;
   dpRank: number | null;
   media: Map<string, MediumState>;
+  /** The same media as a list: a per-block check of the others iterates no Map. */
+  mediaList: MediumState[];
   c: Counters;
   duplicateStores: number;
   regretBlocks: number;
@@ -78,6 +80,7 @@ export function newSource(idx: number, name: string): SourceState {
     name,
     dpRank: null,
     media: new Map(),
+    mediaList: [],
     c: newCounters(),
     duplicateStores: 0,
     regretBlocks: 0,

@@ -291,8 +291,12 @@ export class CacheAnalysis {
 
   /** Whether src holds id in a medium other than m. */
   private heldElsewhere(src: SourceState, m: MediumState, id: number): boolean {
-    if (src.media.size === 1) return false;
-    for (const other of src.media.values()) if (other !== m && other.resident.has(id)) return true;
+    const list = src.mediaList;
+    if (list.length === 1) return false;
+    for (let i = 0; i < list.length; i += 1) {
+      const other = list[i] as MediumState;
+      if (other !== m && other.resident.has(id)) return true;
+    }
     return false;
   }
 
@@ -313,6 +317,7 @@ export class CacheAnalysis {
     if (!m) {
       m = newMedium(name, this.holdings, this.opts.ghostExactCap, this.opts.ghostTailCap);
       src.media.set(name, m);
+      src.mediaList.push(m);
     }
     return m;
   }

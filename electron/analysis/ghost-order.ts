@@ -130,15 +130,20 @@ export class GhostOrder {
     const slots = n * 2 > this.slots ? Math.max(this.slots * 2, 2) : this.slots;
     const keys = new Int32Array(slots).fill(FREE);
     const at = new Float64Array(slots);
+    // The old keys array becomes old slot -> new slot once read, and slotOf is rewritten in one
+    // sequential pass over its own table: setting each id anew would cost a random probe per
+    // live entry, as many as the pushes between packs.
+    const moved = this.keys;
     let j = 0;
     for (let s = this.oldest; s < this.next; s += 1) {
-      const k = this.keys[s] as number;
+      const k = moved[s] as number;
       if (k === FREE) continue;
       keys[j] = k;
       at[j] = this.at[s] as number;
-      this.slotOf.set(k, j);
+      moved[s] = j;
       j += 1;
     }
+    this.slotOf.remapValues(moved);
     this.slots = slots;
     this.keys = keys;
     this.at = at;

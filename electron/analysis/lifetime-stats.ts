@@ -14,6 +14,10 @@ const LN_GAMMA = Math.log(GAMMA);
 const MIN_INDEX = Math.ceil(Math.log(1e-9) / LN_GAMMA);
 const MAX_INDEX = Math.ceil(Math.log(1e9) / LN_GAMMA);
 
+/** The percentiles a summary gives, ascending. */
+const PERCENTILES = [0.5, 0.9, 0.99] as const;
+type Percentile = (typeof PERCENTILES)[number];
+
 /** Percentiles of one medium's lifetimes. */
 export interface LifetimeSummary {
   count: number;
@@ -34,7 +38,8 @@ export function lifetimeBucket(sec: number): number {
 /** Lifetime samples of one medium. */
 export class LifetimeStats {
   private samples: Float64Array | null = new Float64Array(1024);
-  private sortedCache: Float64Array | null = null;
+  /** The exact samples' PERCENTILES, until the next sample. */
+  private picked: number[] | null = null;
   private n = 0;
   private readonly buckets = new Array<number>(LIFETIME_BOUNDS_S.length + 1).fill(0);
   private readonly sketch = new Float64Array(MAX_INDEX - MIN_INDEX + 1);
@@ -47,24 +52,23 @@ export class LifetimeStats {
     this.total += sec;
     const b = lifetimeBucket(sec);
     this.buckets[b] = (this.buckets[b] as number) + 1;
-    if (sec < 1e-9) this.sketchZero += 1;
-    else {
-      const i = Math.min(MAX_INDEX, Math.max(MIN_INDEX, Math.ceil(Math.log(sec) / LN_GAMMA)));
-      this.sketch[i - MIN_INDEX] = (this.sketch[i - MIN_INDEX] as number) + 1;
-    }
-    if (this.samples === null) return;
-    if (this.n > EXACT_SAMPLES) {
+    this.picked = null;
+    if (this.samples !== null) {
+      if (this.n <= EXACT_SAMPLES) {
+        if (this.n > this.samples.length) {
+          const grown = new Float64Array(Math.min(EXACT_SAMPLES, this.samples.length * 2));
+          grown.set(this.samples);
+          this.samples = grown;
+        }
+        this.samples[this.n - 1] = sec;
+        return;
+      }
+      // Past the bound: the sketch is only read from here on, so it is built now from the
+      // samples kept (a logarithm per sample saved on every session that stays below the bound).
+      for (let i = 0; i < this.n - 1; i += 1) this.sketchAdd(this.samples[i] as number);
       this.samples = null;
-      this.sortedCache = null;
-      return;
     }
-    if (this.n > this.samples.length) {
-      const grown = new Float64Array(Math.min(EXACT_SAMPLES, this.samples.length * 2));
-      grown.set(this.samples);
-      this.samples = grown;
-    }
-    this.samples[this.n - 1] = sec;
-    this.sortedCache = null;
+    this.sketchAdd(sec);
   }
 
   /** Count, p50/p90/p99 (sorted[ceil(p n) - 1]) and the histogram. */
@@ -73,7 +77,7 @@ export class LifetimeStats {
       upperS: i < LIFETIME_BOUNDS_S.length ? (LIFETIME_BOUNDS_S[i] as number) : null,
       count,
     }));
-    const pick = (p: number): number | null => (this.n === 0 ? null : this.quantile(p));
+    const pick = (p: Percentile): number | null => (this.n === 0 ? null : this.quantile(p));
     return {
       count: this.n,
       p50: pick(0.5),
@@ -94,11 +98,33 @@ export class LifetimeStats {
     return this.total;
   }
 
-  private quantile(p: number): number {
-    const rank = Math.max(1, Math.ceil(p * this.n));
+  private sketchAdd(sec: number): void {
+    if (sec < 1e-9) this.sketchZero += 1;
+    else {
+      const i = Math.min(MAX_INDEX, Math.max(MIN_INDEX, Math.ceil(Math.log(sec) / LN_GAMMA)));
+      this.sketch[i - MIN_INDEX] = (this.sketch[i - MIN_INDEX] as number) + 1;
+    }
+  }
+
+  /** sorted[rank - 1] of the exact samples for each of PERCENTILES, by selection, not a sort. */
+  private exactPicks(samples: Float64Array): number[] {
+    const a = samples.slice(0, this.n);
+    let lo = 0;
+    // Ranks ascend, so each selection leaves what is below it on its left: the next one starts
+    // past it.
+    return PERCENTILES.map((p) => {
+      const k = rankOf(p, this.n) - 1;
+      selectNth(a, lo, this.n - 1, k);
+      lo = k;
+      return a[k] as number;
+    });
+  }
+
+  private quantile(p: Percentile): number {
+    const rank = rankOf(p, this.n);
     if (this.samples !== null) {
-      this.sortedCache ??= this.samples.slice(0, this.n).sort();
-      return this.sortedCache[rank - 1] as number;
+      this.picked ??= this.exactPicks(this.samples);
+      return this.picked[PERCENTILES.indexOf(p)] as number;
     }
     let seen = this.sketchZero;
     if (seen >= rank) return 0;
@@ -108,4 +134,45 @@ export class LifetimeStats {
     }
     return (2 * GAMMA ** MAX_INDEX) / (GAMMA + 1);
   }
+}
+
+/** The nearest rank of p among n samples (1-based). */
+function rankOf(p: number, n: number): number {
+  return Math.max(1, Math.ceil(p * n));
+}
+
+/**
+ * Reorders a[lo..hi] so that a[k] is the value a sort would put there, nothing larger before it
+ * and nothing smaller after (Hoare's selection, median of three): O(n), where a sort of a million
+ * samples is O(n log n) at every report.
+ */
+export function selectNth(a: Float64Array, lo: number, hi: number, k: number): void {
+  while (hi > lo) {
+    const mid = (lo + hi) >>> 1;
+    // Median of three as the pivot: sorted or reversed samples stay linear.
+    if ((a[mid] as number) < (a[lo] as number)) swap(a, mid, lo);
+    if ((a[hi] as number) < (a[lo] as number)) swap(a, hi, lo);
+    if ((a[hi] as number) < (a[mid] as number)) swap(a, hi, mid);
+    const pivot = a[mid] as number;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i += 1;
+      while ((a[j] as number) > pivot) j -= 1;
+      if (i <= j) {
+        swap(a, i, j);
+        i += 1;
+        j -= 1;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
+
+function swap(a: Float64Array, i: number, j: number): void {
+  const t = a[i] as number;
+  a[i] = a[j] as number;
+  a[j] = t;
 }

@@ -99,6 +99,13 @@ export class IdTable {
     }
   }
 
+  /** Replaces every value v by to[v] in one pass over the table (to covers every value held). */
+  remapValues(to: Int32Array): void {
+    const pairs = this.pairs;
+    for (let i = 0; i < pairs.length; i += 2)
+      if (pairs[i] !== EMPTY) pairs[i + 1] = to[pairs[i + 1] as number] as number;
+  }
+
   /** Forgets every entry (memory shrinks back to the first allocation). */
   clear(): void {
     this.pairs = new Int32Array(2 * FIRST_CAPACITY).fill(EMPTY);

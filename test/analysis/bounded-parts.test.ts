@@ -1,7 +1,44 @@
 // The bounded parts past their exact range: the lifetime sketch and the hot-prefix table.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HotPrefixes, MAX_PARENTS } from '../../electron/analysis/hot-prefixes';
-import { EXACT_SAMPLES, LifetimeStats } from '../../electron/analysis/lifetime-stats';
+import { EXACT_SAMPLES, LifetimeStats, selectNth } from '../../electron/analysis/lifetime-stats';
+
+describe('exact lifetime percentiles', () => {
+  it('selects the value a sort puts at each rank, duplicates and negative times included', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -5, max: 40 }), { minLength: 1, maxLength: 300 }),
+        fc.nat(),
+        (xs, r) => {
+          const a = Float64Array.from(xs, (x) => x / 4);
+          const sorted = a.slice().sort();
+          const k = r % a.length;
+          selectNth(a, 0, a.length - 1, k);
+          expect(a[k]).toBe(sorted[k]);
+          for (let i = 0; i < k; i++) expect(a[i]).toBeLessThanOrEqual(a[k]!);
+          for (let i = k + 1; i < a.length; i++) expect(a[i]).toBeGreaterThanOrEqual(a[k]!);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives nearest-rank p50 / p90 / p99 below the bound, and new ones after another sample', () => {
+    const l = new LifetimeStats();
+    const xs = Array.from({ length: 1001 }, (_, i) => (i * 7919) % 1001);
+    for (const x of xs) l.add(x);
+    const sorted = [...xs].sort((a, b) => a - b);
+    const s = l.summary();
+    expect([s.p50, s.p90, s.p99]).toEqual(
+      [0.5, 0.9, 0.99].map((p) => sorted[Math.ceil(p * 1001) - 1]),
+    );
+    expect(s.estimate).toBe(false);
+    // Twenty large samples move p99 up: the picks are not kept past a new sample.
+    for (let i = 0; i < 20; i++) l.add(5000);
+    expect(l.summary().p99).toBe(5000);
+  });
+});
 
 describe('lifetimes past the exact bound', () => {
   it('switches to the sketch and stays within 1% of the exact nearest-rank percentiles', () => {

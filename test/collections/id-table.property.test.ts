@@ -40,6 +40,15 @@ describe('id table', () => {
     );
   });
 
+  it('maps every value through a table in place and keeps every key findable', () => {
+    const t = new IdTable();
+    for (let i = 0; i < 5000; i++) t.set(i * 7, i);
+    for (let i = 0; i < 5000; i += 3) t.delete(i * 7);
+    const to = Int32Array.from({ length: 5000 }, (_, v) => 4999 - v);
+    t.remapValues(to);
+    for (let i = 0; i < 5000; i++) expect(t.get(i * 7)).toBe(i % 3 === 0 ? -1 : 4999 - i);
+  });
+
   it('finds every key of a dense run after deleting every other one', () => {
     const t = new IdTable();
     for (let i = 0; i < 50_000; i++) t.set(i, i * 2);
