@@ -39,6 +39,16 @@ export interface BlockStoredEvent {
   ownership?: string;
 }
 
+/**
+ * Whether a store's blocks form a chain (each block's parent the one before it). vLLM's
+ * offloading connector publishes the blocks it moved to CPU / storage as one BlockStored with no
+ * parent and no token ids: a set of hashes in whatever order its manager kept them (mixed across
+ * requests), not a chain. A store that carries its tokens or names a parent is a chain.
+ */
+export function storeIsChain(ev: BlockStoredEvent): boolean {
+  return ev.parent_block_hash !== null || ev.token_count > 0;
+}
+
 export interface BlockRemovedEvent {
   type: 'BlockRemoved';
   block_hashes: HashKey[];

@@ -6,6 +6,7 @@
 import type { AnalysisReport, InputCounts } from '../../shared/analysis-report';
 import { DEFAULT_THRASH_WINDOW_S, THRASH_WINDOWS_S } from '../../shared/analysis-report';
 import {
+  storeIsChain,
   UNSPECIFIED_MEDIUM,
   type BlockRemovedEvent,
   type BlockStoredEvent,
@@ -186,7 +187,8 @@ export class CacheAnalysis {
     src.c.storedBlocks += n;
     const holdings = this.holdings;
     const parent = ev.parent_block_hash;
-    let depth: number | null = 0;
+    // A store that is no chain (an offload tier's set of blocks) says nothing of their depth.
+    let depth: number | null = storeIsChain(ev) ? 0 : null;
     if (parent !== null) {
       this.reuse.storesWithParent += 1;
       const pid = holdings.find(parent);

@@ -15,6 +15,7 @@ import type {
   SeriesQuery,
 } from '../../shared/api-types';
 import type { EventRecord, GapRecord, ResetRecord, UndecodedRecord } from '../../shared/events';
+import { storeIsChain } from '../../shared/events';
 import { missingCase, type IngestRecord } from '../../shared/records';
 import { BinTable } from './bin-table';
 import type { BlockNode } from './block-node';
@@ -370,13 +371,17 @@ export class CacheModel {
       this.bins.add(rows.stored, rec.ts, n);
       const slot = this.slotOf(rec.source, rows, ev.medium);
       const medium = this.forest.mediumId(ev.medium);
+      // A store that is no chain (an offload tier's set of blocks) links none of its blocks.
+      const chain = storeIsChain(ev);
       let parent = ev.parent_block_hash;
       let prev = NONE;
       for (const h of ev.block_hashes) {
-        const id = this.forest.store(h, parent, rec.ts, medium, ev.block_size, prev);
+        const id = this.forest.store(h, parent, rec.ts, medium, ev.block_size, prev, chain);
         if (slot.add(id)) this.forest.addHolder(id, srcIdx);
-        parent = h;
-        prev = id;
+        if (chain) {
+          parent = h;
+          prev = id;
+        }
       }
     } else if (ev.type === 'BlockRemoved') {
       const n = ev.block_hashes.length;

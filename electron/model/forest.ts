@@ -119,7 +119,9 @@ export class Forest {
 
   /**
    * Record a store of hash under parent and return its id. `medium` is a mediumId; `prev` is the id
-   * stored just before in the same event (whose hash is parent), which spares looking it up again.
+   * stored just before in the same event (whose hash is parent), which spares looking it up again;
+   * `chain` is false for an offload tier's store (storeIsChain), which moves a block, never
+   * recomputes it.
    */
   store(
     hash: HashKey,
@@ -128,6 +130,7 @@ export class Forest {
     medium: number,
     tokens: number,
     prev = NONE,
+    chain = true,
   ): number {
     this.version += 1;
     if (parent === hash) parent = null;
@@ -145,17 +148,22 @@ export class Forest {
         }
       }
       if (t.children[id] === 0) this.addLeaf(id);
-      if (parent !== null) this.link(id, parent, prev);
+      // Only a block that took children back can close a cycle through its new parent.
+      if (parent !== null && (t.children[id] === 0 || !this.descends(parent, id)))
+        this.link(id, parent, prev);
     } else {
-      if (t.holders[id] === 0) t.restores[id] = (t.restores[id] as number) + 1;
-      const was = t.parent[id] ?? null;
-      if (was !== parent) {
-        if (was !== null) this.unlink(id);
-        if (parent === null) {
-          t.parent[id] = null;
-          t.parentId[id] = NONE;
-        } else this.link(id, parent, prev);
-      }
+      // Recomputed: stored again while no (source, medium) held it. A GPU eviction followed by
+      // its offload to CPU is a move, not a recompute.
+      if (chain && t.holders[id] === 0) t.restores[id] = (t.restores[id] as number) + 1;
+      // A block hash names its whole prefix, so a known parent never changes: a store naming
+      // another one (an offload tier's, a collision) does not re-parent the block. A parent not
+      // known yet is learnt, unless it descends from the block (that would close a cycle).
+      if (
+        parent !== null &&
+        (t.parent[id] ?? null) === null &&
+        (t.children[id] === 0 || !this.descends(parent, id))
+      )
+        this.link(id, parent, prev);
       if (medium !== NONE) t.medium[id] = medium;
       if (tokens > 0) t.tokens[id] = tokens;
     }
@@ -227,6 +235,20 @@ export class Forest {
     t.parentId[id] = found;
     if (found !== NONE) t.parentGen[id] = t.gen[found] as number;
     return found;
+  }
+
+  /**
+   * Whether the known chain above hash (hash included) reaches block id. O(depth), taken only when
+   * id has children, which is rare on a new store (its children came first) and on a re-store
+   * that names a parent for the first time. The forest has no cycle, so the walk ends.
+   */
+  private descends(hash: HashKey, id: number): boolean {
+    let cur = this.ids.find(hash);
+    while (cur !== NONE) {
+      if (cur === id) return true;
+      cur = this.parentOf(cur);
+    }
+    return false;
   }
 
   /** Forget the oldest blocks resident nowhere beyond the cap. */

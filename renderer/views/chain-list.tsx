@@ -20,9 +20,10 @@ const COLUMNS: Column[] = [
   { label: 'Resident', sort: 'resident', title: 'Blocks of the chain in a cache now' },
   { label: 'Evicted', sort: 'evicted', title: 'Blocks of the chain removed since' },
   {
-    label: 'Restores',
+    label: 'Recomputed',
     sort: 'restores',
-    title: 'Stores of blocks that were known already (thrash)',
+    title:
+      'Stores of its blocks while no source held them in any medium, after their removal (an offload to CPU is a move, not counted). The Insights count re-stores per source and medium.',
   },
   { label: 'Sources', sort: 'sources', title: 'Sources holding blocks of it' },
   { label: 'First seen', sort: 'firstSeen', title: 'First store of a block of the chain' },

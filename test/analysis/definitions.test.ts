@@ -346,6 +346,20 @@ describe('hot prefixes', () => {
   });
 });
 
+describe('hot prefix depth', () => {
+  it("takes no depth from an offload tier's store (no parent, no tokens), only from chains", () => {
+    const offload = stored(['c', 'b', 'a'], { medium: 'CPU' });
+    offload.token_count = 0;
+    const r = run([
+      // The CPU tier announces a, b, c leaf first (as vLLM's connector may) before the GPU chain.
+      batch('e', 0, [offload]),
+      batch('e', 1, [stored(['a', 'b', 'c'])]),
+      batch('e', 2, [stored(['x'], { parent: 'c' }), stored(['y'], { parent: 'c' })]),
+    ]);
+    expect(r.hotPrefixes[0]).toMatchObject({ hash: 'c', fanOut: 2, depthBlocks: 3 });
+  });
+});
+
 describe('bad input', () => {
   it('skips and counts events whose ts is not finite or absurd, and keeps going', () => {
     const r = run([

@@ -46,6 +46,31 @@ describe('chains', () => {
     expect(page.rows[1]).toMatchObject({ residentBlocks: 2, evictedBlocks: 1, lastSeen: 16 });
   });
 
+  it("links none of an offload tier's store (no parent, no tokens) and counts no recompute for it", () => {
+    const m = new CacheModel();
+    m.apply(batch([stored('a', 10, ['r', 'p', 'q'])]));
+    m.apply(batch([stored('a', 10, ['u', 'v'])]));
+    m.apply(batch([removed('a', 11, ['q', 'v', 'p'])]));
+    // vLLM's offloading connector: the blocks it moved to CPU, leaf first and mixed across requests.
+    const offload = stored('a', 11, ['q', 'v', 'p'], null, 'CPU');
+    if (offload.event.type === 'BlockStored') offload.event.token_count = 0;
+    m.apply(batch([offload]));
+    const chains = m.chains(q()).rows.map((r) => [r.id, r.depthBlocks]);
+    expect(chains).toEqual([
+      ['q', 3],
+      ['v', 2],
+    ]);
+    expect(m.chain('p')?.blocks.map((b) => b.hash)).toEqual(['r', 'p']);
+    // The offload moved q, v and p: nothing was recomputed. A GPU store of v after the CPU lost it is.
+    expect(m.chains(q()).rows.map((r) => r.restores)).toEqual([0, 0]);
+    m.apply(batch([removed('a', 12, ['v'], 'CPU')]));
+    m.apply(batch([stored('a', 13, ['v'], 'u')]));
+    expect(m.chains(q()).rows.map((r) => [r.id, r.restores])).toEqual([
+      ['q', 0],
+      ['v', 1],
+    ]);
+  });
+
   it('sorts by every key in both directions and pages', () => {
     const m = forest();
     expect(m.chains(q({ sort: 'depth', desc: false })).rows.map((r) => r.id)).toEqual([

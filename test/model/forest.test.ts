@@ -24,17 +24,42 @@ describe('forest links', () => {
     expect(leaves(f)).toEqual(['c1', 'c2']);
   });
 
-  it('turns a parent back into a leaf when its last child moves to another parent', () => {
+  it("keeps a known block's parent when a later store names another: a hash names its prefix", () => {
     const f = new Forest();
     const gpu = f.mediumId('GPU');
     f.store('a', null, 1, gpu, 16);
     f.store('b', null, 1, gpu, 16);
     f.store('x', 'a', 1, gpu, 16);
-    expect(leaves(f)).toEqual(['b', 'x']);
     f.store('x', 'b', 2, gpu, 16);
-    expect(f.children('a')).toBe(0);
-    expect(f.children('b')).toBe(1);
-    expect(leaves(f)).toEqual(['a', 'x']);
+    expect(f.get('x')?.parent).toBe('a');
+    expect(f.children('a')).toBe(1);
+    expect(f.children('b')).toBe(0);
+    expect(leaves(f)).toEqual(['b', 'x']);
+    // A store naming no parent forgets none; one naming a parent for the first time teaches it.
+    f.store('x', null, 3, gpu, 16);
+    expect(f.get('x')?.parent).toBe('a');
+    f.store('y', null, 3, gpu, 16);
+    f.store('y', 'b', 4, gpu, 16);
+    expect(f.get('y')?.parent).toBe('b');
+    expect(leaves(f)).toEqual(['x', 'y']);
+  });
+
+  it('never closes a cycle, whether the parent comes after its child or is learnt late', () => {
+    const f = new Forest();
+    const gpu = f.mediumId('GPU');
+    // b names a (not known yet) as parent; then a is stored naming b: a -> b -> a would be a loop.
+    f.store('b', 'a', 1, gpu, 16);
+    f.store('a', 'b', 2, gpu, 16);
+    expect(f.get('a')?.parent).toBeNull();
+    expect(f.get('b')?.parent).toBe('a');
+    expect(f.path('b').map((id) => f.view(id).hash)).toEqual(['a', 'b']);
+    // c is a root known first; later a store names c's own descendant d as c's parent.
+    f.store('c', null, 3, gpu, 16);
+    const c = f.idOf('c');
+    f.store('d', 'c', 3, gpu, 16, c);
+    f.store('c', 'd', 4, gpu, 16);
+    expect(f.get('c')?.parent).toBeNull();
+    expect(f.path('d').map((id) => f.view(id).hash)).toEqual(['c', 'd']);
   });
 });
 
