@@ -130,6 +130,7 @@ export class KvSource {
         reset: (prev, item) => this.onReset(prev, decodeBatch(item, this.limits)),
         duplicate: () => void this.counters.duplicates++,
         rejected: () => void this.counters.replayRejected++,
+        badSeq: (seq, item, newest) => this.onBadSeq(seq, item, newest),
         request: (id, from) => this.replay(id, from),
       },
     );
@@ -275,6 +276,26 @@ export class KvSource {
     const payload = m.payload;
     c.bytes += payload.byteLength;
     this.seq.receive(m.seq, payload, payload.byteLength, now);
+  }
+
+  /**
+   * A live batch whose seq cannot be this stream's (see the sequencer's MAX_SEQ_JUMP): kept as one
+   * undecoded record, not applied. Its place in the stream is unknown, so its events could be a
+   * duplicate's or another publisher's, and a seq past 2^53 would be recorded inexactly.
+   */
+  private onBadSeq(seq: bigint, item: Arrival, newest: bigint | null): void {
+    this.counters.undecoded++;
+    const after = newest === null ? '' : ` (the newest seq was ${newest})`;
+    this.sink.record({
+      k: 'undecoded',
+      rec: {
+        source: this.cfg.id,
+        seq: null,
+        bytes: item.byteLength,
+        error: `SeqError: seq ${seq} is out of reach${after}: a garbled frame or another publisher on this endpoint; its batch is not applied`,
+        at: Date.now() / 1000,
+      },
+    });
   }
 
   /** Once, on the first message: an llm-d topic names a source that was given no name. */

@@ -34,8 +34,16 @@
 //   without `same` a RESET only for seq 0. A live seq above `liveHigh` but not above `last`
 //   is the live stream catching up with what a replay already delivered: a duplicate, never a
 //   restart. After a reset the new run is expected from 0 (a missed start shows as a gap);
-// - held batches past `maxHeldBatches` / `maxHeldBytes` give the exchange up.
+// - held batches past `maxHeldBatches` / `maxHeldBytes` give the exchange up;
+// - a live seq past MAX_SEQ (not exact as a JS number: no counter of batches gets there) or more
+//   than MAX_SEQ_JUMP past `liveHigh` is a bad frame: reported, never delivered, never moving
+//   `last` or `liveHigh`, so one garbled seq cannot swallow the stream or inflate `lost`.
 import { HeldBatches } from './held-batches';
+
+/** The largest seq taken as real: past it a seq is not exact as a number (2^53 - 1). */
+export const MAX_SEQ = BigInt(Number.MAX_SAFE_INTEGER);
+/** The largest forward jump taken as a gap (2^40 batches: 35 years at 1,000 a second). */
+export const MAX_SEQ_JUMP = 2 ** 40;
 
 export interface SequencerOptions<T = unknown> {
   /** A replay endpoint exists: hold and ask instead of recording gaps lost at once. */
@@ -69,6 +77,8 @@ export interface SequencerOut<T> {
   duplicate(seq: bigint): void;
   /** A replay frame was refused: outside the request, out of order, or unreadable. */
   rejected(): void;
+  /** A live batch whose seq is absurd (see MAX_SEQ, MAX_SEQ_JUMP); `newest` the newest real seq. */
+  badSeq(seq: bigint, item: T, newest: bigint | null): void;
   /**
    * Ask the replay endpoint for every batch with seq >= fromSeq; feed its frames to
    * replayedBatch(id, ...) and its end to replayEnded(id, ...).
@@ -158,6 +168,12 @@ export class Sequencer<T> {
 
   /** A batch arrived on the live stream. */
   receive(seq: bigint, item: T, bytes: number, now: number): void {
+    // Compared as numbers (exact below MAX_SEQ): a bigint subtraction per message allocates.
+    const high = this.liveHigh;
+    if (seq > MAX_SEQ || (high !== null && Number(seq) - Number(high) > MAX_SEQ_JUMP)) {
+      this.out.badSeq(seq, item, high !== null && high >= 0n ? high : null);
+      return;
+    }
     this.probeAllowed = true;
     const last = this.last;
     if (last === null) {
@@ -165,8 +181,7 @@ export class Sequencer<T> {
       this.advance(seq, item, false);
       return;
     }
-    const high = this.liveHigh as bigint;
-    if (seq <= high) {
+    if (seq <= (high as bigint)) {
       if (this.held.has(seq)) this.out.duplicate(seq);
       else this.backwards(seq, item, bytes, now);
       return;

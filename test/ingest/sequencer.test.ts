@@ -8,6 +8,7 @@ type Ev =
   | { k: 'reset'; previous: number }
   | { k: 'dup'; seq: number }
   | { k: 'rejected' }
+  | { k: 'bad'; seq: bigint; newest: number | null }
   | { k: 'request'; id: number; from: number };
 
 function make(opts: SequencerOptions<string>) {
@@ -26,6 +27,8 @@ function make(opts: SequencerOptions<string>) {
     reset: (previous) => log.push({ k: 'reset', previous: Number(previous) }),
     duplicate: (seq) => log.push({ k: 'dup', seq: Number(seq) }),
     rejected: () => log.push({ k: 'rejected' }),
+    badSeq: (seq, _item, newest) =>
+      log.push({ k: 'bad', seq, newest: newest === null ? null : Number(newest) }),
     request: (id, from) => log.push({ k: 'request', id, from: Number(from) }),
   });
   const feed = (...seqs: number[]) => {
@@ -43,6 +46,38 @@ function make(opts: SequencerOptions<string>) {
   const recovered = () => of('gap').reduce((n, g) => n + g.recovered, 0);
   return { s, log, feed, delivered, of, replay, lost, recovered };
 }
+
+describe('sequencer on absurd seqs', () => {
+  it('reports a seq far past the newest as a bad frame without moving the cursor or losing counts', () => {
+    for (const replay of [false, true]) {
+      const t = make({ replay });
+      t.feed(0, 1, 2);
+      t.s.receive(2n ** 62n, 'bogus', 10, 0);
+      t.s.receive(2n ** 40n + 3n, 'bogus2', 10, 0);
+      t.feed(3, 4);
+      expect(t.delivered()).toEqual([0, 1, 2, 3, 4]);
+      expect(t.of('bad')).toEqual([
+        { k: 'bad', seq: 2n ** 62n, newest: 2 },
+        { k: 'bad', seq: 2n ** 40n + 3n, newest: 2 },
+      ]);
+      expect(t.of('gap')).toEqual([]);
+      expect(t.of('reset')).toEqual([]);
+      expect(t.of('request')).toEqual([]);
+      // A jump of exactly 2^40 is still a gap, counted exactly.
+      t.s.receive(2n ** 40n + 4n, 'far', 10, 0);
+      if (replay) t.s.giveUp();
+      expect(t.lost()).toBe(2 ** 40 - 1);
+    }
+  });
+
+  it('refuses a first seq that is not exact as a number (past 2^53 - 1)', () => {
+    const t = make({ replay: false });
+    t.s.receive(2n ** 53n, 'bogus', 10, 0);
+    t.feed(7, 8);
+    expect(t.of('bad')).toEqual([{ k: 'bad', seq: 2n ** 53n, newest: null }]);
+    expect(t.delivered()).toEqual([7, 8]);
+  });
+});
 
 describe('sequencer without a replay endpoint', () => {
   it('delivers an unbroken run in order and treats the first seq seen as the start, not a gap', () => {
