@@ -4,7 +4,10 @@
 import { DistanceHistogram } from './distance-histogram';
 import { GhostList } from './ghost-list';
 import type { GhostIds } from './holdings';
+import type { LifetimeStats } from './lifetime-stats';
 import { ResidentSet } from './resident-set';
+import { RestoreBins } from './restore-series';
+import { THRASH_WINDOWS_S } from '../../shared/analysis-report';
 
 /** Counters kept per (source, medium) and per source. */
 export interface Counters {
@@ -26,6 +29,8 @@ export interface MediumState {
   peak: number;
   distances: DistanceHistogram;
   c: Counters;
+  /** Lifetimes of this (source, medium); the report merges them per medium. */
+  life: LifetimeStats | null;
 }
 
 /** One source: its media and its own figures. */
@@ -42,6 +47,13 @@ export interface SourceState {
   regretTokens: number;
   clears: number;
   resets: number;
+  // Kept per source, not merged as they come, so that a removed source leaves these figures too.
+  /** Thrash re-stores for each of THRASH_WINDOWS_S (sums of weights). */
+  thrashAt: number[];
+  /** BlockStored events that named a parent, and those whose parent the source held then. */
+  reuse: { storesWithParent: number; reuseStores: number };
+  /** Its re-stores over time, on the grid of the analysis' series (taken out when it goes). */
+  series: RestoreBins;
 }
 
 /** Zeroed counters. */
@@ -70,11 +82,12 @@ export function newMedium(
     peak: 0,
     distances: new DistanceHistogram(),
     c: newCounters(),
+    life: null,
   };
 }
 
-/** A source seen for the first time. */
-export function newSource(idx: number, name: string): SourceState {
+/** A source seen for the first time; its series shares the start of `series`. */
+export function newSource(idx: number, name: string, series: RestoreBins): SourceState {
   return {
     idx,
     name,
@@ -87,5 +100,8 @@ export function newSource(idx: number, name: string): SourceState {
     regretTokens: 0,
     clears: 0,
     resets: 0,
+    thrashAt: THRASH_WINDOWS_S.map(() => 0),
+    reuse: { storesWithParent: 0, reuseStores: 0 },
+    series: new RestoreBins(series),
   };
 }

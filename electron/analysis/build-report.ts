@@ -29,7 +29,7 @@ export function buildReport(a: CacheAnalysis): AnalysisReport {
       if (whatIf.length < MAX_REPORT_SOURCES) whatIf.push(whatIfReport(a, s, m));
     }
   }
-  const lifetimes: LifetimeReport[] = [...a.lifetimes].map(([medium, l]) => {
+  const lifetimes: LifetimeReport[] = a.lifetimes().map(([medium, l]) => {
     const x = l.summary();
     return {
       medium,
@@ -55,6 +55,7 @@ export function buildReport(a: CacheAnalysis): AnalysisReport {
       overlap.push({ sourceA: x.name, sourceB: y.name, blocks: a.holdings.overlap(x.idx, y.idx) });
     }
   }
+  const thrashAt = a.thrashAt();
   const estimate =
     all.some((m) => m.ghosts.estimate) || lifetimes.some((l) => l.estimate) || !a.hot.exact;
   return {
@@ -74,10 +75,10 @@ export function buildReport(a: CacheAnalysis): AnalysisReport {
     },
     hotPrefixes: a.hot.top(HOT_PREFIXES_TOP),
     hotPrefixesExact: a.hot.exact,
-    reuse: { ...a.reuse },
+    reuse: a.reuse(),
     thrashByWindow: THRASH_WINDOWS_S.map((windowS, i) => ({
       windowS,
-      thrashRestores: Math.round(a.thrashAt[i] ?? 0),
+      thrashRestores: Math.round(thrashAt[i] ?? 0),
     })),
     restoreSeries: a.series.snapshot(),
     input: { ...a.input },

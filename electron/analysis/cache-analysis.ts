@@ -50,14 +50,16 @@ export class CacheAnalysis {
   readonly thrashWindowS: number;
   /** Sources in order of first appearance. */
   readonly sources: SourceState[] = [];
-  readonly lifetimes = new Map<string, LifetimeStats>();
-  readonly hot = new HotPrefixes();
-  readonly series = new RestoreBins();
+  /** Media in the order their first lifetime came (the report's order). */
+  private readonly lifetimeMedia = new Set<string>();
+  /** Per medium, the merged lifetimes and the sample count they were merged at. */
+  private readonly mergedLives = new Map<string, { n: number; stats: LifetimeStats }>();
+  /** Lifetime histograms of removed sources, kept for /metrics (a counter never goes down). */
+  private readonly retiredLives = new Map<string, LifetimeStats[]>();
+  hot = new HotPrefixes();
+  /** Every source's re-stores over time (a removed source's share is subtracted). */
+  series = new RestoreBins();
   readonly capacities = new Map<string, number>();
-  /** BlockStored events that named a parent, and those whose parent the source held then. */
-  readonly reuse = { storesWithParent: 0, reuseStores: 0 };
-  /** Thrash re-stores for each of THRASH_WINDOWS_S (sums of weights). */
-  readonly thrashAt: number[] = THRASH_WINDOWS_S.map(() => 0);
   readonly input: InputCounts = {
     batches: 0,
     events: 0,
@@ -143,6 +145,77 @@ export class CacheAnalysis {
     this.clearSource(src);
     this.bySource.delete(name);
     this.sources.splice(this.sources.indexOf(src), 1);
+    for (const m of src.media.values()) {
+      if (m.life === null) continue;
+      const retired = this.retiredLives.get(m.medium) ?? [];
+      retired.push(m.life);
+      this.retiredLives.set(m.medium, retired);
+    }
+    this.series.subtract(src.series);
+    this.hot.dropSource(src.idx);
+    if (this.sources.length === 0) {
+      // Nothing is left: the merged parts start again (and the series' start with them).
+      this.series = new RestoreBins();
+      this.hot = new HotPrefixes();
+      this.lifetimeMedia.clear();
+    }
+  }
+
+  /** Lifetimes per medium over the sources there are now, in the order media first had one. */
+  lifetimes(): [string, LifetimeStats][] {
+    const out: [string, LifetimeStats][] = [];
+    for (const medium of this.lifetimeMedia) {
+      const parts = this.lifeParts(medium);
+      if (parts.length === 0) continue;
+      if (parts.length === 1) {
+        out.push([medium, parts[0] as LifetimeStats]);
+        continue;
+      }
+      // Merged again only when a sample came (a report is made ~10 times a second).
+      let n = 0;
+      for (const p of parts) n += p.count;
+      let merged = this.mergedLives.get(medium);
+      if (merged?.n !== n) {
+        merged = { n, stats: LifetimeStats.merge(parts) };
+        this.mergedLives.set(medium, merged);
+      }
+      out.push([medium, merged.stats]);
+    }
+    return out;
+  }
+
+  /** Lifetime histograms per medium including removed sources' (for /metrics counters). */
+  lifetimeCounters(): [string, LifetimeStats][] {
+    const media = new Set([...this.lifetimeMedia, ...this.retiredLives.keys()]);
+    return [...media].map((medium) => [
+      medium,
+      LifetimeStats.merge(
+        [...this.lifeParts(medium), ...(this.retiredLives.get(medium) ?? [])],
+        false,
+      ),
+    ]);
+  }
+
+  /** Thrash re-stores for each of THRASH_WINDOWS_S over the sources there are now. */
+  thrashAt(): number[] {
+    return THRASH_WINDOWS_S.map((_, i) => sum(this.sources, (s) => s.thrashAt[i] as number));
+  }
+
+  /** Reuse over the sources there are now. */
+  reuse(): { storesWithParent: number; reuseStores: number } {
+    return {
+      storesWithParent: sum(this.sources, (s) => s.reuse.storesWithParent),
+      reuseStores: sum(this.sources, (s) => s.reuse.reuseStores),
+    };
+  }
+
+  private lifeParts(medium: string): LifetimeStats[] {
+    const parts: LifetimeStats[] = [];
+    for (const s of this.sources) {
+      const life = s.media.get(medium)?.life;
+      if (life) parts.push(life);
+    }
+    return parts;
   }
 
   /** Everything the Insights show, as plain bounded data. */
@@ -190,12 +263,12 @@ export class CacheAnalysis {
     // A store that is no chain (an offload tier's set of blocks) says nothing of their depth.
     let depth: number | null = storeIsChain(ev) ? 0 : null;
     if (parent !== null) {
-      this.reuse.storesWithParent += 1;
+      src.reuse.storesWithParent += 1;
       const pid = holdings.find(parent);
       // Reuse: the store extends a prefix this source holds now (in any medium).
-      if (pid >= 0 && holdings.heldBy(pid, src.idx)) this.reuse.reuseStores += 1;
+      if (pid >= 0 && holdings.heldBy(pid, src.idx)) src.reuse.reuseStores += 1;
       depth = holdings.depthOf(pid);
-      this.hot.add(parent, ev.block_hashes[0], depth, ev.block_size);
+      this.hot.add(parent, ev.block_hashes[0], depth, ev.block_size, src.idx);
     }
     // Routing regret: the leading run of new stores that one other source holds. The candidates
     // (sources holding every new store so far) live in a reused array: no allocation per block.
@@ -247,10 +320,12 @@ export class CacheAnalysis {
     const thrash = gap <= this.thrashWindowS;
     for (let i = 0; i < THRASH_WINDOWS_S.length; i += 1)
       if (gap <= (THRASH_WINDOWS_S[i] as number))
-        this.thrashAt[i] = (this.thrashAt[i] as number) + ghost.weight;
+        src.thrashAt[i] = (src.thrashAt[i] as number) + ghost.weight;
     m.distances.add(ghost.distance, ghost.weight);
     this.count(m.c, src.c, ghost.weight, thrash);
+    // The analysis' series first: the source's share starts where it does.
     this.series.add(ts, ghost.weight, thrash);
+    src.series.add(ts, ghost.weight, thrash);
   }
 
   private removed(src: SourceState, ts: number, ev: BlockRemovedEvent): void {
@@ -266,7 +341,7 @@ export class CacheAnalysis {
       if (id < 0) continue;
       const storedAt = m.resident.take(id);
       if (storedAt === undefined) continue;
-      (life ??= this.lifetimeOf(m.medium)).add(ts - storedAt);
+      (life ??= this.lifetimeOf(m)).add(ts - storedAt);
       // G before the holdings: its reference keeps the id once no source holds the hash.
       m.ghosts.add(id, ts);
       if (!this.heldElsewhere(src, m, id)) this.holdings.remove(id, src.idx);
@@ -306,7 +381,7 @@ export class CacheAnalysis {
     let s = this.bySource.get(name);
     if (!s) {
       // Indexes are never reused: a removed source's index may still name its past in holdings.
-      s = newSource(this.nextIdx++, name);
+      s = newSource(this.nextIdx++, name, this.series);
       this.bySource.set(name, s);
       this.sources.push(s);
     }
@@ -324,16 +399,21 @@ export class CacheAnalysis {
     return m;
   }
 
-  private lifetimeOf(medium: string): LifetimeStats {
-    let l = this.lifetimes.get(medium);
-    if (!l) {
-      l = new LifetimeStats();
-      this.lifetimes.set(medium, l);
+  private lifetimeOf(m: MediumState): LifetimeStats {
+    if (m.life === null) {
+      m.life = new LifetimeStats();
+      this.lifetimeMedia.add(m.medium);
     }
-    return l;
+    return m.life;
   }
 }
 
 function capacityKey(source: string, medium: string): string {
   return `${source}\u0000${medium}`;
+}
+
+function sum<T>(xs: readonly T[], f: (x: T) => number): number {
+  let n = 0;
+  for (const x of xs) n += f(x);
+  return n;
 }

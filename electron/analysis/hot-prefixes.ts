@@ -16,7 +16,12 @@ interface Entry {
   events: number;
   depthBlocks: number | null;
   blockSize: number;
+  /** The one source whose events named this parent, or SEVERAL. */
+  source: number;
 }
+
+/** An entry named by more than one source. */
+const SEVERAL = -1;
 
 /** Orders hot prefixes: fan-out, then events (both descending), then the hash as text ascending. */
 export function compareHot(
@@ -39,13 +44,14 @@ export class HotPrefixes {
     first: HashKey | undefined,
     depthBlocks: number | null,
     blockSize: number,
+    source: number,
   ): void {
     let e = this.table.get(parent);
     if (!e) {
       if (this.table.size >= MAX_PARENTS) this.prune();
-      e = { children: null, fanOut: 0, events: 0, depthBlocks: null, blockSize };
+      e = { children: null, fanOut: 0, events: 0, depthBlocks: null, blockSize, source };
       this.table.set(parent, e);
-    }
+    } else if (e.source !== source) e.source = SEVERAL;
     e.events += 1;
     if (depthBlocks !== null) {
       e.depthBlocks = depthBlocks;
@@ -65,6 +71,14 @@ export class HotPrefixes {
       else this.exact = false;
       e.fanOut = e.children.size;
     }
+  }
+
+  /**
+   * A removed source's parents go. One that several sources named keeps its counts (they are
+   * not kept per source): the report can overstate it until every source that named it is gone.
+   */
+  dropSource(source: number): void {
+    for (const [hash, e] of this.table) if (e.source === source) this.table.delete(hash);
   }
 
   /** The top n, ranked by compareHot (one pass, keeping the best n in order). */

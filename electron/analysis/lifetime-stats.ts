@@ -88,6 +88,11 @@ export class LifetimeStats {
     };
   }
 
+  /** Samples taken. */
+  get count(): number {
+    return this.n;
+  }
+
   /** Counts per bucket of LIFETIME_BOUNDS_S, then the open bucket (for /metrics). */
   bucketCounts(): readonly number[] {
     return this.buckets;
@@ -96,6 +101,45 @@ export class LifetimeStats {
   /** Sum of every lifetime, seconds (a Prometheus histogram's _sum). */
   get sumS(): number {
     return this.total;
+  }
+
+  /**
+   * One medium's lifetimes from those of its sources: what a single LifetimeStats fed every
+   * sample would hold (exact while all are and the count stays within EXACT_SAMPLES). Without
+   * `samples`, the counts only (for /metrics: no copy of up to a million samples per scrape).
+   */
+  static merge(parts: readonly LifetimeStats[], samples = true): LifetimeStats {
+    const out = new LifetimeStats();
+    let exact = true;
+    for (const p of parts) {
+      out.n += p.n;
+      out.total += p.total;
+      for (let i = 0; i < out.buckets.length; i += 1)
+        out.buckets[i] = (out.buckets[i] as number) + (p.buckets[i] as number);
+      if (p.samples === null) exact = false;
+    }
+    if (samples && exact && out.n <= EXACT_SAMPLES) {
+      out.samples = new Float64Array(Math.max(1, out.n));
+      let at = 0;
+      for (const p of parts) {
+        out.samples.set((p.samples as Float64Array).subarray(0, p.n), at);
+        at += p.n;
+      }
+      return out;
+    }
+    // Past the bound: the sketch of every sample (a part still exact has built none yet).
+    out.samples = null;
+    if (!samples) return out;
+    for (const p of parts) {
+      if (p.samples !== null) {
+        for (let i = 0; i < p.n; i += 1) out.sketchAdd(p.samples[i] as number);
+        continue;
+      }
+      out.sketchZero += p.sketchZero;
+      for (let i = 0; i < out.sketch.length; i += 1)
+        out.sketch[i] = (out.sketch[i] as number) + (p.sketch[i] as number);
+    }
+    return out;
   }
 
   private sketchAdd(sec: number): void {

@@ -7,16 +7,22 @@ import type { RestoreSeries } from '../../shared/analysis-report';
 /** Bins kept at most. */
 export const MAX_BINS = 1800;
 
-/** A bounded time series of re-store counts. */
+/**
+ * A bounded time series of re-store counts. One made with an `anchor` (a source's share of the
+ * analysis' series, added to just after it) starts where the anchor does, so its bins are whole
+ * bins of the anchor's, and `subtract` can take it out exactly.
+ */
 export class RestoreBins {
   private start: number | null = null;
   private width = 1;
   private restores: number[] = [];
   private thrash: number[] = [];
 
+  constructor(private readonly anchor: RestoreBins | null = null) {}
+
   /** A re-store at ts (weight: how many it stands for), thrash when within the window. */
   add(ts: number, weight: number, isThrash: boolean): void {
-    if (this.start === null) this.start = Math.floor(ts);
+    if (this.start === null) this.start = this.anchor?.start ?? Math.floor(ts);
     // Time that goes back lands in the first bin rather than growing the series backwards.
     let i = Math.max(0, Math.floor((ts - this.start) / this.width));
     while (i >= MAX_BINS) {
@@ -39,6 +45,22 @@ export class RestoreBins {
       restores: this.restores.map(Math.round),
       thrashRestores: this.thrash.map(Math.round),
     };
+  }
+
+  /** Takes out what `part` (made with this as its anchor) added. */
+  subtract(part: RestoreBins): void {
+    if (part.start === null) return;
+    // The part spans no more than this from the same start, so its bins are never wider.
+    while (part.width < this.width) part.merge();
+    for (let i = 0; i < part.restores.length; i += 1) {
+      this.restores[i] = (this.restores[i] as number) - (part.restores[i] as number);
+      this.thrash[i] = (this.thrash[i] as number) - (part.thrash[i] as number);
+    }
+    // Bins it alone reached go (they grow back as re-stores come); the width it made stays.
+    let end = this.restores.length;
+    while (end > 0 && this.restores[end - 1] === 0) end -= 1;
+    this.restores.length = end;
+    this.thrash.length = end;
   }
 
   private merge(): void {

@@ -27,7 +27,7 @@ export function analysisMetrics(analysis: CacheAnalysis): AnalysisMetrics {
     }
     out.duplicateStores.push({ source: s.name, count: s.duplicateStores });
   }
-  for (const [medium, l] of analysis.lifetimes) {
+  for (const [medium, l] of analysis.lifetimeCounters()) {
     out.lifetimes.push({ medium, counts: l.bucketCounts(), sumSec: l.sumS });
   }
   return out;

@@ -72,8 +72,8 @@ describe('lifetimes past the exact bound', () => {
 describe('hot prefixes past the table bound', () => {
   it('keeps the hottest parents and says the table is no longer exact', () => {
     const h = new HotPrefixes();
-    for (let c = 0; c < 5; c++) h.add('hot', `child${c}`, 3, 16);
-    for (let i = 0; i < MAX_PARENTS + 10; i++) h.add(`p${i}`, 'x', null, 16);
+    for (let c = 0; c < 5; c++) h.add('hot', `child${c}`, 3, 16, 0);
+    for (let i = 0; i < MAX_PARENTS + 10; i++) h.add(`p${i}`, 'x', null, 16, 0);
     expect(h.exact).toBe(false);
     expect(h.top(1)[0]).toMatchObject({ hash: 'hot', fanOut: 5, storeEvents: 5, depthBlocks: 3 });
     expect(h.top(0)).toEqual([]);

@@ -436,6 +436,50 @@ describe('a removed source', () => {
   });
 });
 
+describe('a removed source, in the merged figures', () => {
+  const of = (source: string, t0: number): IngestRecord[] => [
+    batch(source, t0, [stored([`${source}r`]), stored([`${source}c`], { parent: `${source}r` })]),
+    batch(source, t0 + 2, [removed([`${source}c`])]),
+    batch(source, t0 + 3, [stored([`${source}c`], { parent: `${source}r` })]),
+    batch(source, t0 + 70, [removed([`${source}c`, `${source}r`], 'GPU')]),
+    batch(source, t0 + 100, [stored([`${source}r`])]),
+  ];
+  const merged = (r: ReturnType<typeof run>) => ({
+    lifetimes: r.lifetimes,
+    thrash: r.thrashByWindow,
+    reuse: r.reuse,
+    series: r.restoreSeries,
+    hot: r.hotPrefixes,
+    totals: r.totals,
+  });
+
+  it('takes its lifetimes, thrash, reuse, re-store series and hot prefixes out with it', () => {
+    const a = new CacheAnalysis();
+    // b first, so the re-store series of b alone starts where the merged one does.
+    const records = [...of('b', 0), ...of('a', 1)].sort(
+      (x, y) => (x.k === 'batch' ? x.meta.ts : 0) - (y.k === 'batch' ? y.meta.ts : 0),
+    );
+    for (const r of records) a.apply(r);
+    expect(a.report().lifetimes[0]?.count).toBe(6);
+    a.removeSource('a');
+    expect(merged(a.report())).toEqual(merged(run(of('b', 0))));
+    expect(a.report().lifetimes[0]?.count).toBe(3);
+  });
+
+  it('leaves nothing behind when it was the only one: no lifetimes, no series, no hot prefix', () => {
+    const a = new CacheAnalysis();
+    for (const r of of('a', 0)) a.apply(r);
+    expect(a.report().restoreSeries.restores).not.toEqual([]);
+    a.removeSource('a');
+    const r = a.report();
+    expect(r.lifetimes).toEqual([]);
+    expect(r.thrashByWindow.every((w) => w.thrashRestores === 0)).toBe(true);
+    expect(r.restoreSeries).toEqual({ startS: null, binS: 1, restores: [], thrashRestores: [] });
+    expect(r.hotPrefixes).toEqual([]);
+    expect(r.reuse).toEqual({ storesWithParent: 0, reuseStores: 0 });
+  });
+});
+
 describe('reuse, thrash, lifetimes and sharing (the figures the model used to keep)', () => {
   it('measures them on the stream the model was tested with', () => {
     const r = run(
