@@ -69,6 +69,32 @@ describe('lifetimes past the exact bound', () => {
   });
 });
 
+describe('lifetimes merged from their sources', () => {
+  it('gives what one medium fed every sample gives, exact within the bound and sketched past it', () => {
+    const feed = (l: LifetimeStats, from: number, n: number) => {
+      for (let i = 0; i < n; i++) l.add(((from + i) % 1000) + 0.5);
+    };
+    const one = new LifetimeStats();
+    const a = new LifetimeStats();
+    const b = new LifetimeStats();
+    feed(one, 0, 300);
+    feed(a, 0, 100);
+    feed(b, 100, 200);
+    expect(LifetimeStats.merge([a, b]).summary()).toEqual(one.summary());
+    // Past the bound: a is still exact (no sketch built), b is not.
+    const half = EXACT_SAMPLES / 2;
+    const big = new LifetimeStats();
+    const c = new LifetimeStats();
+    const d = new LifetimeStats();
+    feed(big, 0, half + EXACT_SAMPLES + 10);
+    feed(c, 0, half);
+    feed(d, half, EXACT_SAMPLES + 10);
+    const m = LifetimeStats.merge([c, d]).summary();
+    expect(m).toEqual(big.summary());
+    expect(m.estimate).toBe(true);
+  });
+});
+
 describe('hot prefixes past the table bound', () => {
   it('keeps the hottest parents and says the table is no longer exact', () => {
     const h = new HotPrefixes();
