@@ -12,9 +12,13 @@ import path from 'node:path';
 import { Subscriber } from 'zeromq';
 import { LiveSession } from '../../electron/service/live-session';
 import { KvSource } from '../../electron/ingest/kv-source';
+import { EventLines } from '../../electron/session/event-line';
 import { Recording } from '../../electron/session/recording';
+import { decodeBatch } from '../../electron/wire/decode-batch';
+import type { EventRecord } from '../../shared/events';
 import type { IngestSink } from '../../shared/records';
 import { ROOT } from '../support/built-app';
+import { readPayloads } from '../support/fixture-frames';
 import { median, type BenchResult } from './bench-result';
 
 const RATE = 20_000; // messages per second
@@ -235,6 +239,32 @@ async function losslessRate(
   return { best, next: 'none (every rate tried held)' };
 }
 
+/**
+ * The recording's line encoding alone, in process: CPU per message of writing the fixture
+ * batches' event lines as bytes (EventLines), the decoded batches made beforehand. The best of
+ * ROUNDS passes over MEASURE messages.
+ */
+function encodeAlone(): number {
+  const batches: EventRecord[][] = [];
+  for (const f of ['hybrid-int', 'legacy-int']) {
+    for (const p of readPayloads(path.join(ROOT, 'test/fixtures/vllm', `${f}.frames`))) {
+      const d = decodeBatch(p, {}, { source: 'bench', seq: batches.length });
+      if (d.ok) batches.push(d.events);
+    }
+  }
+  const lines = new EventLines();
+  let best = Infinity;
+  for (let round = 0; round < ROUNDS; round++) {
+    const t = cpuNow();
+    for (let i = 0; i < MEASURE; i++) {
+      lines.clear();
+      for (const e of batches[i % batches.length] as EventRecord[]) lines.add(e);
+    }
+    best = Math.min(best, (cpuNow() - t) / MEASURE);
+  }
+  return best;
+}
+
 /** Runs the ingest benchmark: CPU per message of KvSource against a bare receive loop. */
 export async function runIngestBench(): Promise<BenchResult> {
   const { child, endpoint } = await startPublisher();
@@ -274,6 +304,7 @@ export async function runIngestBench(): Promise<BenchResult> {
   const i = median(ingestUs);
   const w = median(wholeUs);
   const rec = median(recUs);
+  const encodeUs = encodeAlone();
   return {
     title: `Live path CPU vs a bare zeromq.js receive loop (${MEASURE} msgs x ${ROUNDS} rounds at ${RATE}/s, fixture payloads)`,
     rows: [
@@ -290,6 +321,7 @@ export async function runIngestBench(): Promise<BenchResult> {
         'KvSource + recording alone, CPU per message',
         `${rec.toFixed(2)} µs (${(rec - i).toFixed(2)} µs past KvSource; ${(recBytes / (WARM + MEASURE)).toFixed(0)} B of gzip per message)`,
       ],
+      ['the event lines alone (bytes, in process), CPU per message', `${encodeUs.toFixed(2)} µs`],
       [
         'whole path (+ recording + model + analysis), CPU per message',
         `${w.toFixed(2)} µs (${(w - i).toFixed(2)} µs past KvSource)`,
