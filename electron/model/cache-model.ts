@@ -193,8 +193,7 @@ export class CacheModel {
     // Only this batch's source changed its residency: the others' levels carry forward.
     this.bins.set(rows.resident, first.ts, this.residency.ofSource(first.source));
     rows.levelTs = Math.max(first.ts, rows.levelTs ?? first.ts);
-    for (const { row, slot } of rows.residentIn.values())
-      this.bins.set(row, first.ts, slot.set.size);
+    for (const { row, slot } of rows.residentIn.values()) this.bins.set(row, first.ts, slot.size);
   }
 
   /** A run of missing sequence numbers: counted and marked. */

@@ -48,8 +48,13 @@ export class ResidentSlot<K> {
     return this.set.has(key);
   }
 
-  /** Empties the slot; returns what was resident. */
-  takeAll(): Set<K> {
+  /** Resident keys. */
+  get size(): number {
+    return this.set.size;
+  }
+
+  /** Empties the slot; returns what was resident, in the order it became resident. */
+  takeAll(): Iterable<K> {
     const all = this.set;
     this.bump(-all.size);
     this.set = new Set();
@@ -117,8 +122,8 @@ export class Residency<K = HashKey> {
   }
 
   /** Empty every medium of a source; returns the blocks that were resident (per medium). */
-  clear(source: string): Map<string, Set<K>> {
-    const out = new Map<string, Set<K>>();
+  clear(source: string): Map<string, Iterable<K>> {
+    const out = new Map<string, Iterable<K>>();
     for (const [medium, slot] of this.bySource.get(source) ?? []) out.set(medium, slot.takeAll());
     return out;
   }
@@ -141,7 +146,7 @@ export class Residency<K = HashKey> {
 
   /** Resident blocks of one source on one medium. */
   ofSourceMedium(source: string, medium: string): number {
-    return this.bySource.get(source)?.get(medium)?.set.size ?? 0;
+    return this.bySource.get(source)?.get(medium)?.size ?? 0;
   }
 
   ofMedium(medium: string): number {

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CacheModel } from '../../electron/model/cache-model';
+import { NodeTable, NONE } from '../../electron/model/node-table';
+import { ResidentIdSlot, slotBit } from '../../electron/model/resident-id-slot';
+import type { Count } from '../../electron/model/residency';
 import { batch, cleared, removed, stored } from './helpers';
 
 const op = fc.oneof(
@@ -68,6 +71,41 @@ describe('residency', () => {
         if (last) expect(last.resident.reduce((a, b) => a + b, 0)).toBe(total);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('resident id slots', () => {
+  it('give their members back in a Set’s order (each at its latest add), through compactions, with and without a bit', () => {
+    const ops = fc.array(
+      fc.oneof(
+        { weight: 30, arbitrary: fc.record({ add: fc.boolean(), id: fc.nat(40) }) },
+        { weight: 1, arbitrary: fc.constant('take' as const) },
+      ),
+      { maxLength: 3000, size: 'max' },
+    );
+    fc.assert(
+      fc.property(ops, fc.boolean(), (list, withBit) => {
+        const table = new NodeTable();
+        for (let i = 0; i <= 40; i += 1) table.alloc(`${i}`, 0, NONE, 16);
+        const n = (): Count => ({ n: 0 });
+        const total = n();
+        // A slack of 4 stale log entries: compactions happen between the takes.
+        const slot = new ResidentIdSlot(total, n(), n(), table, withBit ? slotBit(3) : 0, 4);
+        const ref = new Set<number>();
+        for (const o of list) {
+          if (o === 'take') {
+            expect([...slot.takeAll()]).toEqual([...ref]);
+            ref.clear();
+          } else if (o.add) expect(slot.add(o.id)).toBe(!ref.has(o.id) && !!ref.add(o.id));
+          else expect(slot.delete(o.id)).toBe(ref.delete(o.id));
+          expect(slot.size).toBe(ref.size);
+          expect(total.n).toBe(ref.size);
+        }
+        for (let id = 0; id <= 40; id += 1) expect(slot.has(id)).toBe(ref.has(id));
+        expect([...slot.takeAll()]).toEqual([...ref]);
+      }),
+      { numRuns: 100 },
     );
   });
 });
