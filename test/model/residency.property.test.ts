@@ -97,15 +97,18 @@ describe('resident id slots', () => {
           if (o === 'take') {
             expect([...slot.takeAll()]).toEqual([...ref]);
             ref.clear();
-          } else if (o.add) expect(slot.add(o.id)).toBe(!ref.has(o.id) && !!ref.add(o.id));
-          else expect(slot.delete(o.id)).toBe(ref.delete(o.id));
-          expect(slot.size).toBe(ref.size);
-          expect(total.n).toBe(ref.size);
+            continue;
+          }
+          // expect() only on a mismatch: thousands of operations a run.
+          const got = o.add ? slot.add(o.id) : slot.delete(o.id);
+          const want = o.add ? !ref.has(o.id) && !!ref.add(o.id) : ref.delete(o.id);
+          if (got !== want || slot.size !== ref.size || total.n !== ref.size)
+            expect([got, slot.size, total.n]).toEqual([want, ref.size, ref.size]);
         }
         for (let id = 0; id <= 40; id += 1) expect(slot.has(id)).toBe(ref.has(id));
         expect([...slot.takeAll()]).toEqual([...ref]);
       }),
-      { numRuns: 100 },
+      { numRuns: 40 },
     );
   });
 });
