@@ -2,13 +2,13 @@
 // in place and wiped when reading ends, so the report that follows starts on a clean line. Not on
 // a pipe or a file: a log of a scripted run gets the report and the problems only.
 
+import { formatBytes } from '../../shared/byte-size';
+
 /** A progress line on a terminal; update takes the fraction of the file's bytes read. */
 export interface TerminalProgress {
   update(fraction: number): void;
   done(): void;
 }
-
-const MB = 2 ** 20;
 
 /** Progress of reading `file` (of totalBytes) on out, or null when out is not a terminal. */
 export function terminalProgress(
@@ -26,10 +26,8 @@ export function terminalProgress(
       if (pct === shown) return;
       shown = pct;
       drawn = true;
-      const read = ((fraction * totalBytes) / MB).toFixed(1);
-      out.write(
-        `\r\x1b[K# reading ${file}: ${pct}% (${read} of ${(totalBytes / MB).toFixed(1)} MB)`,
-      );
+      const read = formatBytes(Math.round(fraction * totalBytes));
+      out.write(`\r\x1b[K# reading ${file}: ${pct}% (${read} of ${formatBytes(totalBytes)})`);
     },
     done() {
       if (drawn) out.write('\r\x1b[K');

@@ -42,7 +42,7 @@ export function addEndpointOptions(command: Command): Command {
     )
     .option(
       '--demo',
-      'also run the built-in simulator (the default when no endpoint is given)',
+      'also run the built-in simulator (the default when no endpoint and no file to open is given)',
       false,
     )
     .option(

@@ -64,7 +64,9 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   const worker = await startServiceWorker(path.join(__dirname, 'service-host.cjs'), {
     dataDir: flags.dataDir,
     endpoints: endpointsFromFlags(flags),
-    demo: flags.demo ? true : 'auto',
+    // A file asked for is what the user came to see: no demo is invented beside it (--demo
+    // still starts one). Otherwise the demo runs when nothing else is configured.
+    demo: flags.demo ? true : flags.open || flags.import ? false : 'auto',
     demoPort: flags.demoPort,
     transport: 'websocket',
   });

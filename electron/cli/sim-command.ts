@@ -3,6 +3,12 @@ import type { Command } from 'commander';
 import { SimPublisher } from '../sim/publisher';
 import type { SimOptions } from '../sim/types';
 
+/** The PUB socket's send high-water mark the sim runs with (vLLM's default hwm). */
+const PUB_HWM = 100_000;
+
+const intFormat = new Intl.NumberFormat('en-US');
+const int0 = (n: number): string => intFormat.format(n);
+
 interface SimFlags {
   host: string;
   port: string;
@@ -91,6 +97,7 @@ export function simOptionsFromFlags(f: SimFlags): SimOptions {
     cpuBlocks: int('cpu-blocks', f.cpuBlocks, 1, 10_000_000),
     reannounce: share('reannounce', f.reannounce),
     stickiness: share('stickiness', f.stickiness),
+    pubHighWaterMark: PUB_HWM,
   };
 }
 
@@ -141,22 +148,27 @@ export function registerSim(program: Command): void {
       log(
         `topic "${opts.topic}", format ${opts.format}, ${opts.hash} hashes, ${opts.rate} batches/s per rank, seed ${opts.seed}. Ctrl-C stops.`,
       );
-      const report = setInterval(() => {
+      // What the sim knows is what ZeroMQ took: a PUB socket drops what a subscriber cannot take
+      // past its high-water mark and tells the sender nothing (zmq_socket(3)).
+      log(
+        `"handed to ZeroMQ" below means queued in its PUB socket: a subscriber more than ${int0(PUB_HWM)} messages behind loses the rest there, uncounted here (it sees them as gaps).`,
+      );
+      const counts = (): string => {
         const t = sim.stats().total;
         const res = Object.entries(t.resident)
-          .map(([m, n]) => `${m} ${n}`)
+          .map(([m, n]) => `${m} ${int0(n)}`)
           .join(', ');
-        log(
-          `${t.batches} batches, ${t.storedBlocks} blocks stored, ${t.removedBlocks} removed, resident ${res || 'none'}`,
-        );
-      }, 10_000);
+        return `${int0(t.batches)} batches built, ${int0(sim.handedToZmq())} handed to ZeroMQ; they stored ${int0(t.storedBlocks)} blocks, removed ${int0(t.removedBlocks)}, resident ${res || 'none'}`;
+      };
+      const report = setInterval(() => log(counts()), 10_000);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
       clearInterval(report);
       await sim.close();
-      log('stopped');
+      // Closing waits for every send: the counts are final.
+      log(`stopped: ${counts()}`);
       process.exitCode = 0;
     });
 }

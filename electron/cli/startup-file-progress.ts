@@ -6,10 +6,9 @@
 
 import path from 'node:path';
 import type { UpdateFrame } from '../../shared/api-types';
+import { formatBytes } from '../../shared/byte-size';
 import type { ServiceLink } from '../host/service-link';
 import { terminalProgress } from './analyze-progress';
-
-const MB = 2 ** 20;
 
 /** Runs `load` (an open or import of `file` through `service`) while `out` follows its progress. */
 export async function withStartupProgress<T>(
@@ -20,7 +19,7 @@ export async function withStartupProgress<T>(
   totalBytes: number,
   load: () => Promise<T>,
 ): Promise<T> {
-  const size = `${(totalBytes / MB).toFixed(1)} MB`;
+  const size = formatBytes(totalBytes);
   out.write(`kvscope serve: ${what} ${file} (${size}); the page is served once it is read\n`);
   const line = terminalProgress(out, path.basename(file), totalBytes);
   if (line === null) return load();

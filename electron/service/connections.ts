@@ -139,6 +139,13 @@ export class Connections {
     return [...[...this.sources.values()].flat().map((s) => s.status()), ...this.retired.values()];
   }
 
+  /** The names of the connections connected now, the demo left out. */
+  connectedNames(): string[] {
+    return [...this.sources.keys()]
+      .filter((id) => id !== DEMO_PROFILE_ID)
+      .map((id) => this.profile(id).name);
+  }
+
   /** True while the built-in simulator runs. */
   demoRunning(): boolean {
     return this.demo !== null;

@@ -397,7 +397,11 @@ export class KvScopeService {
     return {
       n,
       epoch: this.view.epoch,
-      view: this.view.info(this.connections.demoRunning(), this.liveSources()),
+      view: this.view.info(
+        this.connections.demoRunning(),
+        this.connections.connectedNames(),
+        this.liveSources(),
+      ),
       nowTs: model.nowTs(),
       kpis: this.kpis(),
       sources: sourceStatuses(
@@ -426,7 +430,7 @@ function recordingsBudget(option: number | undefined, problems: string[]): numbe
   try {
     return parseByteSize(env, BUDGET_ENV);
   } catch (err) {
-    problems.push(`${(err as Error).message}; keeping recordings within 2GB instead`);
+    problems.push(`${(err as Error).message}; keeping recordings within 2 GiB instead`);
     return DEFAULT_RECORDINGS_BUDGET_BYTES;
   }
 }

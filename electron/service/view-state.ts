@@ -12,6 +12,7 @@ import { done, failed } from '../../shared/file-result';
 import type { CacheAnalysis } from '../analysis/cache-analysis';
 import type { CacheModel } from '../model/cache-model';
 import type { SessionHeader } from '../session/format';
+import { liveTitle } from './live-title';
 import type { LiveSession } from './live-session';
 
 interface OpenedFile {
@@ -128,11 +129,14 @@ export class ViewState {
     return opened.model.sources().map((id) => ({ id, name: opened.names.get(id) ?? id }));
   }
 
-  /** The header's view of things; `live`: the connections, the live view's sources. */
-  info(demo: boolean, live: readonly ViewSource[]): ViewInfo {
+  /**
+   * The header's view of things; `live`: the connections, the live view's sources; `connected`:
+   * the names of the connections connected besides the demo.
+   */
+  info(demo: boolean, connected: readonly string[], live: readonly ViewSource[]): ViewInfo {
     return {
       kind: this.opened ? 'session' : 'live',
-      title: this.opened?.title ?? (demo ? 'Live: demo stream' : 'Live'),
+      title: this.opened?.title ?? liveTitle(demo, connected),
       unsaved: !this.opened && this.live.unsaved,
       demo: !this.opened && demo,
       progress: this.progress,

@@ -112,15 +112,17 @@ const UNITS: Record<string, number> = {
   tib: 1024 ** 4,
 };
 
-/** Parses a size such as "2GB", "500 MB" or "1048576" (binary units); throws saying what is accepted. */
+/** Parses a size such as "2GiB", "500 MB" or "1048576" (binary units: MB is MiB); throws saying what is accepted. */
 export function parseByteSize(text: string, what = 'the recordings budget'): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
   const unit = m ? UNITS[(m[2] ?? '').toLowerCase()] : undefined;
   if (!m || unit === undefined) {
-    throw new Error(`${what} "${text}" is not a size: write it as 2GB, 500MB or a number of bytes`);
+    throw new Error(
+      `${what} "${text}" is not a size: write it as 2GiB, 500MiB or a number of bytes`,
+    );
   }
   const bytes = Math.floor(Number(m[1]) * unit);
-  if (bytes < 1024 ** 2) throw new Error(`${what} "${text}" is too small: give at least 1MB`);
+  if (bytes < 1024 ** 2) throw new Error(`${what} "${text}" is too small: give at least 1MiB`);
   return bytes;
 }
 

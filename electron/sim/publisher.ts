@@ -132,6 +132,11 @@ export class SimPublisher {
     return { ranks, total: sumCounts(ranks) };
   }
 
+  /** Messages ZeroMQ has taken on every rank's PUB socket (queued there, not known delivered). */
+  handedToZmq(): number {
+    return this.state.reduce((n, r) => n + r.sockets.handed, 0);
+  }
+
   /** Seqs a rank holds for replay now (oldest first). */
   bufferedSeqs(rank = 0): number[] {
     return (this.state[rank]?.sockets.bufferedSeqs() ?? []).map(Number);

@@ -51,6 +51,12 @@ export class RankSockets {
   private head = 0;
   private readonly requests: ReplayRequestLog[] = [];
   private sendChain: Promise<void> = Promise.resolve();
+  /**
+   * Messages ZeroMQ took (its send resolved): queued in the PUB socket, not known to be delivered.
+   * A PUB drops what a subscriber more than its high-water mark behind cannot take, and says
+   * nothing: only the subscriber's gaps show it.
+   */
+  handed = 0;
   private closed = false;
   private replayLoop: Promise<void> = Promise.resolve();
 
@@ -109,10 +115,15 @@ export class RankSockets {
     const frames = [this.topic, seqFrame(seq), payload];
     this.sendChain = this.sendChain.then(async () => {
       if (this.closed) return;
-      await this.pub.send(frames).catch((err: unknown) => {
-        // Keep the chain alive: one failed send must not stop the stream.
-        if (!this.closed) process.stderr.write(`kvscope sim: PUB send failed: ${String(err)}\n`);
-      });
+      await this.pub.send(frames).then(
+        () => {
+          this.handed += 1;
+        },
+        (err: unknown) => {
+          // Keep the chain alive: one failed send must not stop the stream.
+          if (!this.closed) process.stderr.write(`kvscope sim: PUB send failed: ${String(err)}\n`);
+        },
+      );
     });
     return this.sendChain;
   }

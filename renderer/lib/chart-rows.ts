@@ -171,10 +171,21 @@ export function pruneHidden(hidden: ReadonlySet<string>, lines: LineDef[]): Set<
   return new Set([...hidden].filter((k) => keys.has(k)));
 }
 
-/** What an empty chart says: waiting for events, loading, or nothing in the chosen range. */
-export function chartEmptyText(events: number | null, loaded: boolean, session: boolean): string {
+/**
+ * What an empty chart says: nothing connected, waiting for events, loading, or nothing in the
+ * chosen range. `sources`: how many the live view has (a live view with none waits for nothing).
+ */
+export function chartEmptyText(
+  events: number | null,
+  loaded: boolean,
+  session: boolean,
+  sources = 1,
+): string {
   if (!events) {
-    return session ? 'This session holds no events.' : 'Waiting for the first events…';
+    if (session) return 'This session holds no events.';
+    return sources === 0
+      ? 'Nothing is connected: add a connection (or the demo engine) under Connections.'
+      : 'Waiting for the first events…';
   }
   if (!loaded) return 'Loading…';
   return 'No events in this time range.';

@@ -1,5 +1,8 @@
 // Number, time and duration formatting for the screens. Pure: no DOM, no React.
 
+// Byte counts are shared with the command line, which says the same units.
+export { formatBytes } from '../../shared/byte-size';
+
 const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /** An integer with thousands separators: 1234567 → "1,234,567". */
@@ -35,19 +38,6 @@ export function formatRate(n: number): string {
 export function formatPercent(part: number, whole = 1): string {
   if (!(whole > 0) || !Number.isFinite(part)) return '0%';
   return `${((100 * part) / whole).toFixed(1)}%`;
-}
-
-/** A byte count in B / KiB / MiB / GiB. */
-export function formatBytes(n: number): string {
-  if (!Number.isFinite(n) || n < 0) return '—';
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${v} B` : `${v.toFixed(v >= 100 ? 0 : 1)} ${units[i]}`;
 }
 
 /** A duration in seconds, readable: "850 ms", "12.3 s", "4m 05s", "2h 03m", "3d 04h". */

@@ -70,9 +70,11 @@ export function EventRow({ r, names, tabIndex, selected, onSelect }: Props) {
       <div role="cell" className="cell" title={formatDateTime(r.ts)}>
         {formatClock(r.ts, true)}
       </div>
-      <div role="cell" className="cell ellipsis" title={sourceTitle(names, r.source)}>
-        {sourceLabel(names, r.source)}
-        {r.dp_rank != null && r.dp_rank > 0 ? <span className="muted"> dp{r.dp_rank}</span> : null}
+      <div role="cell" className="cell source-cell" title={sourceTitle(names, r.source)}>
+        <span className="ellipsis">{sourceLabel(names, r.source)}</span>
+        {/* Every rank the batch named, rank 0 too (dp0 beside dp1), kept in view when the name
+            is cut short: it is what tells a data-parallel engine's ranks apart. */}
+        {r.dp_rank != null ? <span className="muted rank"> dp{r.dp_rank}</span> : null}
       </div>
       <div role="cell" className="cell num">
         {formatInt(r.seq)}

@@ -73,6 +73,7 @@ export function OverviewView({ state, onChange, epoch, notify, onOpenEvents }: P
     frame?.kpis.events ?? null,
     series != null,
     frame?.view.kind === 'session',
+    frame?.sources.length,
   );
   const shownSpan = seriesSpan(series);
   const outlineSpan = seriesSpan(outline);

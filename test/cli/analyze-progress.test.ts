@@ -1,13 +1,14 @@
 // `kvscope analyze` shows how much of the file it has read on a terminal (a real pseudo-terminal,
 // from util-linux's `script`), wipes that line before the report, and says nothing of it on a pipe.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeRecord, makeHeader } from '../../electron/session/format';
+import { formatBytes } from '../../shared/byte-size';
 import { stored } from '../model/helpers';
 import { CLI, ensureBuilt } from '../support/built-app';
 
@@ -35,8 +36,10 @@ describe('kvscope analyze progress', () => {
     // stderr is the pseudo-terminal; stdout goes to a file, as `analyze --json > x` would.
     const cmd = `'${process.execPath}' '${CLI}' analyze --json '${file}' > '${out}'`;
     const { stdout: tty } = await run('script', ['-qec', cmd, '/dev/null']);
-    expect(tty).toContain(`# reading ${file}: 100% (`);
-    expect(tty).toContain(' MB)\r\x1b[K');
+    // The size in the binary units the screens use (the UI's progress bar says the same).
+    const size = formatBytes(statSync(file).size);
+    expect(size).toMatch(/KiB$/);
+    expect(tty).toContain(`# reading ${file}: 100% (${size} of ${size})\r\x1b[K`);
     expect(tty.trimEnd().endsWith('\x1b[K')).toBe(true);
     const report = JSON.parse(readFileSync(out, 'utf8')) as { new_stores: number };
     expect(report.new_stores).toBe(4000);

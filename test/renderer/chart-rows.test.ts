@@ -95,6 +95,10 @@ describe('chart rows', () => {
     expect(chartEmptyText(0, true, false)).toBe('Waiting for the first events…');
     expect(chartEmptyText(null, false, false)).toBe('Waiting for the first events…');
     expect(chartEmptyText(0, true, true)).toBe('This session holds no events.');
+    expect(chartEmptyText(0, true, false, 0)).toBe(
+      'Nothing is connected: add a connection (or the demo engine) under Connections.',
+    );
+    expect(chartEmptyText(0, true, true, 0)).toBe('This session holds no events.');
     expect(chartEmptyText(12, false, false)).toBe('Loading…');
     expect(chartEmptyText(12, true, false)).toBe('No events in this time range.');
   });

@@ -71,8 +71,8 @@ describe('recordings retention', () => {
     expect(parseByteSize('500 MB')).toBe(500 * 1024 ** 2);
     expect(parseByteSize('1.5g')).toBe(1.5 * 1024 ** 3);
     expect(parseByteSize('1048576')).toBe(1048576);
-    expect(() => parseByteSize('lots')).toThrow(/write it as 2GB, 500MB or a number of bytes/);
-    expect(() => parseByteSize('12')).toThrow(/at least 1MB/);
+    expect(() => parseByteSize('lots')).toThrow(/write it as 2GiB, 500MiB or a number of bytes/);
+    expect(() => parseByteSize('12')).toThrow(/at least 1MiB/);
   });
 
   it('the service keeps the folder in budget at start and lists the recordings newest first, the current one marked', async () => {

@@ -64,7 +64,17 @@ describe('kvscope sim', () => {
     expect(Array.isArray(batch[1][0])).toBe(true);
     p.child.kill('SIGINT');
     expect(await p.exit).toBe(0);
-    expect(p.err()).toMatch(/stopped/);
+    // It says what it knows: what it built and what ZeroMQ took, never "sent" (a PUB drops
+    // silently past its high-water mark), and at start what that means for a slow subscriber.
+    expect(p.err()).toMatch(/a subscriber more than 100,000 messages behind loses the rest there/);
+    const stop = /stopped: ([\d,]+) batches built, ([\d,]+) handed to ZeroMQ; they stored/.exec(
+      p.err(),
+    );
+    expect(stop).not.toBeNull();
+    const [built, handed] = [stop![1]!, stop![2]!].map((n) => Number(n.replace(/,/g, '')));
+    // Unloaded, ZeroMQ took every batch built, and at least those this subscriber received.
+    expect(handed).toBe(built);
+    expect(handed).toBeGreaterThanOrEqual(c.got.length);
   });
 
   it('rejects bad options with a clear error and exit code 1', async () => {

@@ -1,0 +1,125 @@
+// What the app says is live, in real Chromium against `kvscope serve`: the header names a real
+// engine that runs beside the demo (never "demo stream" alone), every data-parallel rank is
+// labelled in the event log (dp0 as well as dp1), and a file opened at start is not joined by a
+// demo stream nobody asked for.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeRecord, makeHeader } from '../../electron/session/format';
+import { SimPublisher } from '../../electron/sim/publisher';
+import { stored } from '../model/helpers';
+import {
+  SCREENSHOT_DIR,
+  ensureBuilt,
+  launchChromium,
+  openApp,
+  removeDir,
+  showView,
+  startServe,
+  tempDir,
+  type ServeProcess,
+} from '../support/e2e-harness';
+
+let dataDir: string;
+let browser: Browser;
+const serves: ServeProcess[] = [];
+let engine: SimPublisher;
+
+beforeAll(async () => {
+  ensureBuilt();
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  dataDir = await tempDir('what-is-live');
+  engine = await SimPublisher.start({ port: 0, rate: 20, seed: 7, format: 'map', hash: 'int' });
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(serves.map((s) => s.stop()));
+  await engine?.close();
+  await removeDir(dataDir);
+});
+
+async function serve(dir: string, args: string[]): Promise<ServeProcess> {
+  const s = await startServe(path.join(dataDir, dir), args);
+  serves.push(s);
+  return s;
+}
+
+/** Screenshots of the page at 1024 and 1440 px wide. */
+async function shots(page: Page, name: string): Promise<void> {
+  for (const width of [1024, 1440]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`) });
+  }
+}
+
+/** The source cells of the event rows drawn. */
+function sourceCells(page: Page): Promise<string[]> {
+  return page
+    .getByTestId('event-row')
+    .evaluateAll((rows) =>
+      rows.map((r) => r.querySelector('[role=cell]:nth-child(2)')?.textContent ?? ''),
+    );
+}
+
+describe('what is live, in Chromium', () => {
+  it('names a real engine that runs beside the demo in the header, and labels rank 0 dp0 as rank 1 dp1', async () => {
+    const endpoint = engine.ranks[0]?.pubEndpoint ?? '';
+    const s = await serve('beside', ['--demo', '--endpoint', endpoint]);
+    const page = await openApp(browser, s.url);
+    const title = page.getByTestId('view-title');
+    await expect
+      .poll(() => title.getAttribute('title'))
+      .toBe(`Live: ${endpoint} and the demo stream`);
+    expect(await page.getByTestId('badge-demo').count()).toBe(1);
+    await shots(page, 'live-beside-demo');
+
+    await showView(page, 'Events');
+    const filter = page.getByTestId('event-source');
+    // The demo's two ranks: its rank 0 publishes data_parallel_rank 0 in every batch.
+    for (const [id, label] of [
+      ['demo', 'dp0'],
+      ['demo#1', 'dp1'],
+    ] as const) {
+      await filter.selectOption(id);
+      await expect
+        .poll(() => sourceCells(page), { timeout: 20_000 })
+        .toSatisfy((cells: string[]) => cells.length > 0 && cells.every((c) => c.endsWith(label)));
+    }
+    await shots(page, 'events-dp0-rank');
+    await page.context().close();
+  }, 120_000);
+
+  it('opens a file given with --open without starting a demo stream beside it', async () => {
+    const file = path.join(dataDir, 'opened.kvscope.jsonl.gz');
+    const source = { id: 'gpu-a', name: 'gpu-a', endpoint: 'tcp://10.0.0.1:5557' };
+    const lines = [JSON.stringify(makeHeader('test', new Date(Date.UTC(2026, 0, 1)), [source]))];
+    for (let i = 0; i < 20; i += 1) {
+      const rec = { ...stored('gpu-a', 1000 + i, [`${i}1`, `${i}2`]), seq: i };
+      lines.push(encodeRecord({ k: 'event', rec }));
+    }
+    await writeFile(file, gzipSync(`${lines.join('\n')}\n`));
+    const s = await serve('open', ['--open', file]);
+    expect(s.stdout()).not.toMatch(/demo/i);
+    const page = await openApp(browser, s.url);
+    const title = page.getByTestId('view-title');
+    await expect.poll(() => title.getAttribute('title')).toBe('opened.kvscope.jsonl.gz');
+    expect(await page.getByTestId('badge-demo').count()).toBe(0);
+    // Back to live: nothing is connected, and it says so; no demo connection was made.
+    await page.getByTestId('back-to-live').click();
+    await expect.poll(() => title.getAttribute('title')).toBe('Live: no connection');
+    expect(await page.getByTestId('badge-demo').count()).toBe(0);
+    const profiles = await page.evaluate<string[]>(
+      'window.kvscope.listProfiles().then((ps) => ps.map((p) => p.id))',
+    );
+    expect(profiles).toEqual([]);
+    await expect
+      .poll(() => page.getByTestId('chart-rates').textContent())
+      .toContain('Nothing is connected: add a connection (or the demo engine) under Connections.');
+    await shots(page, 'live-nothing-after-open');
+    await page.context().close();
+  }, 120_000);
+});
