@@ -272,8 +272,10 @@ export class EventRing {
       this.verdicts = { key, of: new Uint8Array(this.capacity) };
     }
     const verdict = this.verdicts.of;
-    // A prefix JSON would write escaped, or that is not plain ASCII, is not searched as bytes.
+    // A prefix JSON would write escaped, or that is not plain ASCII, is not searched as bytes;
+    // nor a hex query of integer hashes (ranges of decimal keys, no text to look for).
     if (!/^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(terms.prefix)) return verdict;
+    if (terms.hexRanges.length > 0) return verdict;
     const maybe = new Uint8Array(this.capacity);
     const needles = [`"${terms.prefix}`, ...terms.exact.map((k) => `"${k}"`)].map((s) =>
       Buffer.from(s, 'latin1'),

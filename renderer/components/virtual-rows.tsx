@@ -25,6 +25,12 @@ interface Props {
   toTop?: number;
   /** The hashes a row stands for: Ctrl+C (Cmd+C) on the focused row copies them. */
   hashesAt?(index: number): readonly string[] | undefined;
+  /**
+   * Told when the keyboard takes a row (an arrow, Home/End, a Tab or Escape into the list) and
+   * when it leaves the list or the mouse takes over: a live list holds while the keyboard is on
+   * one of its rows, as it does for a row that is open.
+   */
+  onKeyboardChange?(on: boolean): void;
 }
 
 /** A virtualized scrolling body: only the rows on screen are in the DOM. */
@@ -41,12 +47,19 @@ export function VirtualRows({
   onAtTopChange,
   toTop,
   hashesAt,
+  onKeyboardChange,
 }: Props) {
   const parentRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   /** The key of the row that has the keyboard focus (null: none, or not known). */
   const focusedKey = useRef<string | null>(null);
   const atTop = useRef(true);
+  const keyboardOn = useRef(false);
+  const setKeyboard = (on: boolean) => {
+    if (on === keyboardOn.current) return;
+    keyboardOn.current = on;
+    onKeyboardChange?.(on);
+  };
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
     count,
@@ -109,14 +122,23 @@ export function VirtualRows({
     const next = nextRowIndex(e.key, active, count, page);
     if (next == null) return;
     e.preventDefault();
+    setKeyboard(true);
     focusedKey.current = keyAt?.(next) ?? null;
     moveFocus(next);
   };
   const onFocus = (e: FocusEvent) => {
-    const idx = (e.target as HTMLElement).closest<HTMLElement>('[data-index]')?.dataset.index;
+    const target = e.target as HTMLElement;
+    const idx = target.closest<HTMLElement>('[data-index]')?.dataset.index;
     if (!roving || idx == null) return;
     setActive(Number(idx));
     focusedKey.current = keyAt?.(Number(idx)) ?? null;
+    // The browser's own test of a keyboard focus (Tab, or focus handed on after a key): a row
+    // the mouse clicked is held by being open instead.
+    if (target.matches(':focus-visible')) setKeyboard(true);
+  };
+  const onBlur = (e: FocusEvent) => {
+    const to = e.relatedTarget as Node | null;
+    if (!to || !parentRef.current?.contains(to)) setKeyboard(false);
   };
   const onScroll = () => {
     const top = (parentRef.current?.scrollTop ?? 0) < rowHeight / 2;
@@ -135,6 +157,8 @@ export function VirtualRows({
       data-testid={testId}
       onKeyDown={onKeyDown}
       onFocus={onFocus}
+      onBlur={onBlur}
+      onPointerDown={() => setKeyboard(false)}
       onScroll={onScroll}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

@@ -14,7 +14,13 @@ export interface FrameState {
   received: number;
   /** Wall-clock ms when the latest frame arrived (for "last message 3 s ago"). */
   receivedAt: number;
-  /** Every source name seen in a frame, kept after the source is removed (its figures stay). */
+  /** Every live source name seen in a frame, kept after the source is removed (its figures stay). */
+  liveNames: SourceNames;
+  /**
+   * The names the views use: the live ones, and while a file is shown its sources' names over
+   * them (an opened session's names win over a live source's with the same id). Back to live,
+   * the file's names are gone with it.
+   */
   names: SourceNames;
 }
 
@@ -24,18 +30,33 @@ export const initialFrameState: FrameState = {
   resets: 0,
   received: 0,
   receivedAt: 0,
+  liveNames: new Map(),
   names: new Map(),
 };
 
-/**
- * The names known so far with the frame's added, the view's sources' last (an opened session's
- * names win over a live source's with the same id); the same map when nothing changed.
- */
-function withNames(names: SourceNames, frame: UpdateFrame): SourceNames {
-  const next = new Map([...sourceNameMap(frame.sources), ...sourceNameMap(frame.view.sources)]);
+/** `names` with `next` over them; the same map when that changes nothing. */
+function withNames(names: SourceNames, next: SourceNames): SourceNames {
   let changed = false;
   for (const [id, name] of next) if (names.get(id) !== name) changed = true;
   return changed ? new Map([...names, ...next]) : names;
+}
+
+/** The live names and the view's names of a frame, each the previous map while unchanged. */
+function namesOf(state: FrameState, frame: UpdateFrame): Pick<FrameState, 'liveNames' | 'names'> {
+  const session = frame.view.kind === 'session';
+  const live = sourceNameMap(frame.sources);
+  const liveNames = withNames(
+    state.liveNames,
+    session ? live : new Map([...live, ...sourceNameMap(frame.view.sources)]),
+  );
+  if (!session) return { liveNames, names: liveNames };
+  // A file's names sit over the live ones, started again with each view (epoch).
+  const base =
+    frame.epoch === state.epoch && state.names !== state.liveNames ? state.names : liveNames;
+  return {
+    liveNames,
+    names: withNames(withNames(base, liveNames), sourceNameMap(frame.view.sources)),
+  };
 }
 
 /** Folds one frame into the state; an epoch change starts the view over. */
@@ -47,11 +68,16 @@ export function reduceFrame(state: FrameState, frame: UpdateFrame, now = 0): Fra
       resets: state.frame == null ? state.resets : state.resets + 1,
       received: 1,
       receivedAt: now,
-      names: withNames(state.names, frame),
+      ...namesOf(state, frame),
     };
   }
-  const names = withNames(state.names, frame);
-  return { ...state, frame, received: state.received + 1, receivedAt: now, names };
+  return {
+    ...state,
+    frame,
+    received: state.received + 1,
+    receivedAt: now,
+    ...namesOf(state, frame),
+  };
 }
 
 export interface FrameStore {

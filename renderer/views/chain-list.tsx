@@ -42,6 +42,8 @@ interface Props {
   /** The rows loaded are held as they are (paused, or scrolled down): others are not fetched. */
   held: boolean;
   onAtTopChange(atTop: boolean): void;
+  /** Told when the keyboard takes a row and when it leaves the list (the list holds meanwhile). */
+  onKeyboardChange(on: boolean): void;
   /** Scrolls back to the top whenever this number changes. */
   toTop: number;
 }
@@ -61,6 +63,7 @@ export function ChainList({
   names,
   held,
   onAtTopChange,
+  onKeyboardChange,
   toTop,
 }: Props) {
   const count = paged.total ?? 0;
@@ -99,6 +102,7 @@ export function ChainList({
           testId="chain-rows"
           roving
           onAtTopChange={onAtTopChange}
+          onKeyboardChange={onKeyboardChange}
           toTop={toTop}
           keyAt={(i) => paged.rowAt(i)?.id}
           indexOfKey={(id) => paged.findIndex((c) => c.id === id)}

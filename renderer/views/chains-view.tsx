@@ -46,11 +46,12 @@ export function ChainsView({ initialHash, notify }: Props) {
   const [source, setSource] = useState('');
   const [residentOnly, setResidentOnly] = useState(false);
   const [paused, setPaused] = useState(false);
-  // Scrolled down, or with a chain open, the list holds its rows as a paused one does: new chains
-  // would push them (and the open one) down and out of view.
+  // Scrolled down, with a chain open, or with the keyboard on a row, the list holds its rows as a
+  // paused one does: new chains would push them (and the one read) down and out of view.
   const [atTop, setAtTop] = useState(true);
   const [selected, setSelected] = useState<string | null>(null);
-  const held = paused || !atTop || selected != null;
+  const [keyboard, setKeyboard] = useState(false);
+  const held = paused || !atTop || selected != null || keyboard;
   const [toTop, setToTop] = useState(0);
   const togglePause = () => {
     // Resume means live: back at the top, where the list is not held by the scroll either.
@@ -192,9 +193,11 @@ export function ChainsView({ initialHash, notify }: Props) {
             ? ' (paused)'
             : !atTop
               ? ' (held while scrolled)'
-              : held
+              : selected != null
                 ? ' (held while a chain is open)'
-                : ''}
+                : held
+                  ? ' (held while the keyboard is on a row)'
+                  : ''}
         </span>
       </div>
       <HashMatches
@@ -223,6 +226,7 @@ export function ChainsView({ initialHash, notify }: Props) {
           names={names}
           held={held}
           onAtTopChange={setAtTop}
+          onKeyboardChange={setKeyboard}
           toTop={toTop}
         />
         {selected && (

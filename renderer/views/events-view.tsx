@@ -72,17 +72,28 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   const newer = held && newest !== null ? Math.max(0, newest - upTo) : 0;
 
   // A row opened holds the list too: new rows on top would push it down and out of view (the
-  // list following it there would leave the top and hold only after the rows had moved).
+  // list following it there would leave the top and hold only after the rows had moved). So
+  // does a row the keyboard is on: the reader is reading it, open or not.
   const [atTop, setAtTop] = useState(true);
+  const [keyboard, setKeyboard] = useState(false);
   const release = () => {
     if (!frozen) setUpTo(null);
   };
   const onAtTopChange = (top: boolean) => {
     setAtTop(top);
     if (!top) hold();
-    else if (!selected) release();
+    else if (!selected && !keyboard) release();
   };
-  const heldWhy = atTop && selected ? ' (held while a row is open)' : ' (held while scrolled)';
+  const onKeyboardChange = (on: boolean) => {
+    setKeyboard(on);
+    if (on) hold();
+    else if (atTop && !selected) release();
+  };
+  const heldWhy = !atTop
+    ? ' (held while scrolled)'
+    : selected
+      ? ' (held while a row is open)'
+      : ' (held while the keyboard is on a row)';
   const select = (r: Row) => {
     hold();
     setSelected(r);
@@ -102,7 +113,9 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   const closeDetail = () => {
     const hadFocus = bodyRef.current?.querySelector('.detail')?.contains(document.activeElement);
     setSelected(null);
-    if (atTop) release();
+    // The keyboard going back to the list keeps it held (its row takes the focus below).
+    if (atTop && !keyboard && !(hadFocus && document.activeElement?.matches(':focus-visible')))
+      release();
     if (!hadFocus) return;
     requestAnimationFrame(() =>
       bodyRef.current?.querySelector<HTMLElement>('[role=row][tabindex="0"]')?.focus(),
@@ -244,6 +257,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
               label="Event rows"
               testId="event-rows"
               onAtTopChange={onAtTopChange}
+              onKeyboardChange={onKeyboardChange}
               toTop={toTop}
               roving
               keyAt={(i) => keyOf(paged.rowAt(i))}

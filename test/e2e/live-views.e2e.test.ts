@@ -1,7 +1,8 @@
 // Live views that hold still and charts that tell the truth, in real Chromium against
 // `kvscope serve` with a live stream: Freeze is a snapshot, a scrolled log keeps its rows, the
-// rate chart ends at a whole second and falls to zero when the stream stops, Enter opens the
-// chain the keyboard is on while the list reorders, and the Overview keeps its state across tabs.
+// rate chart ends at a whole second and falls to zero when the stream stops, a row the keyboard
+// is on (open or not) holds its list and Enter opens it, and the Overview keeps its state across
+// tabs.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -209,6 +210,32 @@ describe('live views in Chromium', () => {
     await expect.poll(() => page.getByTestId('event-detail').count()).toBe(0);
   }, 60_000);
 
+  it('holds a live event log still while the keyboard is on a row it has not opened', async () => {
+    await showView(page, 'Events');
+    await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
+    await scrollEvents(0);
+    await page.getByTestId('event-row').first().focus();
+    await page.keyboard.press('ArrowDown');
+    await expect
+      .poll(() => page.getByTestId('event-count').textContent())
+      .toContain('held while the keyboard is on a row');
+    const shown = await eventSeqs();
+    await moreEvents(20);
+    await page.getByTestId('event-newer').waitFor({ timeout: 20_000 });
+    expect(await eventSeqs()).toEqual(shown);
+    expect(await page.getByTestId('event-detail').count()).toBe(0);
+    for (const width of [1024, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      await shot(`events-keyboard-held-${width}.png`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // The keyboard leaves the list: it is live again.
+    await page.getByTestId('event-hash').focus();
+    await expect
+      .poll(async () => Math.max(...(await eventSeqs())), { timeout: 20_000 })
+      .toBeGreaterThan(Math.max(...shown));
+  }, 60_000);
+
   it('ends the rate chart at a whole second, equal to what was published in it, as the service says', async () => {
     await showView(page, 'Overview');
     await page.getByTestId('range-1m').click();
@@ -250,7 +277,7 @@ describe('live views in Chromium', () => {
     stream.pace(40);
   }, 60_000);
 
-  it('opens the chain the keyboard is on with Enter while the live list reorders under it', async () => {
+  it('holds a live chain list still while the keyboard is on a row, and Enter opens that chain', async () => {
     await showView(page, 'Chains');
     const rows = page.getByTestId('chain-row');
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThan(6);
@@ -266,16 +293,34 @@ describe('live views in Chromium', () => {
     const chosen = await focused();
     expect(chosen).not.toBeNull();
     expect(await atIndex2()).toBe(chosen);
-    // New chains arrive on top: the row the reader chose moves down, and the focus with it.
-    await eventually(atIndex2, (id) => id !== chosen, 'the list to reorder under the focus');
-    // Following a row scrolled out of the drawn range takes a frame or two (it is drawn first).
-    await expect.poll(focused, { timeout: 5_000 }).toBe(chosen);
+    // Arrows alone, nothing opened: the list holds while new chains arrive.
+    await expect
+      .poll(() => page.getByTestId('chain-count').textContent())
+      .toContain('held while the keyboard is on a row');
+    const held = await chainIds();
+    await moreEvents(40);
+    expect(await chainIds()).toEqual(held);
+    expect(await atIndex2()).toBe(chosen);
+    expect(await focused()).toBe(chosen);
+    for (const width of [1024, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      await shot(`chains-keyboard-held-${width}.png`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.keyboard.press('Enter');
     const detail = page.getByTestId('chain-detail');
     await detail.waitFor({ timeout: 20_000 });
     expect(await detail.locator('h2 .hash').getAttribute('title')).toBe(chosen);
-    await shot('chains-keyboard-open-1280.png');
-    await detail.getByRole('button', { name: 'Close the chain detail' }).click();
+    // Closed with Escape, the keyboard is back on its row and the list still holds.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => detail.count()).toBe(0);
+    await expect.poll(focused).toBe(chosen);
+    expect(await page.getByTestId('chain-count').textContent()).toContain(
+      'held while the keyboard is on a row',
+    );
+    // The keyboard leaves the list (the search box takes it): the list moves again.
+    await page.getByTestId('chain-search').focus();
+    await expect.poll(chainIds, { timeout: 20_000 }).not.toEqual(held);
   }, 90_000);
 
   it('holds the chain list still while paused, and moves again on resume', async () => {

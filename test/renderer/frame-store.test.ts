@@ -51,6 +51,28 @@ describe('frame store', () => {
     expect(s.names.get('a')).toBe('simdp2 #0');
   });
 
+  it('forgets an opened session’s names once back to live, and keeps the live ones', () => {
+    const sources = [{ id: 'a', name: 'engine-a' }];
+    let s = reduceFrame(initialFrameState, { ...frame(1, 0), sources } as unknown as UpdateFrame);
+    const opened = { ...frame(2, 1), sources } as unknown as UpdateFrame;
+    opened.view = {
+      ...opened.view,
+      kind: 'session',
+      sources: [
+        { id: 'capture', name: 'capture.jsonl' },
+        { id: 'a', name: 'file-a' },
+      ],
+    };
+    s = reduceFrame(s, opened);
+    expect(s.names.get('capture')).toBe('capture.jsonl');
+    expect(s.names.get('a')).toBe('file-a');
+    s = reduceFrame(s, { ...frame(3, 2), sources } as unknown as UpdateFrame);
+    expect([...s.names]).toEqual([['a', 'engine-a']]);
+    // Opened again, a file's names come back for it alone.
+    s = reduceFrame(s, { ...opened, n: 4, epoch: 3 } as UpdateFrame);
+    expect(s.names.get('capture')).toBe('capture.jsonl');
+  });
+
   it('notifies subscribers with a new snapshot and stops after unsubscribe', () => {
     const store = createFrameStore();
     const seen: number[] = [];
