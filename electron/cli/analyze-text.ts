@@ -167,9 +167,12 @@ export function analyzeText(
     ),
   );
   if (n.badTsEvents + n.gaps + n.undecoded + n.eventErrors > 0) {
+    // A file's events with a bad ts are among its event errors (the reader makes them so); only
+    // an event that reached the analysis with one is counted apart, and only then said.
+    const badTs = n.badTsEvents > 0 ? `, ${int(n.badTsEvents)} more with a bad ts (skipped)` : '';
     out.push(
       '',
-      `Input: ${int(n.gaps)} gaps (${int(n.lostBatches)} batches lost), ${int(n.undecoded)} undecoded, ${int(n.eventErrors)} event errors, ${int(n.badTsEvents)} events with a bad ts (skipped)`,
+      `Input: ${int(n.gaps)} gaps (${int(n.lostBatches)} batches lost), ${int(n.undecoded)} undecoded, ${int(n.eventErrors)} event errors (a bad ts or bad fields: see the problems)${badTs}`,
     );
   }
   return `${out.join('\n')}\n`;

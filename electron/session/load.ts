@@ -119,7 +119,14 @@ export async function replayFile(
         opts.onProgress,
       );
       grouper.flush();
-      return { kind: 'session', header: r.header, problems: r.problems, events: r.counts.events };
+      // Event lines there were, and none of them usable (each a bad ts, a bad line): nothing to
+      // show. A file of a header alone (a recording just begun) opens, empty.
+      const c = r.counts;
+      const unusable = c.eventErrors + c.skippedLines > 0 && r.problems.length > 0;
+      if (c.events === 0 && c.undecoded === 0 && unusable) {
+        throw new Error(noEventsRead(c.eventErrors, c.skippedLines, r.problems));
+      }
+      return { kind: 'session', header: r.header, problems: r.problems, events: c.events };
     } catch (e) {
       if (!(e instanceof NotASessionError) || kind === 'session') throw e;
     }
@@ -131,11 +138,27 @@ export async function replayFile(
   });
   grouper.flush();
   if (r.events === 0 && r.undecoded === 0) {
+    // Lines read as a capture's events, every one an event error (a bad ts, say): a capture
+    // with nothing usable in it, said as a session with nothing usable is.
+    if (r.eventErrors > 0) throw new Error(noEventsRead(r.eventErrors, 0, r.problems));
     throw new Error(
       `not a KV Scope session or a KV events capture: no events could be read${r.problems[0] ? ` (${r.problems[0]})` : ''}`,
     );
   }
   return { kind: 'capture', header: null, problems: r.problems, events: r.events };
+}
+
+/**
+ * Why a file holding no usable event is refused, by the open and by `kvscope analyze` alike (one
+ * rule: nothing to show is not "opened"): what it held instead and its first problem.
+ */
+function noEventsRead(eventErrors: number, skippedLines: number, problems: string[]): string {
+  const held = [
+    eventErrors > 0 ? `${eventErrors} event error${eventErrors === 1 ? '' : 's'}` : null,
+    skippedLines > 0 ? `${skippedLines} line${skippedLines === 1 ? '' : 's'} skipped` : null,
+  ].filter((x) => x !== null);
+  const what = held.length > 0 ? ` (${held.join(', ')})` : '';
+  return `no events could be read${what}; the first problem: ${problems[0] ?? 'none said'}`;
 }
 
 /** Replay a session file (or a capture) into a model; problems list what could not be read. */

@@ -101,7 +101,7 @@ describe('kvscope serve at start', () => {
     const run = await runToEnd(args);
     // The line that says what it opens comes first (a big file takes a while), then why not.
     const [opening, ...rest] = run.stderr.split('\n');
-    expect(opening).toMatch(/^kvscope serve: opening .*junk\.jsonl \(0\.0 MB\)/);
+    expect(opening).toMatch(/^kvscope serve: opening .*junk\.jsonl \(36 B\)/);
     expectOneLine({ ...run, stderr: rest.join('\n') }, /^kvscope: could not open junk\.jsonl: /);
   });
 
