@@ -6,11 +6,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeRecord, makeHeader } from '../../electron/session/format';
 import { stored } from '../model/helpers';
 import { CLI, ensureBuilt } from '../support/built-app';
+import { sessionBytes } from '../support/session-bytes';
 
 const run = promisify(execFile);
 let dir = '';
@@ -24,12 +23,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A session of these events' ts, one stored block each. */
 function session(name: string, ts: number[]): string {
   const file = path.join(dir, name);
-  const header = makeHeader('test', new Date(Date.UTC(2026, 0, 1)), []);
-  const lines = [JSON.stringify(header)];
-  ts.forEach((t, i) =>
-    lines.push(encodeRecord({ k: 'event', rec: { ...stored('a', t, [`${i}7`]), seq: i } })),
-  );
-  writeFileSync(file, gzipSync(`${lines.join('\n')}\n`));
+  const events = ts.map((t, i) => ({ ...stored('a', t, [`${i}7`]), seq: i }));
+  writeFileSync(file, sessionBytes([], events));
   return file;
 }
 

@@ -6,10 +6,8 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeRecord, makeHeader } from '../../electron/session/format';
 import { stored } from '../model/helpers';
 import { CLI } from '../support/built-app';
 import {
@@ -22,6 +20,7 @@ import {
   tempDir,
   type ServeProcess,
 } from '../support/e2e-harness';
+import { sessionBytes } from '../support/session-bytes';
 
 const run = promisify(execFile);
 const REASON =
@@ -69,12 +68,8 @@ describe('a file whose every ts is bad', () => {
   it('is refused by the open and by analyze with the same reason, a session', async () => {
     const file = path.join(dir, 'nanoseconds.kvscope.jsonl.gz');
     const source = { id: 'a', name: 'gpu-a', endpoint: 'tcp://10.0.0.1:5557' };
-    const lines = [JSON.stringify(makeHeader('test', new Date(Date.UTC(2026, 0, 1)), [source]))];
-    for (let i = 0; i < 3; i += 1) {
-      const rec = { ...stored('a', 1e16 + i, [`${i}1`]), seq: i };
-      lines.push(encodeRecord({ k: 'event', rec }));
-    }
-    await writeFile(file, gzipSync(`${lines.join('\n')}\n`));
+    const events = [0, 1, 2].map((i) => ({ ...stored('a', 1e16 + i, [`${i}1`]), seq: i }));
+    await writeFile(file, sessionBytes([source], events));
 
     const cli = await analyze(file);
     expect(cli.code).toBe(1);

@@ -4,10 +4,8 @@
 // demo stream nobody asked for.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeRecord, makeHeader } from '../../electron/session/format';
 import { SimPublisher } from '../../electron/sim/publisher';
 import { stored } from '../model/helpers';
 import {
@@ -21,6 +19,7 @@ import {
   tempDir,
   type ServeProcess,
 } from '../support/e2e-harness';
+import { sessionBytes } from '../support/session-bytes';
 
 let dataDir: string;
 let browser: Browser;
@@ -96,12 +95,11 @@ describe('what is live, in Chromium', () => {
   it('opens a file given with --open without starting a demo stream beside it', async () => {
     const file = path.join(dataDir, 'opened.kvscope.jsonl.gz');
     const source = { id: 'gpu-a', name: 'gpu-a', endpoint: 'tcp://10.0.0.1:5557' };
-    const lines = [JSON.stringify(makeHeader('test', new Date(Date.UTC(2026, 0, 1)), [source]))];
-    for (let i = 0; i < 20; i += 1) {
-      const rec = { ...stored('gpu-a', 1000 + i, [`${i}1`, `${i}2`]), seq: i };
-      lines.push(encodeRecord({ k: 'event', rec }));
-    }
-    await writeFile(file, gzipSync(`${lines.join('\n')}\n`));
+    const events = Array.from({ length: 20 }, (_, i) => ({
+      ...stored('gpu-a', 1000 + i, [`${i}1`, `${i}2`]),
+      seq: i,
+    }));
+    await writeFile(file, sessionBytes([source], events));
     const s = await serve('open', ['--open', file]);
     expect(s.stdout()).not.toMatch(/demo/i);
     const page = await openApp(browser, s.url);
