@@ -240,6 +240,9 @@ describe('live views in Chromium', () => {
     // The keyboard leaves the list: it is live again.
     await page.getByTestId('event-hash').focus();
     await expect
+      .poll(() => page.getByTestId('event-count').textContent(), { timeout: 20_000 })
+      .not.toContain('held');
+    await expect
       .poll(async () => Math.max(...(await eventSeqs())), { timeout: 20_000 })
       .toBeGreaterThan(Math.max(...shown));
   }, 60_000);
