@@ -1,11 +1,11 @@
-// The event log's ring on the live path: decoded fixture batches, each event encoded as its
-// session line once (as LiveSession does), then held by the ring. Against the same work holding
+// The event log's ring on the live path: decoded fixture batches, each batch's event lines written
+// once as bytes (as LiveSession does: EventLines), then held by the ring (pushBytes). Against the same work holding
 // the records themselves in a list of 50,000 (the ring before it held bytes): each held record is
 // promoted to V8's old space and collected there. CPU of the whole process (GC helpers included),
 // interleaved rounds, fresh rings each round after a warm-up that fills them.
 
 import { EventRing, DEFAULT_RING_SIZE } from '../../electron/model/event-ring';
-import { eventLine, readEventLine } from '../../electron/session/event-line';
+import { EventLines, readEventLine } from '../../electron/session/event-line';
 import { decodeBatch } from '../../electron/wire/decode-batch';
 import type { EventRecord } from '../../shared/events';
 import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
@@ -17,8 +17,8 @@ const ROUNDS = 3;
 
 interface Variant {
   name: string;
-  /** A fresh holder: takes one event and its line. */
-  make: () => (rec: EventRecord, line: string) => void;
+  /** A fresh holder: takes event i of a batch and the batch's lines. */
+  make: () => (rec: EventRecord, lines: EventLines, i: number) => void;
   cpuUs: number[];
 }
 
@@ -32,18 +32,19 @@ export function runRingBench(): Promise<BenchResult> {
   const payloads = ALL_FIXTURES.flatMap((f) => readPayloads(f.frames));
   let events = 0;
   let seq = 0;
-  /** Decodes message i as a source would and hands each event and its line on. */
-  const message = (i: number, hold: (rec: EventRecord, line: string) => void): void => {
-    const r = decodeBatch(payloads[i % payloads.length] as Uint8Array);
-    if (!r.ok || r.ts === null) return;
-    const ts = r.ts;
+  const lines = new EventLines();
+  /** Decodes message i as a source would and hands each event and the batch's lines on. */
+  const message = (
+    i: number,
+    hold: (rec: EventRecord, lines: EventLines, i: number) => void,
+  ): void => {
     seq += 1;
-    const lines = r.events.map(({ idx, event }) => {
-      const rec: EventRecord = { source: 'b', seq, ts, dp_rank: r.dpRank, idx, event };
-      return [rec, eventLine(rec)] as const;
-    });
-    for (const [rec, line] of lines) hold(rec, line);
-    events += lines.length;
+    const r = decodeBatch(payloads[i % payloads.length] as Uint8Array, {}, { source: 'b', seq });
+    if (!r.ok || r.ts === null) return;
+    lines.clear();
+    for (const rec of r.events) lines.add(rec);
+    for (let k = 0; k < r.events.length; k++) hold(r.events[k] as EventRecord, lines, k);
+    events += r.events.length;
   };
   const variants: Variant[] = [
     {
@@ -63,7 +64,7 @@ export function runRingBench(): Promise<BenchResult> {
       cpuUs: [],
       make: () => {
         const ring = new EventRing(DEFAULT_RING_SIZE, { readLine: readEventLine });
-        return (rec, line) => ring.push(rec, line);
+        return (rec, b, i) => ring.pushBytes(rec, b.buf, b.lineStart(i), b.lineEnd(i));
       },
     },
     { name: 'nothing held (decode + line only)', cpuUs: [], make: () => () => undefined },
