@@ -1,7 +1,7 @@
 // One subscribed endpoint: SUB socket → parse → decode (redacted) → sequencer → sink, with health.
 import { Subscriber } from 'zeromq';
 import type { SourceCounters, SourceHealth, SourceState } from '../../shared/api-types';
-import { batchTime, decodeBatch, type DecodeResult } from '../wire/decode-batch';
+import { batchTime, decodeBatch, type DecodeResult, type RecordOrigin } from '../wire/decode-batch';
 import { FingerprintBuilder } from '../wire/fingerprint';
 import { parseMessage, topicText } from '../wire/message';
 import type { IngestSink } from '../../shared/records';
@@ -102,6 +102,8 @@ export class KvSource {
   /** No name was given (the name is the endpoint) and no message has been read yet. */
   private nameFromTopic: boolean;
   private closed = false;
+  /** Who the decoded records are from (one object for every batch: the decoder only reads it). */
+  private readonly origin: RecordOrigin;
 
   constructor(
     readonly cfg: SourceConfig,
@@ -110,6 +112,7 @@ export class KvSource {
   ) {
     this.stallMs = (cfg.stallAfterSec ?? DEFAULT_STALL_AFTER_SEC) * 1000;
     this.name = cfg.name;
+    this.origin = { source: cfg.id, seq: 0 };
     this.nameFromTopic = cfg.name === cfg.endpoint;
     this.replayIdleMs = opts.replayIdleMs ?? 3000;
     this.probeAfterMs = opts.probeAfterMs ?? 1000;
@@ -311,8 +314,9 @@ export class KvSource {
     const taken = this.takeBatch === undefined ? -1 : this.takeBatch(Number(seq), payload);
     if (taken >= 0) this.counters.events += taken;
     else {
-      const n = Number(seq);
-      this.deliver(n, decodeBatch(payload, this.limits, { source: this.cfg.id, seq: n }));
+      const origin = this.origin;
+      origin.seq = Number(seq);
+      this.deliver(origin.seq, decodeBatch(payload, this.limits, origin));
     }
   }
 
