@@ -2,11 +2,11 @@
 // the report (tables, or the JSON of DESIGN.md with --json). Problems go to stderr; the exit code
 // is 0 when something could be read, 1 when nothing could (a file the screens refuse to open as
 // well, with the same reason).
-import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { CacheAnalysis, type CapacityOverride } from '../analysis/cache-analysis';
 import { toAnalyzeJson } from '../analysis/analyze-json';
 import { replayFile } from '../session/load';
+import { regularFileSize } from '../session/regular-file';
 import { namedReport, sourceLabels } from './analyze-names';
 import { terminalProgress } from './analyze-progress';
 import { analyzeText } from './analyze-text';
@@ -63,13 +63,15 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   const err = (line: string): void => void process.stderr.write(`# ${line}\n`);
   let size: number;
   try {
-    size = (await stat(file)).size;
+    size = await regularFileSize(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new Error(
       code === 'ENOENT'
         ? `${file}: no such file (give the path of a session or a capture)`
-        : `${file}: cannot be read (${(e as Error).message})`,
+        : code === undefined
+          ? (e as Error).message
+          : `${file}: cannot be read (${(e as Error).message})`,
     );
   }
   const analysis = new CacheAnalysis({

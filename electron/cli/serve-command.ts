@@ -6,6 +6,7 @@ import type { FileResult } from '../../shared/api-types';
 import { fileResultNotice } from '../../shared/file-result';
 import { startHttpHost, type HttpHost } from '../serve/http-host';
 import { startServiceWorker } from '../serve/service-worker';
+import { notRegularFile } from '../session/regular-file';
 import { defaultDataDir, ensureWritableDataDir } from '../service/data-dir';
 import { DEMO_PROFILE_ID } from '../service/connections';
 import type { ServiceLink } from '../host/service-link';
@@ -73,6 +74,21 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   const service = worker.link;
   let host: HttpHost;
   try {
+    // The port first: a busy one fails at once, not after reading a large file. The URL is said
+    // only once the files asked for are open.
+    host = await startHttpHost({
+      service,
+      rendererDir: path.join(__dirname, 'renderer'),
+      host: flags.host,
+      port: flags.port,
+      dataDir: flags.dataDir,
+      token: flags.token,
+    });
+  } catch (err) {
+    await worker.close();
+    throw err;
+  }
+  try {
     const open = flags.open;
     if (open) {
       const name = path.basename(open);
@@ -87,15 +103,8 @@ export async function runServe(flags: ServeFlags): Promise<void> {
         await withStartupProgress(service, process.stderr, 'importing', capture, importBytes, load),
       );
     }
-    host = await startHttpHost({
-      service,
-      rendererDir: path.join(__dirname, 'renderer'),
-      host: flags.host,
-      port: flags.port,
-      dataDir: flags.dataDir,
-      token: flags.token,
-    });
   } catch (err) {
+    await host.close();
     await worker.close();
     throw err;
   }
@@ -143,7 +152,8 @@ function report(result: FileResult): void {
 async function mustRead(flag: string, file: string): Promise<number> {
   try {
     const info = await stat(file);
-    if (info.isDirectory()) throw new Error(`${file} is a folder`);
+    const what = notRegularFile(info);
+    if (what !== null) throw new Error(`it is ${what}, not a file`);
     await access(file, constants.R_OK);
     return info.size;
   } catch (err) {

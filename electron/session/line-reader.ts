@@ -6,9 +6,9 @@
 // its size (a gzip bomb) is stopped.
 
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { GzipMembers } from './gzip-members';
+import { regularFileSize } from './regular-file';
 
 /** What a reader can open. */
 export type SessionInput = string | Buffer | Uint8Array | Readable;
@@ -56,8 +56,11 @@ export interface LineReadOptions {
 }
 
 async function open(input: SessionInput): Promise<{ stream: Readable; total: number | null }> {
-  if (typeof input === 'string')
-    return { stream: createReadStream(input), total: (await stat(input)).size };
+  if (typeof input === 'string') {
+    // Checked before the stream opens: opening a FIFO blocks until a writer comes.
+    const total = await regularFileSize(input);
+    return { stream: createReadStream(input), total };
+  }
   if (input instanceof Readable) return { stream: input, total: null };
   return { stream: Readable.from(slices(input)), total: input.byteLength };
 }

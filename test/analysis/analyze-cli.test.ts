@@ -1,7 +1,7 @@
 // `kvscope analyze` (the built CLI) on the vLLM fixtures, a session file and a generated capture
 // of two data-parallel ranks: its JSON equals what the brute-force oracle computes from the
 // same events, independently of electron/analysis.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -299,5 +299,17 @@ describe('kvscope analyze (text and errors)', () => {
     const window = await analyze([LEGACY_INT.truth, '--thrash-window', 'soon']);
     expect(window.code).not.toBe(0);
     expect(window.stderr).toMatch(/--thrash-window must be a number of seconds/);
+  });
+
+  it('refuses a folder and a named pipe at once, saying what they are (a FIFO would hang)', async () => {
+    const folder = await analyze([dir]);
+    expect(folder.code).not.toBe(0);
+    expect(folder.stderr).toMatch(/is a folder, not a file: give the path of a session/);
+    expect(folder.stderr).not.toMatch(/EISDIR/);
+    const fifo = path.join(dir, 'pipe.kvscope.jsonl.gz');
+    execFileSync('mkfifo', [fifo]);
+    const piped = await analyze([fifo]);
+    expect(piped.code).not.toBe(0);
+    expect(piped.stderr).toMatch(/is a named pipe \(FIFO\), not a file/);
   });
 });

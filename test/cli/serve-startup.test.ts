@@ -1,6 +1,6 @@
 // `kvscope serve` at start: what cannot work stops it with one clear line and exit code 1 (a
 // missing file, a port in use, a read-only data folder), and off loopback it prints the token URL.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
@@ -103,6 +103,35 @@ describe('kvscope serve at start', () => {
     const [opening, ...rest] = run.stderr.split('\n');
     expect(opening).toMatch(/^kvscope serve: opening .*junk\.jsonl \(36 B\)/);
     expectOneLine({ ...run, stderr: rest.join('\n') }, /^kvscope: could not open junk\.jsonl: /);
+  });
+
+  it('stops with one line and exit code 1 when the --open file is a folder or a named pipe', async () => {
+    const folder = ['serve', '--port', '0', '--data-dir', dataDir('folder'), '--open', dir];
+    expectOneLine(await runToEnd(folder), /^kvscope: --open .*: it is a folder, not a file; give/);
+    const fifo = path.join(dir, 'pipe.kvscope.jsonl.gz');
+    execFileSync('mkfifo', [fifo]);
+    const piped = ['serve', '--port', '0', '--data-dir', dataDir('fifo'), '--open', fifo];
+    expectOneLine(
+      await runToEnd(piped),
+      /^kvscope: --open .*: it is a named pipe \(FIFO\), not a file/,
+    );
+  });
+
+  it('binds its port before it reads the --open file: a busy port fails before any reading', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = taken.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const junk = path.join(dir, 'busy.jsonl');
+      writeFileSync(junk, 'this is not a session\n');
+      const args = ['serve', '--port', String(port), '--data-dir', dataDir('busy'), '--open', junk];
+      const run = await runToEnd(args);
+      expectOneLine(run, new RegExp(`^kvscope: port ${port} on 127\\.0\\.0\\.1 is already in use`));
+      expect(run.stderr).not.toMatch(/opening/);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it('stops with one line and exit code 1 when the port is in use', async () => {
