@@ -2,10 +2,12 @@
 // the report (tables, or the JSON of DESIGN.md with --json). Problems go to stderr; the exit code
 // is 0 when something could be read, 1 when nothing could (a file the screens refuse to open as
 // well, with the same reason).
+import path from 'node:path';
 import type { Command } from 'commander';
 import { CacheAnalysis, type CapacityOverride } from '../analysis/cache-analysis';
 import { toAnalyzeJson } from '../analysis/analyze-json';
 import { replayFile } from '../session/load';
+import type { SessionSource } from '../session/format';
 import { regularFileSize } from '../session/regular-file';
 import { namedReport, sourceLabels } from './analyze-names';
 import { terminalProgress } from './analyze-progress';
@@ -74,10 +76,9 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
           : `${file}: cannot be read (${(e as Error).message})`,
     );
   }
-  const analysis = new CacheAnalysis({
-    thrashWindowS: flags.thrashWindow,
-    capacities: flags.capacity,
-  });
+  // Capacities are set once the file has said which sources and media it holds (a typo is an
+  // error then, never silently ignored); they are read only when the report is made.
+  const analysis = new CacheAnalysis({ thrashWindowS: flags.thrashWindow });
   const progress = terminalProgress(process.stderr, file, size);
   // Only the analysis: the model and its event log are for the screens.
   const r = await replayFile(file, (rec) => analysis.apply(rec), {
@@ -89,15 +90,55 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
     })
     .finally(() => progress?.done());
   for (const p of r.problems) err(p);
+  // The text names sources as the screens do: a session's by its header, a capture's after the
+  // file (cap.jsonl, cap.jsonl#1), as an import names them. The JSON keys them by id, as the
+  // file's event lines do (what a script or a checker matches).
+  const ids = analysis.sources.map((s) => s.name);
+  const labels = sourceLabels(
+    ids,
+    r.header?.sources ?? (r.kind === 'capture' ? captureNames(ids, path.basename(file)) : []),
+  );
+  try {
+    for (const c of flags.capacity) {
+      const { source, medium } = resolveCapacity(analysis, labels, c);
+      analysis.setCapacity(source, medium, c.blocks);
+    }
+  } catch (e) {
+    err((e as Error).message);
+    process.exitCode = 1;
+    return;
+  }
   const report = analysis.report();
-  // The JSON keys sources by id, as the file's event lines do (what a script or a checker
-  // matches); the text names them as the screens do.
-  const ids = report.sources.map((s) => s.source);
   const out = flags.json
     ? `${JSON.stringify(toAnalyzeJson(report), null, 2)}\n`
-    : analyzeText(namedReport(report, sourceLabels(ids, r.header?.sources ?? [])), {
-        file,
-        kind: r.kind,
-      });
+    : analyzeText(namedReport(report, labels), { file, kind: r.kind });
   await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
+}
+
+/** A capture's sources named after its file, as importing it names them (capture#1: cap.jsonl#1). */
+function captureNames(ids: readonly string[], base: string): SessionSource[] {
+  return ids.map((id) => ({ id, name: id.replace(/^capture/, base), endpoint: '' }));
+}
+
+/**
+ * The (source id, medium) a --capacity names: the source by its id or by the name the text shows,
+ * the medium among that source's. Otherwise an error that lists what the file holds.
+ */
+function resolveCapacity(
+  analysis: CacheAnalysis,
+  labels: ReadonlyMap<string, string>,
+  c: CapacityOverride,
+): { source: string; medium: string } {
+  const held = analysis.sources.flatMap((s) =>
+    [...s.media.keys()].map((m) => `${labels.get(s.name) ?? s.name}:${m}`),
+  );
+  const src =
+    analysis.sources.find((s) => s.name === c.source) ??
+    analysis.sources.find((s) => labels.get(s.name) === c.source);
+  const what = `--capacity ${c.source}:${c.medium}=${c.blocks}`;
+  const have = held.length === 0 ? 'the file holds no blocks' : `it holds ${held.join(', ')}`;
+  if (!src) throw new Error(`${what}: no source "${c.source}" in the file; ${have}`);
+  if (!src.media.has(c.medium))
+    throw new Error(`${what}: source "${c.source}" has no medium "${c.medium}"; ${have}`);
+  return { source: src.name, medium: c.medium };
 }

@@ -265,7 +265,8 @@ describe('kvscope analyze (text and errors)', () => {
       'Hot prefixes',
     ])
       expect(r.stdout).toContain(title);
-    expect(r.stdout).toMatch(/capture GPU\s+499 \(peak\)/);
+    // A capture's source is named after its file, as importing it on the screens names it.
+    expect(r.stdout).toMatch(/legacy-int\.truth\.jsonl GPU\s+499 \(peak\)/);
   });
 
   it('uses an engine capacity given with --capacity', async () => {
@@ -275,6 +276,22 @@ describe('kvscope analyze (text and errors)', () => {
       (x) => x.medium === 'GPU',
     );
     expect(w).toMatchObject({ capacity_blocks: 512, capacity_basis: 'engine' });
+    // The name the text shows works as well as the id.
+    const named = await analyze([LEGACY_INT.truth, '--capacity', 'legacy-int.truth.jsonl:GPU=512']);
+    expect(named.code).toBe(0);
+    expect(named.stdout).toMatch(/legacy-int\.truth\.jsonl GPU\s+512 \(engine\)/);
+  });
+
+  it('refuses a --capacity naming a source or medium the file does not hold, listing what it holds', async () => {
+    const source = await analyze([LEGACY_INT.truth, '--capacity', 'nosuch:GPU=100']);
+    expect(source.code).toBe(1);
+    expect(source.stdout).toBe('');
+    expect(source.stderr).toMatch(
+      /--capacity nosuch:GPU=100: no source "nosuch" in the file; it holds legacy-int\.truth\.jsonl:GPU/,
+    );
+    const medium = await analyze([LEGACY_INT.truth, '--capacity', 'capture:HBM=100']);
+    expect(medium.code).toBe(1);
+    expect(medium.stderr).toMatch(/source "capture" has no medium "HBM"; it holds /);
   });
 
   it('exits 0 and lists the bad lines on stderr when only part of a file is bad', async () => {
