@@ -72,8 +72,16 @@ export class KvSource {
   /** Times the last peer hung up: a replay that spans one was asked of an engine that was down. */
   private hangups = 0;
   private hint: string | null = null;
-  /** Whether a TCP peer ever connected: tells "never connected" from "connected and silent". */
+  /** Whether a ZeroMQ peer ever connected: tells "never connected" from "connected and silent". */
   private peerConnected = false;
+  /**
+   * TCP connections that closed before a ZeroMQ handshake, with none ever made: whatever listens
+   * there is no ZeroMQ publisher (an HTTP port, say). ZeroMQ retries every 100 ms, so the state
+   * must not follow each attempt.
+   */
+  private failedHandshakes = 0;
+  /** The TCP connection up now has completed its ZeroMQ handshake. */
+  private handshaken = false;
   /** TCP peers connected now: a killed engine closes its socket, so this drops at once. */
   private peersUp = 0;
   /** The last peer hung up and none came back yet: the hint says so, silence does not override it. */
@@ -154,9 +162,14 @@ export class KvSource {
     this.sock = sock;
     if (cfg.topic === '') sock.subscribe();
     else sock.subscribe(cfg.topic);
+    // A TCP connection is not yet a publisher: only a ZeroMQ handshake makes it one.
     sock.events.on('connect', () => {
-      this.peerConnected = true;
       this.peersUp++;
+      this.handshaken = false;
+    });
+    sock.events.on('handshake', () => {
+      this.handshaken = true;
+      this.peerConnected = true;
       this.peerHungUp = false;
       if (this.state === 'connecting') this.setState('waiting');
     });
@@ -432,6 +445,12 @@ export class KvSource {
   /** The engine closed the connection (stopped, killed or restarting): say so now, not after the stall timeout. */
   private onPeerGone(): void {
     this.peersUp = Math.max(0, this.peersUp - 1);
+    if (this.cfg.mode === 'connect' && !this.handshaken) {
+      // Closed before any handshake: not a publisher going away, so no state change to show.
+      if (!this.peerConnected) this.failedHandshakes++;
+      return;
+    }
+    this.handshaken = false;
     if (this.peersUp > 0 || this.closed) return;
     this.hangups++;
     if (this.state === 'connected' || this.state === 'stalled') {
@@ -465,6 +484,7 @@ export class KvSource {
       silentSec: since / 1000,
       everReceived: received,
       peerConnected: this.peerConnected,
+      notZeroMq: this.failedHandshakes > 0,
     });
     const hintChanged = this.hint === null;
     this.hint = hint;

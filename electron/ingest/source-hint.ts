@@ -7,6 +7,8 @@ export interface Silence {
   everReceived: boolean;
   /** A TCP peer is (or was) connected: the engine answered; for bind, a publisher connected in. */
   peerConnected: boolean;
+  /** TCP connections were accepted there but closed before any ZeroMQ handshake. */
+  notZeroMq?: boolean;
 }
 
 /** The hint for a source that got nothing (or nothing more) for a while: the cases told apart. */
@@ -31,6 +33,13 @@ export function silenceHint(cfg: SourceConfig, s: Silence): string {
   const rank = rankMatch
     ? `with data parallel, rank r is on port base+r (this is rank ${rankMatch[1]})`
     : 'with data parallel, rank r is on port base+r';
+  if (s.notZeroMq) {
+    return (
+      `${where} accepts TCP connections but does not answer as ZeroMQ (no handshake in ${secs} s): ` +
+      `is it the engine's HTTP API or metrics port? the KV events port is the endpoint in ` +
+      `--kv-events-config (vLLM's default tcp://*:5557); ${rank}`
+    );
+  }
   if (cfg.mode === 'bind') {
     return (
       `nothing connected to ${where} in ${secs} s: this source binds, so the publisher must ` +

@@ -1,0 +1,53 @@
+// A source pointed at a port that is not ZeroMQ (an HTTP server): ZeroMQ connects over TCP, the
+// handshake fails, it retries every 100 ms. The state must not follow each attempt, and the hint
+// must say what is wrong (not "connected, but no events").
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KvSource } from '../../electron/ingest/kv-source';
+import type { SourceConfig } from '../../electron/ingest/source-config';
+import type { SourceHealth } from '../../shared/api-types';
+import { waitFor } from '../support/wait-for';
+import { recordingSink } from './helpers';
+
+const open: { close(): unknown }[] = [];
+afterEach(async () => {
+  for (const x of open.splice(0).reverse()) await x.close();
+});
+
+describe('a source on a port that does not speak ZeroMQ', () => {
+  it('stays connecting without flapping and says the port is no ZeroMQ publisher', async () => {
+    let hits = 0;
+    const server = http.createServer((_req, res) => res.end('hello'));
+    server.on('connection', () => hits++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    open.push({ close: () => new Promise((resolve) => server.close(resolve)) });
+    const port = (server.address() as AddressInfo).port;
+    const cfg: SourceConfig = {
+      id: 'src',
+      name: 'http',
+      mode: 'connect',
+      topic: '',
+      endpoint: `tcp://127.0.0.1:${port}`,
+      replayEndpoint: null,
+      profileId: null,
+      stallAfterSec: 1,
+    };
+    const s = new KvSource(cfg, recordingSink().sink, {});
+    open.push(s);
+    const seen: SourceHealth[] = [];
+    s.onStatus((h) => seen.push(h));
+    await s.start();
+    await waitFor(() => s.status().hint !== null, 'the hint');
+    // ZeroMQ tried more than once meanwhile; the source said so once, not at each attempt.
+    await waitFor(() => hits >= 3, 'several connection attempts');
+    expect(s.status().state).toBe('connecting');
+    expect(new Set(seen.map((h) => h.state))).toEqual(new Set(['connecting']));
+    expect(s.status().hint).toMatch(
+      new RegExp(
+        `^tcp://127\\.0\\.0\\.1:${port} accepts TCP connections but does not answer as ZeroMQ`,
+      ),
+    );
+    expect(s.status().hint).not.toMatch(/^connected to/);
+  });
+});
