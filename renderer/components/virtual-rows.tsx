@@ -104,6 +104,16 @@ export function VirtualRows({
     else moveFocus(moved);
   });
 
+  // A row drawn again as another element (a loading row replaced by its data, a page that came
+  // in) takes the focus with it to <body> without a blur: give it back to the row the keyboard is
+  // on, so End on a row not yet loaded, or new rows under a held list, do not drop the keyboard.
+  useLayoutEffect(() => {
+    if (!roving || !keyboardOn.current) return;
+    const focused = document.activeElement;
+    if (focused != null && focused !== document.body) return;
+    focusRow(Math.min(active, Math.max(0, count - 1)));
+  });
+
   useEffect(() => {
     if (toTop === undefined) return;
     virtualizer.scrollToOffset(0);

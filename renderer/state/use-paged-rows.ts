@@ -102,9 +102,12 @@ export function usePagedRows<T, P extends PageResult<T> = PageResult<T>>(
       rangeRef.current = { start, end };
       if (hold) return;
       const c = currentRef.current;
-      const covered = c != null && start >= c.offset && end <= c.offset + c.rows.length;
-      const atEnd = c != null && end >= c.total;
-      if (!covered && !atEnd) trigger();
+      // Rows past the list's end are never loaded: the loaded page covers the range when it
+      // reaches the range's end or the list's (End jumps there; a frozen list has no tick to
+      // fetch it later).
+      const covered =
+        c != null && start >= c.offset && Math.min(end, c.total) <= c.offset + c.rows.length;
+      if (!covered) trigger();
     },
     [trigger, hold],
   );

@@ -213,6 +213,39 @@ describe('live views in Chromium', () => {
     await expect.poll(() => page.getByTestId('event-detail').count()).toBe(0);
   }, 60_000);
 
+  it('End on a frozen log loads its last rows and keeps the keyboard on the last one', async () => {
+    await showView(page, 'Events');
+    // More events than the first page holds, so End goes to rows not loaded yet.
+    await eventually(serviceNewest, (v) => v >= 600, '600 events to arrive');
+    await scrollEvents(0);
+    await page.getByTestId('event-freeze').click();
+    await page.getByTestId('event-row').first().focus();
+    const count = Number(
+      /^[\d,]+/
+        .exec((await page.getByTestId('event-count').textContent()) ?? '')?.[0]
+        ?.replace(/,/g, ''),
+    );
+    expect(count).toBeGreaterThan(500);
+    await page.keyboard.press('End');
+    // A frozen list has no new frame to fetch them with: the rows came only by asking for them.
+    // The loading row is replaced by the event, and the keyboard stays on it (not on <body>).
+    const focused = () =>
+      page.evaluate<string>(
+        "(() => { const a = document.activeElement; return `${a?.closest('[data-index]')?.getAttribute('data-index')} ${a?.getAttribute('data-testid')}`; })()",
+      );
+    await expect.poll(focused, { timeout: 20_000 }).toBe(`${count - 1} event-row`);
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(focused).toBe(`${count - 2} event-row`);
+    await shot('events-frozen-end.png');
+    await page.keyboard.press('Home');
+    await expect.poll(focused, { timeout: 20_000 }).toBe('0 event-row');
+    // Again, once the first rows are loaded and nothing else is asked: the rows at the end are
+    // fetched because End asked for them (the first End could ride on the freeze's own fetch).
+    await page.keyboard.press('End');
+    await expect.poll(focused, { timeout: 20_000 }).toBe(`${count - 1} event-row`);
+    await page.getByTestId('event-freeze').click();
+  }, 90_000);
+
   it('holds a live event log still while the keyboard is on a row it has not opened', async () => {
     await showView(page, 'Events');
     await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
