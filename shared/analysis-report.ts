@@ -167,6 +167,11 @@ export interface InputCounts {
   clears: number;
   undecoded: number;
   eventErrors: number;
+  /**
+   * Removals whose ts came before the ts of the store that made the block resident (the clock
+   * stepped back): no lifetime sample, counted here.
+   */
+  backwardRemovals: number;
 }
 
 /** Everything the Insights and `kvscope analyze` show. */

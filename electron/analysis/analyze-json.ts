@@ -119,6 +119,8 @@ export function toAnalyzeJson(r: AnalysisReport): { [key: string]: Json } {
       clears: r.input.clears,
       undecoded: r.input.undecoded,
       event_errors: r.input.eventErrors,
+      // Only when there are any: the JSON of a file without a clock step stays as it was.
+      ...(r.input.backwardRemovals > 0 ? { backward_removals: r.input.backwardRemovals } : {}),
     },
   };
 }

@@ -70,6 +70,7 @@ export class CacheAnalysis {
     clears: 0,
     undecoded: 0,
     eventErrors: 0,
+    backwardRemovals: 0,
   };
   /** Who holds each hash, its id, and its depth (blocks from the root) when its chain was seen. */
   readonly holdings = new Holdings();
@@ -341,7 +342,9 @@ export class CacheAnalysis {
       if (id < 0) continue;
       const storedAt = m.resident.take(id);
       if (storedAt === undefined) continue;
-      (life ??= this.lifetimeOf(m)).add(ts - storedAt);
+      // A removal before its store (a clock step) has no lifetime: counted, not a sample.
+      if (ts < storedAt) this.input.backwardRemovals += 1;
+      else (life ??= this.lifetimeOf(m)).add(ts - storedAt);
       // G before the holdings: its reference keeps the id once no source holds the hash.
       m.ghosts.add(id, ts);
       if (!this.heldElsewhere(src, m, id)) this.holdings.remove(id, src.idx);

@@ -166,6 +166,11 @@ export function analyzeText(
       ]),
     ),
   );
+  if (n.backwardRemovals > 0)
+    out.push(
+      '',
+      `Clock: ${int(n.backwardRemovals)} removals came before their store's ts (the clock stepped back): no lifetime taken for them`,
+    );
   if (n.badTsEvents + n.gaps + n.undecoded + n.eventErrors > 0) {
     // A file's events with a bad ts are among its event errors (the reader makes them so); only
     // an event that reached the analysis with one is counted apart, and only then said.

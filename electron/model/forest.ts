@@ -204,7 +204,9 @@ export class Forest {
     t.lastSeen[id] = Math.max(t.lastSeen[id] as number, ts);
     if (holders === 0) {
       t.pushRemoved(id, ts);
-      t.lastLifetime[id] = evicted ? ts - (t.lastStore[id] as number) : NaN;
+      // A removal before its store (the clock stepped back) ends no lifetime either.
+      const stored = t.lastStore[id] as number;
+      t.lastLifetime[id] = evicted && ts >= stored ? ts - stored : NaN;
       this.list(id);
       this.trim();
     }

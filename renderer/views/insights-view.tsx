@@ -104,7 +104,11 @@ export function InsightsView({ onOpenChain }: Props) {
         </div>
       )}
       <ThrashPanel report={report} colors={colors} />
-      <LifetimePanel lifetimes={report.lifetimes} colors={colors} />
+      <LifetimePanel
+        lifetimes={report.lifetimes}
+        backwardRemovals={report.input.backwardRemovals}
+        colors={colors}
+      />
       {report.sources.length >= 2 && <RouterPanel report={report} label={label} />}
       <HotPrefixesPanel
         prefixes={report.hotPrefixes}

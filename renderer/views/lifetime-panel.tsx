@@ -5,6 +5,8 @@ import type { ChartColors } from '../lib/theme';
 
 interface Props {
   lifetimes: readonly LifetimeReport[];
+  /** Removals before their store's ts (a clock step): no lifetime was taken for them. */
+  backwardRemovals: number;
   colors: ChartColors;
 }
 
@@ -19,12 +21,18 @@ const bucketLabel = (upperS: number | null, lowerS: number): string =>
   upperS === null ? `≥ ${shortSpan(lowerS)}` : `< ${shortSpan(upperS)}`;
 
 /** How long blocks stay resident, per medium: p50 / p90 / p99 and the histogram. */
-export function LifetimePanel({ lifetimes, colors }: Props) {
+export function LifetimePanel({ lifetimes, backwardRemovals, colors }: Props) {
   const tick = { fill: colors.text, fontSize: 11 };
   return (
     <section className="panel insight-panel" aria-label="Lifetimes" data-testid="lifetime-panel">
       <h3>Lifetimes</h3>
       {lifetimes.length === 0 && <p className="muted">No block has been removed yet.</p>}
+      {backwardRemovals > 0 && (
+        <p className="muted" data-testid="backward-removals">
+          {formatInt(backwardRemovals)} removals came before their store&apos;s time (the clock
+          stepped back): no lifetime was taken for them.
+        </p>
+      )}
       <div className="insight-grid">
         {lifetimes.map((l) => {
           let lower = 0;

@@ -1,5 +1,6 @@
 // Hand-computed cases for every definition of DESIGN.md's "Analysis".
 import { describe, expect, it } from 'vitest';
+import { toAnalyzeJson } from '../../electron/analysis/analyze-json';
 import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
 import { MAX_BINS, RestoreBins } from '../../electron/analysis/restore-series';
 import type { IngestRecord } from '../../shared/records';
@@ -343,6 +344,23 @@ describe('hot prefixes', () => {
     // p is the second block of a chain stored from its root.
     expect(r.hotPrefixes[0]).toMatchObject({ depthBlocks: 2, depthTokens: 32 });
     expect(r.hotPrefixes[1]).toMatchObject({ depthBlocks: null, depthTokens: null });
+  });
+});
+
+describe('a clock that steps back', () => {
+  it('takes no lifetime from a removal before its store, and counts it', () => {
+    const r = run([
+      batch('e', 100, [stored(['a', 'b'])]),
+      batch('e', 0, [removed(['a'])]), // the clock stepped back 100 s
+      batch('e', 103, [removed(['b'])]),
+    ]);
+    expect(r.input.backwardRemovals).toBe(1);
+    const gpu = r.lifetimes.find((l) => l.medium === 'GPU');
+    expect([gpu?.count, gpu?.p50S]).toEqual([1, 3]);
+    expect(toAnalyzeJson(r).input).toMatchObject({ backward_removals: 1 });
+    expect(toAnalyzeJson(run([batch('e', 1, [stored(['a'])])])).input).not.toHaveProperty(
+      'backward_removals',
+    );
   });
 });
 
