@@ -169,7 +169,7 @@ export function analyzeText(
   if (n.backwardRemovals > 0)
     out.push(
       '',
-      `Clock: ${int(n.backwardRemovals)} removals came before their store's ts (the clock stepped back): no lifetime taken for them`,
+      `Clock: ${int(n.backwardRemovals)} removal${n.backwardRemovals === 1 ? '' : 's'} came before the store's ts (the clock stepped back): no lifetime taken`,
     );
   if (n.badTsEvents + n.gaps + n.undecoded + n.eventErrors > 0) {
     // A file's events with a bad ts are among its event errors (the reader makes them so); only

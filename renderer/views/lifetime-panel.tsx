@@ -29,8 +29,9 @@ export function LifetimePanel({ lifetimes, backwardRemovals, colors }: Props) {
       {lifetimes.length === 0 && <p className="muted">No block has been removed yet.</p>}
       {backwardRemovals > 0 && (
         <p className="muted" data-testid="backward-removals">
-          {formatInt(backwardRemovals)} removals came before their store&apos;s time (the clock
-          stepped back): no lifetime was taken for them.
+          {backwardRemovals === 1
+            ? '1 removal came before its store’s time (the clock stepped back): no lifetime was taken for it.'
+            : `${formatInt(backwardRemovals)} removals came before their store’s time (the clock stepped back): no lifetime was taken for them.`}
         </p>
       )}
       <div className="insight-grid">
