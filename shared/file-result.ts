@@ -2,8 +2,14 @@
 
 import type { FileResult } from './api-types';
 
-/** A notice for the result; null for a cancelled dialog (it says nothing). */
-export function fileResultNotice(r: FileResult): { text: string; kind: 'info' | 'error' } | null {
+/**
+ * A notice for the result; null for a cancelled dialog (it says nothing). `problemsAt` says where
+ * the problems are listed: below the notice on the screens, on the page for serve's terminal.
+ */
+export function fileResultNotice(
+  r: FileResult,
+  problemsAt = 'see below',
+): { text: string; kind: 'info' | 'error' } | null {
   switch (r.status) {
     case 'cancelled':
       // A load the user stopped says so, and that nothing changed.
@@ -25,7 +31,7 @@ export function fileResultNotice(r: FileResult): { text: string; kind: 'info' | 
       }[r.action];
       const problems =
         r.problems > 0
-          ? ` with ${r.problems} problem${r.problems === 1 ? '' : 's'}: see below`
+          ? ` with ${r.problems} problem${r.problems === 1 ? '' : 's'}: ${problemsAt}`
           : '';
       return { text: `${verb} ${r.name}${problems}`, kind: 'info' };
     }

@@ -143,7 +143,8 @@ async function demoNote(service: ServiceLink): Promise<string> {
 
 /** A file asked for at start must open; a file that cannot be read stops the start. */
 function report(result: FileResult): void {
-  const notice = fileResultNotice(result);
+  // The terminal shows no list of problems: the page does.
+  const notice = fileResultNotice(result, 'the page lists them');
   if (result.status === 'failed') throw new Error(notice?.text ?? result.error);
   if (notice) process.stderr.write(`${notice.text}\n`);
 }

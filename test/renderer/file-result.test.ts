@@ -28,6 +28,10 @@ describe('file result notices', () => {
     expect(fileResultNotice(done('opened', 'a b.jsonl', 1))?.text).toBe(
       'Opened a b.jsonl with 1 problem: see below',
     );
+    // serve's terminal lists nothing below: it points to the page.
+    expect(fileResultNotice(done('opened', 'x.gz', 9), 'the page lists them')?.text).toBe(
+      'Opened x.gz with 9 problems: the page lists them',
+    );
   });
 
   it('names what was done and what failed, from the fields', () => {
