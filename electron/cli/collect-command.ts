@@ -4,7 +4,8 @@
 
 import path from 'node:path';
 import { type Command, Option } from 'commander';
-import type { Profile } from '../../shared/api-types';
+import type { Profile, SourceHealth } from '../../shared/api-types';
+import { missingCase } from '../../shared/records';
 import { Collector } from '../metrics/collector';
 import { DEFAULT_METRICS_PORT } from '../metrics/metrics-http';
 import { defaultDataDir } from '../service/data-dir';
@@ -86,7 +87,24 @@ async function runCollect(flags: CollectFlags): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-/** Source errors and engine metrics problems, each said once when it changes. */
+/** What a source's state says on stderr once it has been connected: a hang-up, a stall, back. */
+function stateLine(st: SourceHealth): string | null {
+  switch (st.state) {
+    case 'connected':
+      return `${st.name}: connected`;
+    case 'stalled':
+    case 'connecting':
+    case 'waiting':
+      return `${st.name}: ${st.state}${st.hint === null ? '' : ` (${st.hint})`}`;
+    case 'error':
+    case 'closed':
+      return null;
+    default:
+      return missingCase(st.state);
+  }
+}
+
+/** Source states, restarts and errors, and engine metrics problems, each said once when it changes. */
 function reportProblems(collector: Collector): void {
   const said = new Map<string, string | null>();
   const say = (key: string, text: string | null) => {
@@ -94,10 +112,21 @@ function reportProblems(collector: Collector): void {
     said.set(key, text);
     if (text !== null) process.stderr.write(`${text}\n`);
   };
+  const everConnected = new Set<string>();
   const check = () => {
     for (const s of collector.sources) {
       const st = s.status();
       say(`source:${st.id}`, st.lastError === null ? null : `${st.name}: ${st.lastError}`);
+      // Before its first connection a source is only starting: its hint says what to check.
+      if (st.state === 'connected') everConnected.add(st.id);
+      if (everConnected.has(st.id)) say(`state:${st.id}`, stateLine(st));
+      else if (st.hint !== null) say(`state:${st.id}`, `${st.name}: ${st.state} (${st.hint})`);
+      const r = st.counters.resets;
+      if (r > 0)
+        say(
+          `resets:${st.id}`,
+          `${st.name}: the publisher restarted (seq back to 0${r > 1 ? `, ${r} times so far` : ''}): its cache starts empty`,
+        );
     }
     for (const e of collector.hub.engineReadings()) say(`engine:${e.id}`, e.message);
   };

@@ -131,6 +131,39 @@ describe('kvscope collect', () => {
     expect(await run.exited).toBe(0);
   });
 
+  it('says on stderr, once each, when a source connects, its publisher restarts and its engine hangs up', async () => {
+    const s = await sim();
+    const run = collect(['--endpoint', s.ranks[0]?.pubEndpoint ?? '', '--metrics-port', '0']);
+    const url = await metricsUrl(run);
+    await eventually(
+      async () => {
+        await s.publish(1);
+        return scrape(url);
+      },
+      (x) => (one(x, 'kvscope_messages_total') ?? 0) > 0,
+      'the first message',
+    );
+    await waitFor(() => /: connected\n/.test(run.err()), 'the connected line');
+    s.restart();
+    await eventually(
+      async () => {
+        await s.publish(1);
+        return run.err();
+      },
+      (e) => e.includes('the publisher restarted'),
+      'the restart line',
+    );
+    await s.close();
+    await waitFor(
+      () => /: connecting \(the engine at .* closed the connection/.test(run.err()),
+      'the hang-up line',
+    );
+    expect(run.err().match(/: connected\n/g)).toHaveLength(1);
+    expect(run.err().match(/the publisher restarted/g)).toHaveLength(1);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+  });
+
   it('answers only the Host names it serves (DNS rebinding gets a 421); --no-analysis', async () => {
     const s = await sim();
     const run = collect([
