@@ -25,7 +25,7 @@ import { buildReport } from './build-report';
 import type { GhostHit } from './ghost-list';
 import { Holdings } from './holdings';
 import { HotPrefixes } from './hot-prefixes';
-import { LifetimeStats } from './lifetime-stats';
+import { LifetimeStats, type SamplePool } from './lifetime-stats';
 import { RestoreBins } from './restore-series';
 
 /** The engine's real capacity of one (source, medium), e.g. num_gpu_blocks from its metrics. */
@@ -54,6 +54,8 @@ export class CacheAnalysis {
   private readonly lifetimeMedia = new Set<string>();
   /** Per medium, the merged lifetimes and the sample count they were merged at. */
   private readonly mergedLives = new Map<string, { n: number; stats: LifetimeStats }>();
+  /** Per medium, the exact samples its sources' lifetimes keep between them. */
+  private readonly lifePools = new Map<string, SamplePool>();
   /** Lifetime histograms of removed sources, kept for /metrics (a counter never goes down). */
   private readonly retiredLives = new Map<string, LifetimeStats[]>();
   hot = new HotPrefixes();
@@ -148,8 +150,10 @@ export class CacheAnalysis {
     this.sources.splice(this.sources.indexOf(src), 1);
     for (const m of src.media.values()) {
       if (m.life === null) continue;
+      m.life.leavePool();
       const retired = this.retiredLives.get(m.medium) ?? [];
-      retired.push(m.life);
+      // Its counts only: /metrics reads no more of it, and its samples go with the source.
+      retired.push(LifetimeStats.merge([m.life], false));
       this.retiredLives.set(m.medium, retired);
     }
     this.series.subtract(src.series);
@@ -404,7 +408,9 @@ export class CacheAnalysis {
 
   private lifetimeOf(m: MediumState): LifetimeStats {
     if (m.life === null) {
-      m.life = new LifetimeStats();
+      let pool = this.lifePools.get(m.medium);
+      if (pool === undefined) this.lifePools.set(m.medium, (pool = { n: 0 }));
+      m.life = new LifetimeStats(pool);
       this.lifetimeMedia.add(m.medium);
     }
     return m.life;

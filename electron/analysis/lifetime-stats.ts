@@ -35,7 +35,15 @@ export function lifetimeBucket(sec: number): number {
   return LIFETIME_BOUNDS_S.length;
 }
 
-/** Lifetime samples of one medium. */
+/**
+ * The samples taken by every part of one medium (its sources' LifetimeStats): they keep
+ * EXACT_SAMPLES exactly between them, not each, so a fleet of sources stays in bounded memory.
+ */
+export interface SamplePool {
+  n: number;
+}
+
+/** Lifetime samples of one medium (or of one source's share of it, drawing on a shared pool). */
 export class LifetimeStats {
   private samples: Float64Array | null = new Float64Array(1024);
   /** The exact samples' PERCENTILES, until the next sample. */
@@ -46,15 +54,18 @@ export class LifetimeStats {
   private sketchZero = 0;
   private total = 0;
 
+  constructor(private readonly pool: SamplePool = { n: 0 }) {}
+
   /** One lifetime, seconds. */
   add(sec: number): void {
     this.n += 1;
+    this.pool.n += 1;
     this.total += sec;
     const b = lifetimeBucket(sec);
     this.buckets[b] = (this.buckets[b] as number) + 1;
     this.picked = null;
     if (this.samples !== null) {
-      if (this.n <= EXACT_SAMPLES) {
+      if (this.pool.n <= EXACT_SAMPLES) {
         if (this.n > this.samples.length) {
           const grown = new Float64Array(Math.min(EXACT_SAMPLES, this.samples.length * 2));
           grown.set(this.samples);
@@ -91,6 +102,16 @@ export class LifetimeStats {
   /** Samples taken. */
   get count(): number {
     return this.n;
+  }
+
+  /** Samples kept exactly (0 once past the pool's bound). */
+  get exactSamples(): number {
+    return this.samples === null ? 0 : this.n;
+  }
+
+  /** This part leaves its pool (its source was removed): its samples no longer count there. */
+  leavePool(): void {
+    this.pool.n -= this.n;
   }
 
   /** Counts per bucket of LIFETIME_BOUNDS_S, then the open bucket (for /metrics). */

@@ -93,6 +93,33 @@ describe('lifetimes merged from their sources', () => {
     expect(m).toEqual(big.summary());
     expect(m.estimate).toBe(true);
   });
+
+  it('keeps EXACT_SAMPLES exactly between the sources of a medium, not per source', () => {
+    const feed = (l: LifetimeStats, from: number, n: number) => {
+      for (let i = 0; i < n; i++) l.add(((from + i) % 1000) + 0.5);
+    };
+    const pool = { n: 0 };
+    const parts = [0, 1, 2].map(() => new LifetimeStats(pool));
+    const one = new LifetimeStats();
+    const third = EXACT_SAMPLES * 0.6;
+    for (const [i, p] of parts.entries()) {
+      feed(p, i * third, third);
+      feed(one, i * third, third);
+    }
+    // Three sources of 600,000 each would have kept 1.8 M samples, one per source's bound.
+    const held = parts.reduce((sum, p) => sum + p.exactSamples, 0);
+    expect(held).toBeLessThanOrEqual(EXACT_SAMPLES);
+    expect(LifetimeStats.merge(parts).summary()).toEqual(one.summary());
+    // A removed source's samples leave the pool: two small sources later are exact again.
+    const fresh = { n: 0 };
+    const a = new LifetimeStats(fresh);
+    const gone = new LifetimeStats(fresh);
+    feed(gone, 0, EXACT_SAMPLES - 10);
+    gone.leavePool();
+    feed(a, 0, 100);
+    expect(a.exactSamples).toBe(100);
+    expect(a.summary().estimate).toBe(false);
+  });
 });
 
 describe('hot prefixes past the table bound', () => {
