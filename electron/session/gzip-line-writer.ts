@@ -162,7 +162,7 @@ export class GzipLineWriter {
   writeBytes(src: Buffer, start: number, end: number, lines: number): boolean {
     if (this.closed) return false;
     const bytes = end - start;
-    if (this.error !== null || this.queuedBytes + bytes > this.opts.maxQueueBytes) {
+    if (!this.takesBytes(bytes)) {
       this.dropped += lines;
       return false;
     }
