@@ -60,6 +60,9 @@ async function layoutBoxes(page: Page): Promise<Record<string, Box>> {
       if (!box) throw new Error(`${id} has no ${part}`);
       boxes[`${id} ${part}`] = box;
     }
+    const svg = await card.locator('.chart-body svg.recharts-surface').boundingBox();
+    if (!svg) throw new Error(`${id} has no chart surface`);
+    boxes[`${id} svg`] = svg;
     // The axis labels: the union of the plot's texts' boxes (recharts draws them in layers of its own).
     boxes[`${id} x-axis`] = await card.evaluate((el) => {
       const rs = [...el.querySelectorAll('.chart-body svg text')].map((t) =>
@@ -85,6 +88,11 @@ function inside(a: Box, b: Box): boolean {
   );
 }
 
+/** Whether a chart's surface is drawn at its plot's width (within a pixel). */
+function fits(svg: Box | undefined, plot: Box | undefined): boolean {
+  return svg !== undefined && plot !== undefined && Math.abs(svg.width - plot.width) <= 1;
+}
+
 /** Whether two boxes share more than a rounding pixel. */
 function intersects(a: Box, b: Box): boolean {
   return (
@@ -105,9 +113,13 @@ describe('the Overview at laptop widths', () => {
       await page.getByTestId(`resident-by-${by}`).click();
       for (const width of [1024, 1280, 1440]) {
         await page.setViewportSize({ width, height: 768 });
+        // Recharts redraws a chart at its new size a frame or more after its card resized
+        // (ResizeObserver): the figures are read once every chart's surface fits its plot again.
         const b = await eventually(
           () => layoutBoxes(page),
-          (x) => (x['chart-rates card']?.width ?? 0) <= width,
+          (x) =>
+            (x['chart-rates card']?.width ?? 0) <= width &&
+            ['chart-rates', 'chart-resident'].every((id) => fits(x[`${id} svg`], x[`${id} plot`])),
           `the Overview laid out at ${width} px`,
         );
         const at = `by ${by} at ${width} px`;
