@@ -60,6 +60,8 @@ export const zeroCounters = (): SourceCounters => ({
 const YIELD_EVERY_MS = 10;
 /** Messages between two looks at the clock for that (a message costs 5-50 µs). */
 const CHECK_EVERY = 16;
+/** How long a connection that libzmq ended with no retry waits before it is made again. */
+const RECONNECT_ENDED_MS = 1000;
 
 /** A KV event subscription with gap recovery and health; delivers to its sink in seq order. */
 export class KvSource {
@@ -82,6 +84,13 @@ export class KvSource {
   private failedHandshakes = 0;
   /** The TCP connection up now has completed its ZeroMQ handshake. */
   private handshaken = false;
+  /**
+   * When the last connection closed with no reconnect scheduled after it (null: none pending).
+   * libzmq ends a connection for good when the peer is ZeroMQ of the wrong type (a SUB, the
+   * replay port's ROUTER, a TCP self-connect on an ephemeral port): no retry ever follows, and a
+   * publisher started there later would never be heard. The tick connects again instead.
+   */
+  private endedAt: number | null = null;
   /** TCP peers connected now: a killed engine closes its socket, so this drops at once. */
   private peersUp = 0;
   /** The last peer hung up and none came back yet: the hint says so, silence does not override it. */
@@ -179,7 +188,13 @@ export class KvSource {
       this.peersUp++;
       this.peerHungUp = false;
     });
-    sock.events.on('disconnect', () => this.onPeerGone());
+    sock.events.on('disconnect', () => {
+      if (cfg.mode === 'connect') this.endedAt = Date.now();
+      this.onPeerGone();
+    });
+    // libzmq is trying again: the connection did not end for good.
+    sock.events.on('connect:retry', () => (this.endedAt = null));
+    sock.events.on('connect:delay', () => (this.endedAt = null));
     try {
       if (cfg.mode === 'bind') {
         await sock.bind(cfg.endpoint);
@@ -474,6 +489,7 @@ export class KvSource {
     const resumed = elapsed > 3 * this.tickMs;
     this.probeWhenQuiet(now, elapsed, resumed);
     if (resumed) return;
+    this.connectAgainIfEnded(now);
     this.seq.tick(now);
     const since =
       this.lastMessageAt === null ? now - this.startedAt : now - this.lastMessageAt * 1000;
@@ -506,6 +522,19 @@ export class KvSource {
     }
     this.quietMs += elapsed;
     if (this.quietMs >= this.probeAfterMs) this.seq.probe(now);
+  }
+
+  /** A connection libzmq ended without a retry (see endedAt): connect again, once a second. */
+  private connectAgainIfEnded(now: number): void {
+    const sock = this.sock;
+    if (this.endedAt === null || now - this.endedAt < RECONNECT_ENDED_MS || sock === null) return;
+    this.endedAt = null;
+    try {
+      sock.disconnect(this.cfg.endpoint);
+    } catch {
+      // libzmq forgot the endpoint with its connection: connecting again is all there is to do.
+    }
+    sock.connect(this.cfg.endpoint);
   }
 
   private fail(message: string): void {

@@ -7,7 +7,7 @@ export interface Silence {
   everReceived: boolean;
   /** A TCP peer is (or was) connected: the engine answered; for bind, a publisher connected in. */
   peerConnected: boolean;
-  /** TCP connections were accepted there but closed before any ZeroMQ handshake. */
+  /** TCP connections were accepted there but closed before any ZeroMQ handshake with a publisher. */
   notZeroMq?: boolean;
 }
 
@@ -35,8 +35,9 @@ export function silenceHint(cfg: SourceConfig, s: Silence): string {
     : 'with data parallel, rank r is on port base+r';
   if (s.notZeroMq) {
     return (
-      `${where} accepts TCP connections but does not answer as ZeroMQ (no handshake in ${secs} s): ` +
-      `is it the engine's HTTP API or metrics port? the KV events port is the endpoint in ` +
+      `${where} accepts TCP connections but does not answer as a ZeroMQ publisher (no handshake ` +
+      `in ${secs} s): is it the engine's HTTP API or metrics port, or its replay port? the KV ` +
+      `events port is the endpoint in ` +
       `--kv-events-config (vLLM's default tcp://*:5557); ${rank}`
     );
   }

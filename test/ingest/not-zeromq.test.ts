@@ -45,7 +45,7 @@ describe('a source on a port that does not speak ZeroMQ', () => {
     expect(new Set(seen.map((h) => h.state))).toEqual(new Set(['connecting']));
     expect(s.status().hint).toMatch(
       new RegExp(
-        `^tcp://127\\.0\\.0\\.1:${port} accepts TCP connections but does not answer as ZeroMQ`,
+        `^tcp://127\\.0\\.0\\.1:${port} accepts TCP connections but does not answer as a ZeroMQ publisher`,
       ),
     );
     expect(s.status().hint).not.toMatch(/^connected to/);
