@@ -79,6 +79,8 @@ export class CacheAnalysis {
   /** Routing regret's candidate sources, reused across events. */
   private readonly candidates: number[] = [];
   private readonly bySource = new Map<string, SourceState>();
+  /** Each source's gaps and lost batches: a removed source's leave the input counts with it. */
+  private readonly lossBySource = new Map<string, { gaps: number; lost: number }>();
   private nextIdx = 0;
 
   constructor(private readonly opts: CacheAnalysisOptions = {}) {
@@ -111,11 +113,17 @@ export class CacheAnalysis {
         for (const e of r.events) this.applyEvent(src, e);
         return;
       }
-      case 'gap':
+      case 'gap': {
         this.sourceOf(r.rec.source);
         this.input.gaps += 1;
         this.input.lostBatches += r.rec.lost;
+        const loss = this.lossBySource.get(r.rec.source);
+        if (loss) {
+          loss.gaps += 1;
+          loss.lost += r.rec.lost;
+        } else this.lossBySource.set(r.rec.source, { gaps: 1, lost: r.rec.lost });
         return;
+      }
       case 'reset': {
         // A new engine process: its cache starts empty, like AllBlocksCleared.
         const src = this.sourceOf(r.rec.source);
@@ -138,7 +146,8 @@ export class CacheAnalysis {
 
   /**
    * Takes a source out of the analysis (a removed connection): its R, G, holdings and counters
-   * go, so it leaves every total, the router's view and the what-if table. Figures that were
+   * go, so it leaves every total, the input's gaps and lost batches, the router's view and the
+   * what-if table. Figures that were
    * already merged across sources (lifetime samples per medium, hot prefixes, the re-store
    * series, other sources' duplicate stores against it) keep what it contributed.
    */
@@ -147,6 +156,13 @@ export class CacheAnalysis {
     if (!src) return;
     this.clearSource(src);
     this.bySource.delete(name);
+    const loss = this.lossBySource.get(name);
+    if (loss) {
+      // The Insights say how much of the stream was lost: a removed source's losses are not.
+      this.input.gaps -= loss.gaps;
+      this.input.lostBatches -= loss.lost;
+      this.lossBySource.delete(name);
+    }
     this.sources.splice(this.sources.indexOf(src), 1);
     for (const m of src.media.values()) {
       if (m.life === null) continue;

@@ -21,8 +21,8 @@ export function insightsVerdict(r: AnalysisReport, label: (source: string) => st
   if (lost > 0) {
     // Said first: every sentence below is drawn from a stream with holes in it.
     out.push(
-      `${formatInt(lost)} ${lost === 1 ? 'batch was' : 'batches were'} lost (the engine could no ` +
-        'longer replay them): their stores and evictions are missing from every figure below, and ' +
+      `${formatInt(lost)} ${lost === 1 ? 'batch was' : 'batches were'} lost (gaps in the stream ` +
+        'that no replay filled): their stores and evictions are missing from every figure below, and ' +
         'blocks evicted in them still count as resident.',
     );
   }

@@ -454,6 +454,31 @@ describe('a removed source', () => {
   });
 });
 
+describe("a removed source's losses", () => {
+  it('leave the input counts with it: the Insights say only what the sources there are lost', () => {
+    const a = new CacheAnalysis();
+    const gap = (source: string, lost: number): IngestRecord => ({
+      k: 'gap',
+      rec: { source, from: 3, to: 3 + lost, recovered: 1, lost, at: 0 },
+    });
+    for (const r of [
+      batch('a', 0, [stored(['x'])]),
+      batch('b', 0, [stored(['y'])]),
+      gap('a', 7),
+      gap('b', 9),
+      gap('a', 2),
+    ])
+      a.apply(r);
+    expect([a.report().input.gaps, a.report().input.lostBatches]).toEqual([3, 18]);
+    a.removeSource('a');
+    expect([a.report().input.gaps, a.report().input.lostBatches]).toEqual([1, 9]);
+    // Back under the same name, its new losses count from nothing.
+    a.apply(gap('a', 4));
+    a.removeSource('b');
+    expect([a.report().input.gaps, a.report().input.lostBatches]).toEqual([1, 4]);
+  });
+});
+
 describe('a removed source, in the merged figures', () => {
   const of = (source: string, t0: number): IngestRecord[] => [
     batch(source, t0, [stored([`${source}r`]), stored([`${source}c`], { parent: `${source}r` })]),

@@ -88,7 +88,7 @@ describe('the insights verdict', () => {
     const input = { lostBatches: 1200 } as AnalysisReport['input'];
     const lines = insightsVerdict(report({ input }), (s) => s);
     expect(lines[0]).toBe(
-      '1,200 batches were lost (the engine could no longer replay them): their stores and evictions are missing from every figure below, and blocks evicted in them still count as resident.',
+      '1,200 batches were lost (gaps in the stream that no replay filled): their stores and evictions are missing from every figure below, and blocks evicted in them still count as resident.',
     );
     expect(lines.slice(1)).toEqual(insightsVerdict(report(), (s) => s));
   });
