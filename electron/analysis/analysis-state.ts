@@ -36,6 +36,8 @@ export interface MediumState {
 /** One source: its media and its own figures. */
 export interface SourceState {
   idx: number;
+  /** Its holder slot in Holdings (reused after it is removed, unlike idx). */
+  slot: number;
   name: string;
   dpRank: number | null;
   media: Map<string, MediumState>;
@@ -87,9 +89,15 @@ export function newMedium(
 }
 
 /** A source seen for the first time; its series shares the start of `series`. */
-export function newSource(idx: number, name: string, series: RestoreBins): SourceState {
+export function newSource(
+  idx: number,
+  slot: number,
+  name: string,
+  series: RestoreBins,
+): SourceState {
   return {
     idx,
+    slot,
     name,
     dpRank: null,
     media: new Map(),

@@ -52,7 +52,11 @@ export function buildReport(a: CacheAnalysis): AnalysisReport {
     for (let j = i + 1; j < paired.length; j += 1) {
       const x = paired[i] as SourceState;
       const y = paired[j] as SourceState;
-      overlap.push({ sourceA: x.name, sourceB: y.name, blocks: a.holdings.overlap(x.idx, y.idx) });
+      overlap.push({
+        sourceA: x.name,
+        sourceB: y.name,
+        blocks: a.holdings.overlap(x.slot, y.slot),
+      });
     }
   }
   const thrashAt = a.thrashAt();

@@ -155,6 +155,8 @@ export class CacheAnalysis {
     const src = this.bySource.get(name);
     if (!src) return;
     this.clearSource(src);
+    // It holds nothing now: its holder slot can serve the next source.
+    this.holdings.leave(src.slot);
     this.bySource.delete(name);
     const loss = this.lossBySource.get(name);
     if (loss) {
@@ -287,7 +289,7 @@ export class CacheAnalysis {
       src.reuse.storesWithParent += 1;
       const pid = holdings.find(parent);
       // Reuse: the store extends a prefix this source holds now (in any medium).
-      if (pid >= 0 && holdings.heldBy(pid, src.idx)) src.reuse.reuseStores += 1;
+      if (pid >= 0 && holdings.heldBy(pid, src.slot)) src.reuse.reuseStores += 1;
       depth = holdings.depthOf(pid);
       this.hot.add(parent, ev.block_hashes[0], depth, ev.block_size, src.idx);
     }
@@ -300,7 +302,9 @@ export class CacheAnalysis {
     for (const h of ev.block_hashes) {
       if (depth !== null) depth += 1;
       let id = holdings.find(h);
-      if (id >= 0 && m.resident.has(id)) {
+      // The holder bit is the union of the source's R: clear, and no R of it is probed.
+      const mine = id >= 0 && holdings.heldBy(id, src.slot);
+      if (mine && m.resident.has(id)) {
         m.c.announcedHits += 1;
         src.c.announcedHits += 1;
         if (depth !== null) holdings.keepDepth(id, depth);
@@ -311,12 +315,12 @@ export class CacheAnalysis {
       if (id < 0) id = holdings.intern(h);
       m.resident.add(id, ts);
       if (m.resident.size > m.peak) m.peak = m.resident.size;
-      if (holdings.heldByOther(id, src.idx)) src.duplicateStores += 1;
+      if (holdings.heldByOther(id, src.slot)) src.duplicateStores += 1;
       if (running) {
         if (first) {
           first = false;
           candidates.length = 0;
-          for (const t of holdings.holders(id)) if (t !== src.idx) candidates.push(t);
+          for (const t of holdings.holders(id)) if (t !== src.slot) candidates.push(t);
         } else {
           let kept = 0;
           for (const t of candidates) if (holdings.heldBy(id, t)) candidates[kept++] = t;
@@ -325,7 +329,8 @@ export class CacheAnalysis {
         if (candidates.length > 0) run += 1;
         else running = false;
       }
-      if (!this.heldElsewhere(src, m, id)) holdings.add(id, src.idx);
+      // Not in this R, so the bit says whether another medium of the source holds it.
+      if (!mine) holdings.add(id, src.slot);
       if (depth !== null) holdings.keepDepth(id, depth);
       // G last: the id has a holder now, so its leaving G cannot recycle it.
       const ghost = m.ghosts.restore(id, h);
@@ -357,9 +362,9 @@ export class CacheAnalysis {
     // Looked up once an event, at its first lifetime (a medium gets lifetimes only once it has one).
     let life: LifetimeStats | undefined;
     for (const h of ev.block_hashes) {
-      // A hash without an id is in no R.
+      // A hash without an id, or whose holder bit for the source is clear, is in no R of it.
       const id = this.holdings.find(h);
-      if (id < 0) continue;
+      if (id < 0 || !this.holdings.heldBy(id, src.slot)) continue;
       const storedAt = m.resident.take(id);
       if (storedAt === undefined) continue;
       // A removal before its store (a clock step) has no lifetime: counted, not a sample.
@@ -367,14 +372,14 @@ export class CacheAnalysis {
       else (life ??= this.lifetimeOf(m)).add(ts - storedAt);
       // G before the holdings: its reference keeps the id once no source holds the hash.
       m.ghosts.add(id, ts);
-      if (!this.heldElsewhere(src, m, id)) this.holdings.remove(id, src.idx);
+      if (!this.heldElsewhere(src, m, id)) this.holdings.remove(id, src.slot);
     }
   }
 
   /** Empties R and G of every medium of a source: no lifetimes, no ghosts. */
   private clearSource(src: SourceState): void {
     for (const m of src.media.values()) {
-      m.resident.forEachId((id) => this.holdings.remove(id, src.idx));
+      m.resident.forEachId((id) => this.holdings.remove(id, src.slot));
       m.resident.clear();
       m.ghosts.clear();
     }
@@ -403,8 +408,10 @@ export class CacheAnalysis {
   private sourceOf(name: string): SourceState {
     let s = this.bySource.get(name);
     if (!s) {
-      // Indexes are never reused: a removed source's index may still name its past in holdings.
-      s = newSource(this.nextIdx++, name, this.series);
+      // Indexes are never reused: a removed source's index may still name its past in the hot
+      // prefixes. Holder slots are (the lowest free one): the bit sets stay as wide as the most
+      // sources there were at once.
+      s = newSource(this.nextIdx++, this.holdings.join(), name, this.series);
       this.bySource.set(name, s);
       this.sources.push(s);
     }

@@ -6,6 +6,10 @@
 // lists are keyed by it too, so a hash in some G keeps its id (ghost references count how many G
 // hold it): a re-store then finds its G entry without hashing its text again. An id is recycled
 // once no source holds its hash and no G does, so the arrays stay as large as the hashes tracked.
+//
+// Holders are bits, one per holder slot: a source joins and gets the lowest free slot, and gives
+// it back when it is removed (holding nothing by then), so the bit set is as wide as the most
+// sources there were at once (64 ranks: two 32-bit words per hash), never a Map per shared hash.
 
 import type { HashKey } from '../../shared/events';
 import { HashIds } from '../collections/hash-ids';
@@ -14,15 +18,10 @@ const EMPTY: readonly number[] = [];
 const FIRST_IDS = 1024;
 /** No depth. */
 const NONE = -1;
-/** Offsets in the info of an id. */
-const MASK = 0;
-const DEPTH = 1;
-const REFS = 2;
-/**
- * Sources with an index below this are bits of an id's holder mask and cells of the overlap
- * matrix; later ones (a long run that added and removed many sources) go to Maps.
- */
-const NEAR = 31;
+/** Offsets in the info of an id; its holder words follow. */
+const DEPTH = 0;
+const REFS = 1;
+const WORDS = 2;
 
 /** What a ghost list needs of the interner: references that keep an id, and the id's hash. */
 export interface GhostIds {
@@ -36,29 +35,45 @@ export interface GhostIds {
   keyOf(id: number): HashKey;
 }
 
-/** Source holdings per held hash, by source index, and the hash's id. */
+/** Source holdings per held hash, by holder slot, and the hash's id. */
 export class Holdings implements GhostIds {
   private readonly ids = new HashIds();
+  /** 32-bit words of holder bits per id (slots 32 x words). */
+  private words = 1;
+  /** Int32s per id: depth, ghost references, then the holder words. */
+  private stride = WORDS + 1;
   /**
-   * Per id, side by side so that one cache line serves a block: a bit per holder of index below
-   * NEAR (a Map of arrays per shared hash allocated and churned once per duplicate store, a
-   * million times in a large session); its depth, blocks from the root when its chain was seen
-   * from the root (NONE when unknown); how many ghost lists (exact part or tail) hold it.
+   * Per id, side by side so that one cache line serves a block: its depth, blocks from the root
+   * when its chain was seen from the root (NONE when unknown); how many ghost lists (exact part or
+   * tail) hold it; a bit per holder slot.
    */
-  private info = newInfo(FIRST_IDS);
-  /** Holders of index NEAR and above, per id (empty in any run of fewer than NEAR sources). */
-  private readonly far = new Map<number, number[]>();
+  private info = newInfo(FIRST_IDS, this.stride);
   private readonly free: number[] = [];
   private next = 0;
-  /** Hashes held by both of two sources below NEAR: a dense matrix, no Map per bump. */
-  private readonly nearPairs = new Int32Array(NEAR * NEAR);
-  private readonly farPairs = new Map<number, number>();
+  /** Whether each slot is taken by a source. */
+  private readonly taken: boolean[] = [];
+  /** Hashes held by both of two slots: a dense matrix (32 x words square), no Map per bump. */
+  private pairs = new Int32Array(32 * 32);
   /** Reused by holders(), so a lookup allocates nothing. */
   private readonly list: number[] = [];
   /** Hashes held by two or more sources. */
   sharedNow = 0;
   /** Sum over hashes of (holders - 1). */
   duplicateNow = 0;
+
+  /** A slot for a new source: the lowest free one (widening the bit sets when none is). */
+  join(): number {
+    let slot = this.taken.indexOf(false);
+    if (slot < 0) slot = this.taken.length;
+    this.taken[slot] = true;
+    if (slot >= 32 * this.words) this.widen();
+    return slot;
+  }
+
+  /** A removed source gives its slot back; it holds nothing by now (its R were cleared). */
+  leave(slot: number): void {
+    this.taken[slot] = false;
+  }
 
   /** The id of a held (or ghosted) hash, or -1 when it has none. */
   find(hash: HashKey): number {
@@ -79,19 +94,21 @@ export class Holdings implements GhostIds {
 
   /** One more ghost list holds id. */
   ghostIn(id: number): void {
-    this.info[3 * id + REFS] = (this.info[3 * id + REFS] as number) + 1;
+    const at = this.stride * id + REFS;
+    this.info[at] = (this.info[at] as number) + 1;
   }
 
   /** One ghost list fewer holds id; the id goes when no source holds it either. */
   ghostOut(id: number): void {
-    const refs = (this.info[3 * id + REFS] as number) - 1;
-    this.info[3 * id + REFS] = refs;
+    const at = this.stride * id + REFS;
+    const refs = (this.info[at] as number) - 1;
+    this.info[at] = refs;
     if (refs === 0 && !this.held(id)) this.recycle(id);
   }
 
   /** Whether some ghost list holds id. */
   inGhosts(id: number): boolean {
-    return (this.info[3 * id + REFS] as number) > 0;
+    return (this.info[this.stride * id + REFS] as number) > 0;
   }
 
   /** Ids handed out so far (an upper bound for arrays keyed by id). */
@@ -99,103 +116,98 @@ export class Holdings implements GhostIds {
     return this.next;
   }
 
-  /** Whether a source other than src holds id. */
-  heldByOther(id: number, src: number): boolean {
-    const mask = this.info[3 * id + MASK] as number;
-    if (src < NEAR) return (mask & ~(1 << src)) !== 0 || (this.far.size > 0 && this.far.has(id));
-    if (mask !== 0) return true;
-    const far = this.far.get(id);
-    return far !== undefined && (far.length > 1 || far[0] !== src);
+  /** Whether a source other than the one in slot holds id. */
+  heldByOther(id: number, slot: number): boolean {
+    const base = this.stride * id + WORDS;
+    const own = slot >>> 5;
+    for (let w = 0; w < this.words; w += 1) {
+      let bits = this.info[base + w] as number;
+      if (w === own) bits &= ~(1 << (slot & 31));
+      if (bits !== 0) return true;
+    }
+    return false;
   }
 
-  /** Whether src holds id. */
-  heldBy(id: number, src: number): boolean {
-    if (src < NEAR) return (((this.info[3 * id + MASK] as number) >>> src) & 1) === 1;
-    return this.far.get(id)?.includes(src) ?? false;
+  /** Whether the source in slot holds id. */
+  heldBy(id: number, slot: number): boolean {
+    const bits = this.info[this.stride * id + WORDS + (slot >>> 5)] as number;
+    return ((bits >>> (slot & 31)) & 1) === 1;
   }
 
-  /** The sources holding id, by index (do not keep the array: it changes with the next call). */
+  /** The slots holding id, ascending (do not keep the array: it changes with the next call). */
   holders(id: number): readonly number[] {
-    let mask = this.info[3 * id + MASK] as number;
-    const far = this.far.size > 0 ? this.far.get(id) : undefined;
-    if (mask === 0 && far === undefined) return EMPTY;
+    if (!this.held(id)) return EMPTY;
     const list = this.list;
     list.length = 0;
-    for (let i = 0; mask !== 0; i += 1, mask >>>= 1) if (mask & 1) list.push(i);
-    if (far !== undefined) for (const t of far) list.push(t);
+    const base = this.stride * id + WORDS;
+    for (let w = 0; w < this.words; w += 1) {
+      // Lowest set bit first: as many steps as holders, not 32 per word.
+      for (let bits = this.info[base + w] as number; bits !== 0; bits &= bits - 1)
+        list.push(32 * w + 31 - Math.clz32(bits & -bits));
+    }
     return list;
   }
 
   /** The depth recorded for id (-1: no id), null when none is known (or nobody holds it). */
   depthOf(id: number): number | null {
     if (id < 0) return null;
-    const d = this.info[3 * id + DEPTH] as number;
+    const d = this.info[this.stride * id + DEPTH] as number;
     return d === NONE ? null : d;
   }
 
   /** Records id's depth unless it has one. */
   keepDepth(id: number, depth: number): void {
-    if (this.info[3 * id + DEPTH] === NONE) this.info[3 * id + DEPTH] = Math.min(depth, 0x7fffffff);
+    const at = this.stride * id + DEPTH;
+    if (this.info[at] === NONE) this.info[at] = Math.min(depth, 0x7fffffff);
   }
 
-  /** src starts holding id (the caller knows it did not). */
-  add(id: number, src: number): void {
-    const mask = this.info[3 * id + MASK] as number;
+  /** The source in slot starts holding id (the caller knows it did not). */
+  add(id: number, slot: number): void {
     // Most stores are of a hash no other source holds: one bit set, no pair to count.
     if (this.held(id)) {
       const before = this.holders(id);
-      for (const t of before) this.bump(t, src, 1);
+      for (const t of before) this.bump(t, slot, 1);
       if (before.length === 1) this.sharedNow += 1;
       this.duplicateNow += 1;
     }
-    if (src < NEAR) this.info[3 * id + MASK] = mask | (1 << src);
-    else {
-      const far = this.far.get(id);
-      if (far === undefined) this.far.set(id, [src]);
-      else far.push(src);
-    }
+    const at = this.stride * id + WORDS + (slot >>> 5);
+    this.info[at] = (this.info[at] as number) | (1 << (slot & 31));
   }
 
-  /** src no longer holds id (a no-op when it did not); the last holder's going frees the id. */
-  remove(id: number, src: number): void {
-    if (src < NEAR) {
-      const mask = this.info[3 * id + MASK] as number;
-      const bit = 1 << src;
-      if ((mask & bit) === 0) return;
-      this.info[3 * id + MASK] = mask & ~bit;
-    } else {
-      const far = this.far.get(id);
-      const i = far?.indexOf(src) ?? -1;
-      if (far === undefined || i < 0) return;
-      far.splice(i, 1);
-      if (far.length === 0) this.far.delete(id);
-    }
+  /** The source in slot no longer holds id (a no-op when it did not); the last holder's going frees the id. */
+  remove(id: number, slot: number): void {
+    const at = this.stride * id + WORDS + (slot >>> 5);
+    const bits = this.info[at] as number;
+    const bit = 1 << (slot & 31);
+    if ((bits & bit) === 0) return;
+    this.info[at] = bits & ~bit;
     if (!this.held(id)) {
       this.release(id);
       return;
     }
-    // Still held: src leaves the pairs it made with each holder left.
+    // Still held: the slot leaves the pairs it made with each holder left.
     const left = this.holders(id);
     this.duplicateNow -= 1;
-    for (const t of left) this.bump(t, src, -1);
+    for (const t of left) this.bump(t, slot, -1);
     if (left.length === 1) this.sharedNow -= 1;
   }
 
-  /** Hashes held by both a and b now. */
+  /** Hashes held by both the sources in slots a and b now. */
   overlap(a: number, b: number): number {
-    if (a < NEAR && b < NEAR) return this.nearPairs[a * NEAR + b] as number;
-    return this.farPairs.get(pairKey(a, b)) ?? 0;
+    return this.pairs[a * 32 * this.words + b] as number;
   }
 
   /** Whether any source holds id. */
   private held(id: number): boolean {
-    return this.info[3 * id + MASK] !== 0 || (this.far.size > 0 && this.far.has(id));
+    const base = this.stride * id + WORDS;
+    for (let w = 0; w < this.words; w += 1) if (this.info[base + w] !== 0) return true;
+    return false;
   }
 
   /** The last holder went: the hash is no longer held (its depth goes); its id may stay for G. */
   private release(id: number): void {
-    this.info[3 * id + DEPTH] = NONE;
-    if (this.info[3 * id + REFS] === 0) this.recycle(id);
+    this.info[this.stride * id + DEPTH] = NONE;
+    if (this.info[this.stride * id + REFS] === 0) this.recycle(id);
   }
 
   private recycle(id: number): void {
@@ -205,33 +217,41 @@ export class Holdings implements GhostIds {
 
   /** A fresh id, doubling the arrays when they are full. */
   private grow(): number {
-    if (3 * this.next === this.info.length) {
-      const info = newInfo(2 * this.next);
+    if (this.stride * this.next === this.info.length) {
+      const info = newInfo(2 * this.next, this.stride);
       info.set(this.info);
       this.info = info;
     }
     return this.next++;
   }
 
+  /** One more word of holder bits per id, and the pair matrix to match (rare: 32 more sources). */
+  private widen(): void {
+    const stride = this.stride + 1;
+    const ids = this.info.length / this.stride;
+    const info = newInfo(ids, stride);
+    for (let id = 0; id < this.next; id += 1)
+      info.set(this.info.subarray(this.stride * id, this.stride * (id + 1)), stride * id);
+    const n = 32 * this.words;
+    const pairs = new Int32Array((n + 32) * (n + 32));
+    for (let a = 0; a < n; a += 1) pairs.set(this.pairs.subarray(a * n, (a + 1) * n), a * (n + 32));
+    this.info = info;
+    this.stride = stride;
+    this.pairs = pairs;
+    this.words += 1;
+  }
+
   private bump(a: number, b: number, d: number): void {
-    if (a < NEAR && b < NEAR) {
-      // Both orders, so overlap() reads one cell whichever way it is asked.
-      this.nearPairs[a * NEAR + b] = (this.nearPairs[a * NEAR + b] as number) + d;
-      this.nearPairs[b * NEAR + a] = (this.nearPairs[b * NEAR + a] as number) + d;
-      return;
-    }
-    const k = pairKey(a, b);
-    this.farPairs.set(k, (this.farPairs.get(k) ?? 0) + d);
+    // Both orders, so overlap() reads one cell whichever way it is asked.
+    const n = 32 * this.words;
+    this.pairs[a * n + b] = (this.pairs[a * n + b] as number) + d;
+    this.pairs[b * n + a] = (this.pairs[b * n + a] as number) + d;
   }
 }
 
-/** Info for n ids: no holder, no depth, no ghost reference. */
-function newInfo(n: number): Int32Array {
-  const info = new Int32Array(3 * n);
-  for (let i = DEPTH; i < info.length; i += 3) info[i] = NONE;
+/** Info for n ids of `stride` Int32s: no depth, no ghost reference, no holder. */
+function newInfo(n: number, stride: number): Int32Array {
+  const info = new Int32Array(stride * n);
+  for (let i = DEPTH; i < info.length; i += stride) info[i] = NONE;
   return info;
-}
-
-function pairKey(a: number, b: number): number {
-  return a < b ? a * 1_048_576 + b : b * 1_048_576 + a;
 }

@@ -197,18 +197,48 @@ describe('the analysis against a brute-force oracle', () => {
     );
   });
 
-  it('agrees on every figure when source indexes pass the holder bits (30-ish sources removed first)', () => {
-    // Source indexes are never reused: after many removed sources the holdings keep holders of
-    // index 31 and above apart from the bit mask; s1..s3 straddle that line here.
+  it('agrees on every figure when the holder slots pass one word of bits (30-ish sources holding blocks first)', () => {
+    // Removed sources give their holder slots back, so only sources there at once widen the bit
+    // sets: 28..34 sources holding some of the same hashes put s1..s3 on both sides of 32.
     fc.assert(
       fc.property(
         fc.array(eventArb, { maxLength: 120 }),
-        fc.integer({ min: 28, max: 32 }),
+        fc.integer({ min: 28, max: 34 }),
+        (evs, heldFirst) => {
+          const { records, inputs } = toStreams(evs);
+          const a = new CacheAnalysis();
+          const first: OracleInput[] = [];
+          for (let i = 0; i < heldFirst; i += 1) {
+            const hashes = [`${i % 16}`, `${(i * 7) % 16}`];
+            a.apply(batch(`held${i}`, 1, [stored(hashes)]));
+            first.push({
+              kind: 'stored',
+              source: `held${i}`,
+              ts: 1,
+              hashes,
+              parent: null,
+              medium: 'GPU',
+              blockSize: 16,
+            });
+          }
+          for (const r of records) a.apply(r);
+          expectAgrees(a, [...first, ...inputs], 60);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it('agrees on every figure after 30-ish sources came and went (their slots reused)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(eventArb, { maxLength: 120 }),
+        fc.integer({ min: 28, max: 34 }),
         (evs, removedFirst) => {
           const { records, inputs } = toStreams(evs);
           const a = new CacheAnalysis();
           for (let i = 0; i < removedFirst; i += 1) {
-            a.apply(batch(`gone${i}`, 1, []));
+            a.apply(batch(`gone${i}`, 1, [stored([`${i % 16}`])]));
             a.removeSource(`gone${i}`);
           }
           for (const r of records) a.apply(r);

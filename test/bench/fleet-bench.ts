@@ -4,12 +4,16 @@
 // breakdown, against 64 KvSources into a counting sink and the collector without its analysis. CPU per message is measured with
 // process.cpuUsage() between two reads of the message count (read every 100 ms, so the reading
 // costs next to nothing); memory per rank after a GC with the collector running. One /metrics
-// scrape of the 64 ranks is timed too.
+// scrape of the 64 ranks is timed too. The analysis' own share is also measured apart: the 64 ranks'
+// records taken once, then replayed through a CacheAnalysis in this process (CPU per message past
+// WARM, the median of ANALYSIS_ROUNDS), a figure that does not move with how many messages a wake-up
+// of the event loop finds, as the collector's do on a busy machine.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Subscriber } from 'zeromq';
+import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
 import { KvSource } from '../../electron/ingest/kv-source';
 import { Collector } from '../../electron/metrics/collector';
-import type { IngestSink } from '../../shared/records';
+import type { IngestRecord, IngestSink } from '../../shared/records';
 import type { Profile } from '../../shared/api-types';
 import { CLI, ROOT, ensureBuilt } from '../support/built-app';
 import { median, type BenchResult } from './bench-result';
@@ -19,6 +23,7 @@ const RATE = 25; // batches per second per rank: a busy engine
 const WARM = RANKS * RATE * 2; // messages (2 s) before measuring
 const MEASURE = 16_000; // messages over all ranks (10 s at 64 x 25/s)
 const ROUNDS = 2;
+const ANALYSIS_ROUNDS = 5;
 
 interface Sample {
   /** CPU per message, µs. */
@@ -99,11 +104,18 @@ async function bare(endpoints: string[]): Promise<Sample> {
   return sample;
 }
 
-/** The ingest every consumer pays: 64 KvSources into a sink that only counts. */
-async function sourcesOnly(endpoints: string[]): Promise<Sample> {
+/**
+ * The ingest every consumer pays: 64 KvSources into a sink that only counts (and, given `keep`,
+ * keeps every record for a replay).
+ */
+async function sourcesOnly(
+  endpoints: string[],
+  keep: IngestRecord[] | null = null,
+): Promise<Sample> {
   let n = 0;
   const sink: IngestSink = {
     record: (r) => {
+      keep?.push(r);
       if (r.k === 'batch' || r.k === 'undecoded') n++;
     },
   };
@@ -126,6 +138,24 @@ async function sourcesOnly(endpoints: string[]): Promise<Sample> {
   const sample = await measure(() => n);
   await Promise.all(sources.map((src) => src.close()));
   return sample;
+}
+
+/** The analysis alone: the records of one sources run replayed, CPU per message past WARM. */
+async function analysisAlone(endpoints: string[]): Promise<number[]> {
+  const records: IngestRecord[] = [];
+  await sourcesOnly(endpoints, records);
+  const runs: number[] = [];
+  for (let round = 0; round < ANALYSIS_ROUNDS; round++) {
+    const a = new CacheAnalysis();
+    let n = 0;
+    let start = 0;
+    for (const r of records) {
+      a.apply(r);
+      if (r.k === 'batch' && ++n === WARM) start = cpuNow();
+    }
+    runs.push((cpuNow() - start) / (n - WARM));
+  }
+  return runs;
 }
 
 interface CollectorRun {
@@ -182,6 +212,7 @@ export async function runFleetBench(): Promise<BenchResult> {
   const ingestRuns: Sample[] = [];
   const leanRuns: CollectorRun[] = [];
   const fullRuns: CollectorRun[] = [];
+  let aloneRuns: number[] = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
       bareRuns.push(await bare(endpoints));
@@ -189,6 +220,7 @@ export async function runFleetBench(): Promise<BenchResult> {
       leanRuns.push(await collector(endpoints, false));
       fullRuns.push(await collector(endpoints, true));
     }
+    aloneRuns = await analysisAlone(endpoints);
   } finally {
     child.kill();
   }
@@ -209,6 +241,10 @@ export async function runFleetBench(): Promise<BenchResult> {
       ['64 KvSources into a counting sink, CPU per message', `${ingest.toFixed(2)} µs`],
       ['collector --no-analysis, CPU per message', `${lean.toFixed(2)} µs`],
       ['collector (with the cache analysis), CPU per message', `${full.toFixed(2)} µs`],
+      [
+        'the analysis alone, the same records replayed in process, CPU per message',
+        `${median(aloneRuns).toFixed(2)} µs (rounds ${aloneRuns.map((x) => x.toFixed(1)).join(' ')})`,
+      ],
       [
         'rounds (bare / sources / lean / full)',
         [bareRuns, ingestRuns, leanRuns.map((r) => r.sample), fullRuns.map((r) => r.sample)]
