@@ -50,7 +50,11 @@ export class LifetimeStats {
   private picked: number[] | null = null;
   private n = 0;
   private readonly buckets = new Array<number>(LIFETIME_BOUNDS_S.length + 1).fill(0);
-  private readonly sketch = new Float64Array(MAX_INDEX - MIN_INDEX + 1);
+  /**
+   * Made at the first sample past the bound (or a merge that needs it): 33 KB per part, and a
+   * fleet has a part per (source, medium), most never past the bound.
+   */
+  private sketch: Float64Array | null = null;
   private sketchZero = 0;
   private total = 0;
 
@@ -157,8 +161,11 @@ export class LifetimeStats {
         continue;
       }
       out.sketchZero += p.sketchZero;
-      for (let i = 0; i < out.sketch.length; i += 1)
-        out.sketch[i] = (out.sketch[i] as number) + (p.sketch[i] as number);
+      // A part of counts only (merged without samples) has no sketch: nothing to add.
+      if (p.sketch === null) continue;
+      const sketch = out.bins();
+      for (let i = 0; i < sketch.length; i += 1)
+        sketch[i] = (sketch[i] as number) + (p.sketch[i] as number);
     }
     return out;
   }
@@ -167,8 +174,13 @@ export class LifetimeStats {
     if (sec < 1e-9) this.sketchZero += 1;
     else {
       const i = Math.min(MAX_INDEX, Math.max(MIN_INDEX, Math.ceil(Math.log(sec) / LN_GAMMA)));
-      this.sketch[i - MIN_INDEX] = (this.sketch[i - MIN_INDEX] as number) + 1;
+      const sketch = this.bins();
+      sketch[i - MIN_INDEX] = (sketch[i - MIN_INDEX] as number) + 1;
     }
+  }
+
+  private bins(): Float64Array {
+    return (this.sketch ??= new Float64Array(MAX_INDEX - MIN_INDEX + 1));
   }
 
   /** sorted[rank - 1] of the exact samples for each of PERCENTILES, by selection, not a sort. */
@@ -193,8 +205,9 @@ export class LifetimeStats {
     }
     let seen = this.sketchZero;
     if (seen >= rank) return 0;
-    for (let j = 0; j < this.sketch.length; j += 1) {
-      seen += this.sketch[j] as number;
+    const sketch = this.bins();
+    for (let j = 0; j < sketch.length; j += 1) {
+      seen += sketch[j] as number;
       if (seen >= rank) return (2 * GAMMA ** (j + MIN_INDEX)) / (GAMMA + 1);
     }
     return (2 * GAMMA ** MAX_INDEX) / (GAMMA + 1);
