@@ -4,6 +4,7 @@
 // zero-padded 16-digit form), so a hex query matches those readings of the u64 as well.
 
 import type { HashKey } from '../../shared/events';
+import { isIntHashKey } from '../../shared/int-hash-key';
 
 /** What a hash query matches: keys starting with `prefix`, the keys in `exact`, and the integer keys in `hexRanges`. */
 export interface HashTerms {
@@ -52,12 +53,7 @@ export function hashMatcher(text: string | undefined): ((key: HashKey) => boolea
   if (hexRanges.length === 0) return (key) => key.startsWith(prefix) || exact.has(key);
   // A hex query: an integer hash by the value its hex spells (never by its decimal digits, which
   // "0x12" does not mean), a byte hash by its hex text.
-  return (key) => (isIntKey(key) ? inDecimalRanges(key, hexRanges) : key.startsWith(prefix));
-}
-
-/** An integer hash's canonical key: decimal digits, at most 20 (a u64). */
-function isIntKey(key: string): boolean {
-  return key.length <= 20 && /^\d+$/.test(key);
+  return (key) => (isIntHashKey(key) ? inDecimalRanges(key, hexRanges) : key.startsWith(prefix));
 }
 
 /** Whether a canonical decimal key lies in one of the ranges. */

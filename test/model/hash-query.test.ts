@@ -3,6 +3,8 @@
 // hash, and nothing else.
 import { describe, expect, it } from 'vitest';
 import { hashMatcher } from '../../electron/model/hash-query';
+import { isIntHashKey as isWireIntKey } from '../../electron/wire/hash-key';
+import { isIntHashKey } from '../../shared/int-hash-key';
 
 const BIG = 12345678901234567890n; // hex ab54a98ceb1f0ad2
 const PADDED = 0x00ab000000000001n; // hex(h) "ab000000000001", zero-padded "00ab000000000001"
@@ -41,6 +43,17 @@ describe('hash queries', () => {
     expect(matches('ab54', BYTES)).toBe(true);
     expect(matches('0xab54', BYTES)).toBe(true);
     expect(matches('ab55', BYTES)).toBe(false);
+  });
+
+  it('reads keys as integers exactly as the decoder writes them (shared/int-hash-key)', () => {
+    // A short digest of hex digits with a leading zero is a byte hash: the decoder never writes
+    // an integer with one, so a hex query matches its text, not a u64 it cannot be.
+    expect(matches('0x01', '0123')).toBe(true);
+    expect(matches('0x01', '0923')).toBe(false);
+    // Twenty digits past 2^64 - 1 are no u64 either (an opaque key, matched as text).
+    expect(matches('0x9', '99999999999999999999')).toBe(true);
+    for (const key of ['0', '7', '0123', '18446744073709551615', '18446744073709551616', 'ab'])
+      expect(isIntHashKey(key), key).toBe(isWireIntKey(key));
   });
 
   it('agrees with the hex text of random u64s for random hex prefixes', () => {
