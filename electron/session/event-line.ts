@@ -18,10 +18,10 @@ export function eventLine(rec: EventRecord): string {
 /** The event of a line that was read (or written) as one; throws if it is not one. */
 export function readEventLine(line: string): EventRecord {
   const parsed = parseRecord(JSON.parse(line) as Record<string, unknown>);
-  if (typeof parsed === 'string' || parsed.r.k !== 'event') {
-    throw new Error(
-      `an event line no longer reads as an event (${typeof parsed === 'string' ? parsed : parsed.r.k}): please report this`,
-    );
+  if (typeof parsed === 'string' || !('r' in parsed) || parsed.r.k !== 'event') {
+    const what =
+      typeof parsed === 'string' ? parsed : 'r' in parsed ? parsed.r.k : 'seq out of reach';
+    throw new Error(`an event line no longer reads as an event (${what}): please report this`);
   }
   return parsed.r.rec;
 }

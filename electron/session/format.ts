@@ -9,6 +9,7 @@ import {
   MAX_DP_RANK,
   MAX_GROUP_IDX,
   MAX_WINDOW,
+  eventTimeProblem,
 } from '../../shared/event-bounds';
 import type {
   EventErrorRecord,
@@ -25,6 +26,7 @@ import {
   countField,
   intField,
   placementFields,
+  SeqOutOfReach,
   seqField,
   sessionHash,
   tsField,
@@ -212,11 +214,19 @@ export function parseEvent(o: Obj): KvEvent {
   throw new BadLine(`unknown event type ${quoteValue(type)}`);
 }
 
+/** An event line whose seq is past 2^53 - 1: its batch is not applied (out-of-reach-seq.ts). */
+export interface OutOfReachLine {
+  outOfReach: { source: string; seq: string; at: number };
+}
+
 /**
- * A record from a parsed line, or the reason it is not one. An event whose ts is not usable
- * comes back as an event-error record (counted as live), with the reason in `timeError`.
+ * A record from a parsed line, an event line whose seq is out of reach, or the reason the line is
+ * bad. An event whose ts is not usable comes back as an event-error record (counted as live),
+ * with the reason in `timeError`.
  */
-export function parseRecord(o: Obj): { r: SessionRecord; timeError: string | null } | string {
+export function parseRecord(
+  o: Obj,
+): { r: SessionRecord; timeError: string | null } | OutOfReachLine | string {
   try {
     return parseRecordOrThrow(o);
   } catch (e) {
@@ -225,14 +235,24 @@ export function parseRecord(o: Obj): { r: SessionRecord; timeError: string | nul
   }
 }
 
-function parseRecordOrThrow(o: Obj): { r: SessionRecord; timeError: string | null } {
+function parseRecordOrThrow(
+  o: Obj,
+): { r: SessionRecord; timeError: string | null } | OutOfReachLine {
   const source = str(o.source);
   const ok = (r: SessionRecord) => ({ r, timeError: null });
   switch (o.k) {
     case 'event': {
       if (source === undefined || o.seq === undefined || o.ts === undefined)
         throw new BadLine('event without source, seq or ts');
-      const seq = seqField(o.seq);
+      let seq: number;
+      try {
+        seq = seqField(o.seq);
+      } catch (e) {
+        if (!(e instanceof SeqOutOfReach)) throw e;
+        // No receive time in a file: the batch's own ts, where it is one, dates the record.
+        const at = typeof o.ts === 'number' && eventTimeProblem(o.ts) === null ? o.ts : 0;
+        return { outOfReach: { source, seq: e.seq, at } };
+      }
       const idx = countField(o.idx, 'idx');
       const time = tsField(o.ts);
       if ('error' in time) {

@@ -11,6 +11,8 @@ import {
   type SessionRecord,
 } from './format';
 import { MAX_LINE_BYTES, readLines, type SessionInput } from './line-reader';
+import { parseLossless } from './lossless-json';
+import { OutOfReachBatches } from './out-of-reach-seq';
 import { duplicateProblem, endProblems, longLineProblem, Problems } from './problems';
 import { SeqDedup } from './seq-dedup';
 
@@ -66,6 +68,7 @@ export async function readSession(
     problems.add(p);
   };
   const deliver = (r: SessionRecord, line: string): void => {
+    outOfReach.flush();
     switch (r.k) {
       case 'source': {
         const h = header as SessionHeader;
@@ -95,6 +98,7 @@ export async function readSession(
     }
     onRecord(r, line);
   };
+  const outOfReach = new OutOfReachBatches(problems, (rec) => deliver({ k: 'undecoded', rec }, ''));
   const end = await readLines(
     input,
     (line, lineNo, last) => {
@@ -125,6 +129,15 @@ export async function readSession(
         skip(`line ${lineNo}: ${parsed} (skipped)`);
         return;
       }
+      if ('outOfReach' in parsed) {
+        // JSON.parse rounded a long seq: the lossless parse (a rare line) names its digits.
+        const exact = parseRecord(parseLossless(line) as Record<string, unknown>);
+        const { source, seq, at } = (
+          typeof exact === 'object' && 'outOfReach' in exact ? exact : parsed
+        ).outOfReach;
+        outOfReach.line(source, seq, Buffer.byteLength(line), at, lineNo);
+        return;
+      }
       const { r, timeError } = parsed;
       if (timeError !== null) problems.add(`line ${lineNo}: ${timeError} (kept as an event error)`);
       if (r.k === 'reset') dedup.reset(r.rec.source);
@@ -150,6 +163,7 @@ export async function readSession(
       onLongLine: (lineNo, bytes) => skip(longLineProblem(lineNo, bytes, MAX_LINE_BYTES)),
     },
   );
+  outOfReach.flush();
   if (header === null)
     throw new NotASessionError(
       end.lines === 0 ? 'the file is empty' : 'first line is not a header',

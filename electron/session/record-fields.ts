@@ -21,6 +21,21 @@ export class BadLine extends Error {
   }
 }
 
+/**
+ * A seq past 2^53 - 1: a bad line where a gap or a reset names it; an event line of it is a batch
+ * not applied, counted as undecoded (out-of-reach-seq.ts), as a live frame of that seq is.
+ */
+export class SeqOutOfReach extends BadLine {
+  constructor(
+    reason: string,
+    /** The seq as a problem line shows it: its digits, or their count past 24 (a JSON number already rounded reads as its rounded value). */
+    readonly seq: string,
+  ) {
+    super(reason);
+    this.name = 'SeqOutOfReach';
+  }
+}
+
 const DIGITS = /^-?\d+$/;
 
 /** A value as its integer, exactly: a JSON number, or a decimal string (a quoted long literal). */
@@ -67,8 +82,9 @@ export function seqField(v: unknown, what = 'seq'): number {
   const n = exactInt(v);
   if (n === null || n < 0n) throw new BadLine(`${what} ${describe(v)} is not a whole number >= 0`);
   if (n > BigInt(Number.MAX_SAFE_INTEGER) || (typeof v === 'number' && !isSafe(v))) {
-    throw new BadLine(
+    throw new SeqOutOfReach(
       `${what} ${describe(v)} is beyond 2^53: this version keeps seqs exact only below 9007199254740992`,
+      describe(v),
     );
   }
   return Number(n);

@@ -10,11 +10,13 @@ import {
   MAX_DP_RANK,
   MAX_GROUP_IDX,
   MAX_WINDOW,
+  eventTimeProblem,
 } from '../../shared/event-bounds';
 import type { EventRecord, HashKey, KvEvent } from '../../shared/events';
 import type { SessionRecord } from './format';
 import { MAX_LINE_BYTES, readLines, type SessionInput } from './line-reader';
 import { parseLossless } from './lossless-json';
+import { OutOfReachBatches } from './out-of-reach-seq';
 import { duplicateProblem, endProblems, longLineProblem, Problems, quoteValue } from './problems';
 import {
   BadLine,
@@ -22,6 +24,7 @@ import {
   countField,
   intField,
   placementFields,
+  SeqOutOfReach,
   seqField,
   tsField,
 } from './record-fields';
@@ -142,14 +145,28 @@ export async function importSeedCapture(
   let lastTs: number | null = null;
   let lastKey = '';
   let idx = 0;
+  const outOfReach = new OutOfReachBatches(problems, (rec) => {
+    res.undecoded += 1;
+    onRecord({ k: 'undecoded', rec });
+  });
   const skip = (p: string): void => {
     res.skippedLines += 1;
     problems.add(p);
   };
-  const readLine = (o: Obj, lineNo: number): void => {
+  const readLine = (o: Obj, line: string, lineNo: number): void => {
     const rank = intField(o.dp_rank, 'dp_rank', 0, MAX_DP_RANK);
     const source = rank !== null && rank > 0 ? `${base}#${rank}` : base;
-    const givenSeq = o.seq === undefined || o.seq === null ? null : seqField(o.seq);
+    let givenSeq: number | null;
+    try {
+      givenSeq = o.seq === undefined || o.seq === null ? null : seqField(o.seq);
+    } catch (e) {
+      if (!(e instanceof SeqOutOfReach) || o.type === 'UNDECODED') throw e;
+      sources.add(source);
+      const at = typeof o.ts === 'number' && eventTimeProblem(o.ts) === null ? o.ts : (lastTs ?? 0);
+      outOfReach.line(source, e.seq, Buffer.byteLength(line), at, lineNo);
+      return;
+    }
+    outOfReach.flush();
     if (o.type === 'UNDECODED') {
       const at = o.ts === undefined || o.ts === null ? null : tsField(o.ts);
       sources.add(source);
@@ -225,7 +242,7 @@ export async function importSeedCapture(
         return;
       }
       try {
-        readLine(v as Obj, lineNo);
+        readLine(v as Obj, line, lineNo);
       } catch (err) {
         if (!(err instanceof BadLine)) throw err;
         skip(`line ${lineNo}: ${err.message} (skipped)`);
@@ -236,6 +253,7 @@ export async function importSeedCapture(
       onLongLine: (lineNo, bytes) => skip(longLineProblem(lineNo, bytes, MAX_LINE_BYTES)),
     },
   );
+  outOfReach.flush();
   const dup = duplicateProblem(res.duplicates);
   if (dup) problems.addAlways(dup);
   for (const p of endProblems(end, res.events)) problems.addAlways(p);

@@ -2,7 +2,8 @@
 // events with a bad ts are among its event errors (never "0 events with a bad ts" beside them),
 // and a session of a header alone (a recording just begun) is analyzed, empty, as it opens.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -39,6 +40,23 @@ describe('kvscope analyze input line', () => {
     );
     expect(stdout.split('\n')[0]).toBe(
       `KV cache analysis of ${file} (session): 2 events in 2 batches, 1 source`,
+    );
+  });
+
+  it('counts a batch whose seq is past 2^53 as one undecoded, as live, and keeps the rest', async () => {
+    const file = session('far-seq.kvscope.jsonl.gz', [1000, 1001, 1002]);
+    // The second batch's seq as a u64 no counter reaches (a garbled line): JSON text, exact.
+    const text = gunzipSync(readFileSync(file)).toString('utf8');
+    writeFileSync(file, gzipSync(text.replace('"seq":1,', '"seq":18446744073709551615,')));
+    const { stdout, stderr } = await run(process.execPath, [CLI, 'analyze', file]);
+    expect(stderr).toBe(
+      '# line 3: seq 18446744073709551615 is out of reach (past 2^53 - 1, the largest seq kept exact): its batch is not applied, counted as undecoded as live\n',
+    );
+    expect(stdout.split('\n')[0]).toBe(
+      `KV cache analysis of ${file} (session): 2 events in 2 batches, 1 source`,
+    );
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe(
+      'Input: 0 gaps (0 batches lost), 1 undecoded, 0 event errors (a bad ts or bad fields: see the problems)',
     );
   });
 

@@ -189,26 +189,64 @@ describe('duplicate seqs in files', () => {
 });
 
 describe('u64 seqs, absurd hashes and counts', () => {
-  it('refuses a seq beyond 2^53 with a clear problem line instead of rounding it (session)', async () => {
-    const big = ev(1, T0, '2').replace('"seq":1,', '"seq":18446744073709551615,');
-    const r = await session([header, ev(1, T0, '1'), big, ev(2, T0, '3')]);
+  it('counts a batch whose seq is beyond 2^53 as one undecoded record, as live, and applies none of it (session)', async () => {
+    const big = (h: string, idx: number) =>
+      ev(1, T0, h, idx).replace('"seq":1,', '"seq":18446744073709551615,');
+    const lines = [header, ev(1, T0, '1'), big('2', 0), big('4', 1), ev(2, T0, '3')];
+    const r = await session(lines);
     expect(hashesOf(r.events)).toEqual(['1', '3']);
-    expect(r.problems[0]).toMatch(/^line 3: seq .* is beyond 2\^53: this version keeps seqs exact/);
+    // One record for the batch's two lines, their bytes summed, named by the seq's exact digits
+    // (JSON.parse alone would have rounded them to 18446744073709552000).
+    const undecoded = r.recs.flatMap((x) => (x.k === 'undecoded' ? [x.rec] : []));
+    expect(undecoded).toEqual([
+      {
+        source: 'a',
+        seq: null,
+        bytes: Buffer.byteLength(lines[2] as string) + Buffer.byteLength(lines[3] as string),
+        error:
+          "SeqError: seq 18446744073709551615 is out of reach (past 2^53 - 1, the largest seq kept exact): a garbled line or another publisher's batch; its batch is not applied",
+        at: T0,
+      },
+    ]);
+    expect(r.recs.map((x) => x.k)).toEqual(['event', 'undecoded', 'event']);
+    expect(r.counts).toMatchObject({ events: 2, undecoded: 1, skippedLines: 0, duplicates: 0 });
+    expect(r.problems).toEqual([
+      'line 3: seq 18446744073709551615 is out of reach (past 2^53 - 1, the largest seq kept exact): its batch is not applied, counted as undecoded as live',
+    ]);
+    // Opened, the source counts it as undecoded, as a live source counts a frame of that seq.
+    const loaded = await loadIntoModel(Buffer.from(lines.join('\n') + '\n'));
+    expect(loaded.model.kpis().undecoded).toBe(1);
   });
 
-  it('names a capture seq beyond 2^53 by its exact digits, and keeps 2^53 - 1', async () => {
+  it('names a capture seq beyond 2^53 by its exact digits, counts its batch undecoded, and keeps 2^53 - 1', async () => {
     const line = (seq: string, h: number) =>
       `{"ts":${T0},"type":"BlockRemoved","block_hashes":[${h}],"seq":${seq}}`;
     const r = await capture([
       line('9007199254740991', 1),
       line('9007199254740993', 2),
+      line('9007199254740993', 4),
       line('18446744073709551615', 3),
     ]);
     expect(r.events.map((e) => e.seq)).toEqual([9007199254740991]);
-    expect(r.problems).toEqual([
-      'line 2: seq 9007199254740993 is beyond 2^53: this version keeps seqs exact only below 9007199254740992 (skipped)',
-      'line 3: seq 18446744073709551615 is beyond 2^53: this version keeps seqs exact only below 9007199254740992 (skipped)',
+    expect(r.undecoded).toBe(2);
+    expect(r.skippedLines).toBe(0);
+    expect(r.recs.map((x) => (x.k === 'undecoded' ? x.rec.error.slice(0, 32) : x.k))).toEqual([
+      'event',
+      'SeqError: seq 9007199254740993 i',
+      'SeqError: seq 184467440737095516',
     ]);
+    expect(r.problems).toEqual([
+      'line 2: seq 9007199254740993 is out of reach (past 2^53 - 1, the largest seq kept exact): its batch is not applied, counted as undecoded as live',
+      'line 4: seq 18446744073709551615 is out of reach (past 2^53 - 1, the largest seq kept exact): its batch is not applied, counted as undecoded as live',
+    ]);
+  });
+
+  it('still skips a gap or a reset line naming a seq beyond 2^53 (a bad line, no batch)', async () => {
+    const gap =
+      '{"k":"gap","source":"a","from":1,"to":"18446744073709551615","at":1,"recovered":0,"lost":1}';
+    const r = await session([header, ev(1, T0, '1'), gap]);
+    expect(r.counts).toMatchObject({ events: 1, gaps: 0, undecoded: 0, skippedLines: 1 });
+    expect(r.problems[0]).toMatch(/^line 3: to 18446744073709551615 is beyond 2\^53/);
   });
 
   it('skips a 5,000-digit hash as a bad line and keeps the rest (session and capture)', async () => {
