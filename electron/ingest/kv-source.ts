@@ -91,6 +91,11 @@ export class KvSource {
    * publisher started there later would never be heard. The tick connects again instead.
    */
   private endedAt: number | null = null;
+  /**
+   * Bind: clients that connected in and made no ZeroMQ handshake yet. A browser, curl or a health
+   * check on the port is no publisher, so an accept alone does not make the source "connected".
+   */
+  private unshakenAccepts = 0;
   /** TCP peers connected now: a killed engine closes its socket, so this drops at once. */
   private peersUp = 0;
   /** The last peer hung up and none came back yet: the hint says so, silence does not override it. */
@@ -178,15 +183,15 @@ export class KvSource {
     });
     sock.events.on('handshake', () => {
       this.handshaken = true;
+      if (this.unshakenAccepts > 0) this.unshakenAccepts--;
       this.peerConnected = true;
       this.peerHungUp = false;
       if (this.state === 'connecting') this.setState('waiting');
     });
-    // A bound source learns of a publisher that connected in.
+    // A bound source learns of a client that connected in: a publisher once it makes a handshake.
     sock.events.on('accept', () => {
-      this.peerConnected = true;
       this.peersUp++;
-      this.peerHungUp = false;
+      this.unshakenAccepts++;
     });
     sock.events.on('disconnect', () => {
       if (cfg.mode === 'connect') this.endedAt = Date.now();
@@ -460,8 +465,11 @@ export class KvSource {
   /** The engine closed the connection (stopped, killed or restarting): say so now, not after the stall timeout. */
   private onPeerGone(): void {
     this.peersUp = Math.max(0, this.peersUp - 1);
-    if (this.cfg.mode === 'connect' && !this.handshaken) {
+    const unshaken = this.cfg.mode === 'connect' ? !this.handshaken : this.unshakenAccepts > 0;
+    if (unshaken) {
       // Closed before any handshake: not a publisher going away, so no state change to show.
+      // (Bind: taken as one of the clients with no handshake, the likelier to leave.)
+      if (this.cfg.mode === 'bind') this.unshakenAccepts--;
       if (!this.peerConnected) this.failedHandshakes++;
       return;
     }
@@ -500,12 +508,21 @@ export class KvSource {
       silentSec: since / 1000,
       everReceived: received,
       peerConnected: this.peerConnected,
-      notZeroMq: this.failedHandshakes > 0,
+      // A TCP peer that made no handshake in all this time (it left, or it still waits, as an
+      // HTTP server waits for a request line ZeroMQ's greeting never ends) is no publisher.
+      notZeroMq: this.failedHandshakes > 0 || this.tcpPeerWithoutHandshake(),
     });
     const hintChanged = this.hint === null;
     this.hint = hint;
     if (received && this.state === 'connected') this.setState('stalled');
     else if (hintChanged) this.notify();
+  }
+
+  /** A TCP connection is up now with no ZeroMQ handshake made on it. */
+  private tcpPeerWithoutHandshake(): boolean {
+    return this.cfg.mode === 'connect'
+      ? this.peersUp > 0 && !this.handshaken
+      : this.unshakenAccepts > 0;
   }
 
   /**

@@ -7,7 +7,10 @@ export interface Silence {
   everReceived: boolean;
   /** A TCP peer is (or was) connected: the engine answered; for bind, a publisher connected in. */
   peerConnected: boolean;
-  /** TCP connections were accepted there but closed before any ZeroMQ handshake with a publisher. */
+  /**
+   * TCP connections were made (connect: accepted there; bind: made to us) but closed before any
+   * ZeroMQ handshake, or one is up with none made.
+   */
   notZeroMq?: boolean;
 }
 
@@ -33,6 +36,13 @@ export function silenceHint(cfg: SourceConfig, s: Silence): string {
   const rank = rankMatch
     ? `with data parallel, rank r is on port base+r (this is rank ${rankMatch[1]})`
     : 'with data parallel, rank r is on port base+r';
+  if (s.notZeroMq && cfg.mode === 'bind') {
+    return (
+      `something connected to ${where} but did not speak ZeroMQ (no handshake in ${secs} s): ` +
+      `a browser, curl or a health check on this port? the publisher must connect here with a ` +
+      `ZeroMQ PUB socket (llm-d's simulator's endpoint); ${rank}`
+    );
+  }
   if (s.notZeroMq) {
     return (
       `${where} accepts TCP connections but does not answer as a ZeroMQ publisher (no handshake ` +

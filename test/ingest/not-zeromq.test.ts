@@ -2,6 +2,7 @@
 // handshake fails, it retries every 100 ms. The state must not follow each attempt, and the hint
 // must say what is wrong (not "connected, but no events").
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KvSource } from '../../electron/ingest/kv-source';
@@ -50,4 +51,46 @@ describe('a source on a port that does not speak ZeroMQ', () => {
     );
     expect(s.status().hint).not.toMatch(/^connected to/);
   });
+
+  it('tells a client that connected to a bound source without ZeroMQ from a silent publisher', async () => {
+    const port = await freePort();
+    const cfg: SourceConfig = {
+      id: 'bound',
+      name: 'bound',
+      mode: 'bind',
+      topic: '',
+      endpoint: `tcp://127.0.0.1:${port}`,
+      replayEndpoint: null,
+      profileId: null,
+      stallAfterSec: 1,
+    };
+    const s = new KvSource(cfg, recordingSink().sink, {});
+    open.push(s);
+    await s.start();
+    // A browser or curl on the port: TCP, a request line, no ZeroMQ greeting; it stays.
+    const client = net.connect(port, '127.0.0.1');
+    open.push({ close: () => client.destroy() });
+    await new Promise<void>((resolve) => client.once('connect', resolve));
+    client.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await waitFor(() => s.status().hint !== null, 'the hint');
+    expect(s.status().state).toBe('waiting');
+    const hint = new RegExp(
+      `^something connected to tcp://127\\.0\\.0\\.1:${port} but did not speak ZeroMQ`,
+    );
+    expect(s.status().hint).toMatch(hint);
+    expect(s.status().hint).not.toMatch(/^connected to/);
+    // Gone again, it still was no publisher: the hint stays, and never says "nothing connected".
+    client.destroy();
+    await waitFor(() => !/ in 1 s/.test(s.status().hint ?? ' in 1 s'), 'a later hint');
+    expect(s.status().hint).toMatch(hint);
+  });
 });
+
+/** A TCP port free on 127.0.0.1 now. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
