@@ -206,9 +206,6 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
             `${from}${s.state}${s.lastError !== null && s.state === 'error' ? `: ${s.lastError}` : ''}`,
           );
       }
-      // The hint's seconds move on while it stays the same hint: the closing status (the capture
-      // ends) would print it again with a later count, so a hint is said while the source runs.
-      if (s.state === 'closed') return;
       if (s.hint !== null && s.hint !== lastHint) err(`${from}${s.hint}`);
       lastHint = s.hint;
     });

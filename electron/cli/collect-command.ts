@@ -129,7 +129,9 @@ function reportProblems(collector: Collector): void {
       // Before its first connection a source is only starting: its hint says what to check.
       if (st.state === 'connected') everConnected.add(st.id);
       if (everConnected.has(st.id)) say(`state:${st.id}`, stateLine(st));
-      else if (st.hint !== null) say(`state:${st.id}`, `${st.name}: ${st.state} (${st.hint})`);
+      // (Closing at the end is no news: it would say the hint again beside "closed".)
+      else if (st.hint !== null && st.state !== 'closed')
+        say(`state:${st.id}`, `${st.name}: ${st.state} (${st.hint})`);
       const r = st.counters.resets;
       if (r > 0)
         say(

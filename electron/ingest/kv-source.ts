@@ -8,7 +8,13 @@ import type { IngestSink } from '../../shared/records';
 import { streamReplay } from './replay-client';
 import { Sequencer, type SettledGap } from './sequencer';
 import { DEFAULT_STALL_AFTER_SEC, validateEndpoint, type SourceConfig } from './source-config';
-import { silenceHint, socketErrorText } from './source-hint';
+import {
+  silenceCase,
+  silenceHint,
+  socketErrorText,
+  type Silence,
+  type SilenceCase,
+} from './source-hint';
 import { llmdTopicSource, topicSourceName } from './topic-name';
 
 export interface KvSourceOptions {
@@ -74,6 +80,8 @@ export class KvSource {
   /** Times the last peer hung up: a replay that spans one was asked of an engine that was down. */
   private hangups = 0;
   private hint: string | null = null;
+  /** The silence the hint tells of, while it tells of one (null: no hint, or a hang-up's). */
+  private hintCase: SilenceCase | null = null;
   /** Whether a ZeroMQ peer ever connected: tells "never connected" from "connected and silent". */
   private peerConnected = false;
   /**
@@ -296,6 +304,7 @@ export class KvSource {
     // Messages still queued after the engine hung up do not make it connected again.
     if (this.state !== 'connected' && !this.peerHungUp) {
       this.hint = null;
+      this.hintCase = null;
       this.setState('connected');
     }
     const m = parseMessage(frames);
@@ -478,6 +487,7 @@ export class KvSource {
     this.hangups++;
     if (this.state === 'connected' || this.state === 'stalled') {
       this.peerHungUp = true;
+      this.hintCase = null;
       this.hint =
         this.cfg.mode === 'bind'
           ? `the publisher that connected to ${this.cfg.endpoint} hung up (stopped, killed or restarting); waiting for it to connect again`
@@ -504,16 +514,23 @@ export class KvSource {
     if (since < this.stallMs || this.state === 'error' || this.state === 'closed') return;
     if (this.peerHungUp) return;
     const received = this.lastMessageAt !== null;
-    const hint = silenceHint(this.cfg, {
+    const silence: Silence = {
       silentSec: since / 1000,
       everReceived: received,
       peerConnected: this.peerConnected,
       // A TCP peer that made no handshake in all this time (it left, or it still waits, as an
       // HTTP server waits for a request line ZeroMQ's greeting never ends) is no publisher.
       notZeroMq: this.failedHandshakes > 0 || this.tcpPeerWithoutHandshake(),
-    });
-    const hintChanged = this.hint === null;
-    this.hint = hint;
+    };
+    // One hint per case, its seconds those of when the case began: a hint whose count moved on
+    // each tick was said again by every reader that says a changed hint (capture's and collect's
+    // stderr printed it once a second); the screen shows the age of the last message beside it.
+    const kind = silenceCase(silence);
+    const hintChanged = this.hint === null || kind !== this.hintCase;
+    if (hintChanged) {
+      this.hint = silenceHint(this.cfg, silence);
+      this.hintCase = kind;
+    }
     if (received && this.state === 'connected') this.setState('stalled');
     else if (hintChanged) this.notify();
   }

@@ -79,10 +79,6 @@ describe('a source on a port that does not speak ZeroMQ', () => {
     );
     expect(s.status().hint).toMatch(hint);
     expect(s.status().hint).not.toMatch(/^connected to/);
-    // Gone again, it still was no publisher: the hint stays, and never says "nothing connected".
-    client.destroy();
-    await waitFor(() => !/ in 1 s/.test(s.status().hint ?? ' in 1 s'), 'a later hint');
-    expect(s.status().hint).toMatch(hint);
   });
 });
 
