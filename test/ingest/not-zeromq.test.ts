@@ -16,6 +16,21 @@ afterEach(async () => {
   for (const x of open.splice(0).reverse()) await x.close();
 });
 
+/** A source on 127.0.0.1:port that says why it is silent after a second. */
+function onPort(port: number, mode: SourceConfig['mode']): SourceConfig {
+  const endpoint = `tcp://127.0.0.1:${port}`;
+  return {
+    id: 'src',
+    name: mode,
+    mode,
+    topic: '',
+    endpoint,
+    replayEndpoint: null,
+    profileId: null,
+    stallAfterSec: 1,
+  };
+}
+
 describe('a source on a port that does not speak ZeroMQ', () => {
   it('stays connecting without flapping and says the port is no ZeroMQ publisher', async () => {
     let hits = 0;
@@ -24,17 +39,7 @@ describe('a source on a port that does not speak ZeroMQ', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     open.push({ close: () => new Promise((resolve) => server.close(resolve)) });
     const port = (server.address() as AddressInfo).port;
-    const cfg: SourceConfig = {
-      id: 'src',
-      name: 'http',
-      mode: 'connect',
-      topic: '',
-      endpoint: `tcp://127.0.0.1:${port}`,
-      replayEndpoint: null,
-      profileId: null,
-      stallAfterSec: 1,
-    };
-    const s = new KvSource(cfg, recordingSink().sink, {});
+    const s = new KvSource(onPort(port, 'connect'), recordingSink().sink, {});
     open.push(s);
     const seen: SourceHealth[] = [];
     s.onStatus((h) => seen.push(h));
@@ -54,17 +59,7 @@ describe('a source on a port that does not speak ZeroMQ', () => {
 
   it('tells a client that connected to a bound source without ZeroMQ from a silent publisher', async () => {
     const port = await freePort();
-    const cfg: SourceConfig = {
-      id: 'bound',
-      name: 'bound',
-      mode: 'bind',
-      topic: '',
-      endpoint: `tcp://127.0.0.1:${port}`,
-      replayEndpoint: null,
-      profileId: null,
-      stallAfterSec: 1,
-    };
-    const s = new KvSource(cfg, recordingSink().sink, {});
+    const s = new KvSource(onPort(port, 'bind'), recordingSink().sink, {});
     open.push(s);
     await s.start();
     // A browser or curl on the port: TCP, a request line, no ZeroMQ greeting; it stays.
