@@ -78,6 +78,9 @@ describe('the desktop service process', () => {
     expect(await client.invoke('app:info', [])).toMatchObject({ transport: 'ipc' });
     // The close guard reads this synchronously: the host keeps it current.
     await waitFor(() => proc.link.unsaved, 'the unsaved flag');
+    // The window goes before the service, as in the app: a frame still on its way when the host
+    // closed would be acknowledged by a client the host no longer knows ("no longer attached").
+    client.close();
     await proc.close();
     expect(forked.at(-1)?.killed).toBe(1);
   });
