@@ -104,7 +104,10 @@ describe('connection profiles', () => {
     const starts = vi.spyOn(SimPublisher, 'start');
     try {
       await Promise.all([service.setDemo(true), service.setDemo(true)]);
-      expect(starts).toHaveBeenCalledTimes(1);
+      // Simulators started, not calls: the demo takes a random base port and tries another
+      // when one of its four is taken (other tests bind ports all the time), one call each.
+      const started = starts.mock.settledResults.filter((r) => r.type === 'fulfilled');
+      expect(started).toHaveLength(1);
       expect(service.listProfiles().map((p) => p.id)).toEqual(['demo']);
     } finally {
       await service.close();
