@@ -83,7 +83,7 @@ describe('the service host over a port', () => {
     const full: UpdateFrame[] = [];
     const free: UpdateFrame[] = [];
     const blocked = acking(full);
-    acking(free);
+    const other = acking(free);
     blocked.setWritable(false);
     // A call's answer proves the host has read the writable message sent before it.
     await blocked.invoke('app:info', []);
@@ -92,6 +92,10 @@ describe('the service host over a port', () => {
     expect(full.length).toBe(fullBefore);
     blocked.setWritable(true);
     await waitFor(() => full.length > fullBefore, 'frames again once it drained');
+    // Gone before the service closes (afterEach), as a window goes: a frame still on its way
+    // would be acknowledged by a client the host no longer knows ("no longer attached").
+    blocked.close();
+    other.close();
   });
 
   it('answers the transport calls: files as paths, /metrics from its registry', async () => {
