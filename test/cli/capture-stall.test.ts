@@ -8,6 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
 import type { PublishedBatch, RawEvent, SimHash } from '../../electron/sim/types';
 import { CLI, ensureBuilt, ROOT } from '../support/built-app';
+import { gapLines } from '../support/capture-gap-lines';
 import { waitFor } from '../support/wait-for';
 
 const STALL_MS = Number(process.env.KVSCOPE_STALL_SEC ?? 15) * 1000;
@@ -124,23 +125,6 @@ interface Summary {
   resets: number;
   undecoded: number;
   replay_rejected: number;
-}
-
-interface GapLine {
-  from: number;
-  to: number;
-  recovered: number;
-  lost: number;
-}
-
-function gapLines(stderr: string): GapLine[] {
-  const re = /gap: seq (\d+)\.\.(\d+) \(\d+ missing\): replay recovered (\d+), lost (\d+)/g;
-  return [...stderr.matchAll(re)].map((m) => ({
-    from: Number(m[1]),
-    to: Number(m[2]),
-    recovered: Number(m[3]),
-    lost: Number(m[4]),
-  }));
 }
 
 async function stallCase(buffer: number | 'unbounded') {

@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
 import type { PublishedBatch, RawEvent, SimHash, SimOptions } from '../../electron/sim/types';
 import { CLI as BUILT_CLI, ensureBuilt, ROOT } from '../support/built-app';
+import { gapLines } from '../support/capture-gap-lines';
 
 // KVSCOPE_CLI lets a developer point at another bundle; by default the built one is tested.
 const CLI = process.env.KVSCOPE_CLI ?? BUILT_CLI;
@@ -136,17 +137,6 @@ function expectNoTokens(text: string, truth: Map<number, PublishedBatch>): void 
 
 const SUMMARY =
   /^# summary \{"messages":(\d+),"events":(\d+),"gaps":(\d+),"recovered":(\d+),"lost":(\d+),"duplicates":(\d+),"resets":(\d+),"undecoded":(\d+),"replay_rejected":(\d+)\}$/;
-
-/** The gaps capture told of on stderr, in order. */
-function gapLines(stderr: string): { from: number; to: number; recovered: number; lost: number }[] {
-  const re = /gap: seq (\d+)\.\.(\d+) \(\d+ missing\): replay recovered (\d+), lost (\d+)/g;
-  return [...stderr.matchAll(re)].map((m) => ({
-    from: Number(m[1]),
-    to: Number(m[2]),
-    recovered: Number(m[3]),
-    lost: Number(m[4]),
-  }));
-}
 
 /** The summary line, which must be the last line on stderr. */
 function summaryOf(stderr: string): Record<string, number> {
