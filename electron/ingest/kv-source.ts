@@ -279,6 +279,8 @@ export class KvSource {
           this.receiveHeld = false;
         }
         const frames = await sock.receive();
+        // A receive that had resolved before close() ran resumes after it: the source is done.
+        if (this.closed) return;
         this.onMessage(frames);
         // receive() resolves at once while messages wait, so this loop alone would starve timers
         // and I/O callbacks (the recording's gzip and file writes, the frames): give them a turn.

@@ -1,0 +1,64 @@
+// Closing a source while its publisher sends flat out: a message whose receive had resolved
+// must not be handled after the close (it turned a disconnected source "connected" again, and
+// counted and recorded a batch after it was closed).
+import { afterEach, describe, expect, it } from 'vitest';
+import { Publisher } from 'zeromq';
+import { KvSource } from '../../electron/ingest/kv-source';
+import type { SourceConfig } from '../../electron/ingest/source-config';
+import { encodeBatch } from '../../electron/sim/encode';
+import { encodeSeq } from '../../electron/wire/message';
+import { waitFor } from '../support/wait-for';
+import { recordingSink } from './helpers';
+
+const open: { close(): unknown }[] = [];
+afterEach(async () => {
+  for (const x of open.splice(0).reverse()) await x.close();
+});
+
+const payload = (seq: number): Buffer =>
+  Buffer.from(encodeBatch(1_700_000_000 + seq, [{ type: 'AllBlocksCleared' }], 0, 'map'));
+
+describe('a source closed while messages arrive', () => {
+  it('stays closed and takes nothing more, whenever the close comes', async () => {
+    const pub = new Publisher({ linger: 0, sendHighWaterMark: 100_000 });
+    await pub.bind('tcp://127.0.0.1:*');
+    open.push(pub);
+    let publishing = true;
+    let seq = 0;
+    const flood = (async () => {
+      while (publishing) {
+        await pub.send(['kv-events', encodeSeq(BigInt(seq)), payload(seq)]);
+        seq += 1;
+        if (seq % 64 === 0) await new Promise((r) => setImmediate(r));
+      }
+    })();
+    for (let round = 0; round < 20; round++) {
+      const cfg: SourceConfig = {
+        id: `src${round}`,
+        name: 'engine',
+        mode: 'connect',
+        topic: '',
+        endpoint: pub.lastEndpoint!,
+        replayEndpoint: null,
+        profileId: null,
+      };
+      const rec = recordingSink();
+      const s = new KvSource(cfg, rec.sink, {});
+      await s.start();
+      await waitFor(() => rec.seqs.length > round * 3, 'messages flowing');
+      const states: string[] = [];
+      s.onStatus((h) => states.push(h.state));
+      const delivered = rec.seqs.length;
+      const counted = s.status().counters.messages;
+      void s.close();
+      // Whatever was resolved or queued when close() ran has had its turn now.
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      expect(s.status().state).toBe('closed');
+      expect(s.status().counters.messages).toBe(counted);
+      expect(rec.seqs.length).toBe(delivered);
+      expect(states).toEqual(['closed']);
+    }
+    publishing = false;
+    await flood;
+  });
+});
