@@ -13,6 +13,8 @@ import {
   type EventRecord,
 } from '../../shared/events';
 import { isEventTime } from '../../shared/event-bounds';
+import type { BatchIds } from '../collections/batch-ids';
+import type { SharedHashIds } from '../collections/shared-hash-ids';
 import { missingCase, type IngestRecord } from '../../shared/records';
 import {
   newMedium,
@@ -40,6 +42,8 @@ export interface CacheAnalysisOptions {
   /** Re-stores within this many seconds of their removal are thrash (default 60). */
   thrashWindowS?: number;
   capacities?: readonly CapacityOverride[];
+  /** The hash id table, shared with a model fed the same records (see ModelAndAnalysis). */
+  hashIds?: SharedHashIds;
   /** Ghost list bounds per (source, medium): for tests of the sampled path. */
   ghostExactCap?: number;
   ghostTailCap?: number;
@@ -75,7 +79,7 @@ export class CacheAnalysis {
     backwardRemovals: 0,
   };
   /** Who holds each hash, its id, and its depth (blocks from the root) when its chain was seen. */
-  readonly holdings = new Holdings();
+  readonly holdings: Holdings;
   /** Routing regret's candidate sources, reused across events. */
   private readonly candidates: number[] = [];
   private readonly bySource = new Map<string, SourceState>();
@@ -88,6 +92,7 @@ export class CacheAnalysis {
     if (!Number.isFinite(t) || t < 0)
       throw new Error(`the thrash window must be a number of seconds >= 0, got ${t}`);
     this.thrashWindowS = t;
+    this.holdings = new Holdings(opts.hashIds);
     for (const c of opts.capacities ?? []) this.setCapacity(c.source, c.medium, c.blocks);
   }
 
@@ -103,14 +108,18 @@ export class CacheAnalysis {
     this.capacities.set(key, blocks);
   }
 
-  /** Applies one record, in the order received. */
-  apply(r: IngestRecord): void {
+  /**
+   * Applies one record, in the order received. `ids`: the batch's hashes looked up in this
+   * analysis' hash id table already (ModelAndAnalysis), sparing it its own look-ups.
+   */
+  apply(r: IngestRecord, ids?: BatchIds): void {
     switch (r.k) {
       case 'batch': {
         this.input.batches += 1;
         const src = this.sourceOf(r.meta.source);
         if (src.dpRank === null && r.meta.dpRank !== null) src.dpRank = r.meta.dpRank;
-        for (const e of r.events) this.applyEvent(src, e);
+        for (let i = 0; i < r.events.length; i += 1)
+          this.applyEvent(src, r.events[i] as EventRecord, ids, ids?.start[i] ?? 0);
         return;
       }
       case 'gap': {
@@ -251,7 +260,13 @@ export class CacheAnalysis {
     return this.capacities.get(capacityKey(source, medium));
   }
 
-  private applyEvent(src: SourceState, e: EventRecord): void {
+  /** One event; its hashes' shared ids start at `at` in ids.sids when the batch was looked up. */
+  private applyEvent(
+    src: SourceState,
+    e: EventRecord,
+    ids: BatchIds | undefined,
+    at: number,
+  ): void {
     this.input.events += 1;
     // A time that is not a number (or absurd) cannot be placed: the event is skipped and counted.
     if (!isEventTime(e.ts)) {
@@ -261,10 +276,10 @@ export class CacheAnalysis {
     const ev = e.event;
     switch (ev.type) {
       case 'BlockStored':
-        this.stored(src, e.ts, ev);
+        this.stored(src, e.ts, ev, ids?.sids, at);
         return;
       case 'BlockRemoved':
-        this.removed(src, e.ts, ev);
+        this.removed(src, e.ts, ev, ids?.sids, at);
         return;
       case 'AllBlocksCleared':
         this.input.clears += 1;
@@ -276,7 +291,14 @@ export class CacheAnalysis {
     }
   }
 
-  private stored(src: SourceState, ts: number, ev: BlockStoredEvent): void {
+  /** sids: the event's shared ids from `at` (the parent's, then its blocks'), when looked up. */
+  private stored(
+    src: SourceState,
+    ts: number,
+    ev: BlockStoredEvent,
+    sids: Int32Array | undefined,
+    at: number,
+  ): void {
     const m = this.mediumOf(src, ev.medium);
     const n = ev.block_hashes.length;
     m.c.storedBlocks += n;
@@ -287,7 +309,7 @@ export class CacheAnalysis {
     let depth: number | null = storeIsChain(ev) ? 0 : null;
     if (parent !== null) {
       src.reuse.storesWithParent += 1;
-      const pid = holdings.find(parent);
+      const pid = sids ? holdings.keptId(sids[at] as number) : holdings.find(parent);
       // Reuse: the store extends a prefix this source holds now (in any medium).
       if (pid >= 0 && holdings.heldBy(pid, src.slot)) src.reuse.reuseStores += 1;
       depth = holdings.depthOf(pid);
@@ -299,9 +321,11 @@ export class CacheAnalysis {
     let first = true;
     let run = 0;
     let running = true;
+    let k = at + 1;
     for (const h of ev.block_hashes) {
       if (depth !== null) depth += 1;
-      let id = holdings.find(h);
+      const sid = sids ? (sids[k++] as number) : -1;
+      let id = sids ? holdings.keptId(sid) : holdings.find(h);
       // The holder bit is the union of the source's R: clear, and no R of it is probed.
       const mine = id >= 0 && holdings.heldBy(id, src.slot);
       if (mine && m.resident.has(id)) {
@@ -312,7 +336,7 @@ export class CacheAnalysis {
       }
       m.c.newStores += 1;
       src.c.newStores += 1;
-      if (id < 0) id = holdings.intern(h);
+      if (id < 0) id = sids ? holdings.keep(sid) : holdings.intern(h);
       m.resident.add(id, ts);
       if (m.resident.size > m.peak) m.peak = m.resident.size;
       if (holdings.heldByOther(id, src.slot)) src.duplicateStores += 1;
@@ -354,16 +378,24 @@ export class CacheAnalysis {
     src.series.add(ts, ghost.weight, thrash);
   }
 
-  private removed(src: SourceState, ts: number, ev: BlockRemovedEvent): void {
+  /** sids: the event's blocks' shared ids from `at`, when looked up. */
+  private removed(
+    src: SourceState,
+    ts: number,
+    ev: BlockRemovedEvent,
+    sids: Int32Array | undefined,
+    at: number,
+  ): void {
     const m = this.mediumOf(src, ev.medium);
     const n = ev.block_hashes.length;
     m.c.removedBlocks += n;
     src.c.removedBlocks += n;
     // Looked up once an event, at its first lifetime (a medium gets lifetimes only once it has one).
     let life: LifetimeStats | undefined;
+    let k = at;
     for (const h of ev.block_hashes) {
       // A hash without an id, or whose holder bit for the source is clear, is in no R of it.
-      const id = this.holdings.find(h);
+      const id = sids ? this.holdings.keptId(sids[k++] as number) : this.holdings.find(h);
       if (id < 0 || !this.holdings.heldBy(id, src.slot)) continue;
       const storedAt = m.resident.take(id);
       if (storedAt === undefined) continue;

@@ -1,18 +1,19 @@
 // Which sources hold each hash now (in any medium), with the router's running figures: hashes
 // held by two or more sources, the duplicate blocks they make, and the pairwise overlap.
-// It is also the analysis' interner: a held hash gets a small dense id, looked up once per block,
-// and what the analysis keeps per held hash (its holders, its depth; R of every
-// (source, medium)) is keyed by that id, in typed arrays where it is one value per hash. The ghost
-// lists are keyed by it too, so a hash in some G keeps its id (ghost references count how many G
-// hold it): a re-store then finds its G entry without hashing its text again. An id is recycled
-// once no source holds its hash and no G does, so the arrays stay as large as the hashes tracked.
+// It is also the analysis' interner: a held hash's id is its shared id (SharedHashIds: one table
+// with the model's forest when both are fed together), looked up once per block, and what the
+// analysis keeps per held hash (its holders, its depth; R of every (source, medium)) is keyed by
+// that id, in typed arrays where it is one value per hash. The ghost lists are keyed by it too, so
+// a hash in some G keeps its id (ghost references count how many G hold it): a re-store then finds
+// its G entry without hashing its text again. The analysis lets go of an id once no source holds
+// its hash and no G does, so the arrays stay as large as the hashes tracked.
 //
 // Holders are bits, one per holder slot: a source joins and gets the lowest free slot, and gives
 // it back when it is removed (holding nothing by then), so the bit set is as wide as the most
 // sources there were at once (64 ranks: two 32-bit words per hash), never a Map per shared hash.
 
 import type { HashKey } from '../../shared/events';
-import { HashIds } from '../collections/hash-ids';
+import { NO_ID, SharedHashIds } from '../collections/shared-hash-ids';
 
 const EMPTY: readonly number[] = [];
 const FIRST_IDS = 1024;
@@ -37,7 +38,6 @@ export interface GhostIds {
 
 /** Source holdings per held hash, by holder slot, and the hash's id. */
 export class Holdings implements GhostIds {
-  private readonly ids = new HashIds();
   /** 32-bit words of holder bits per id (slots 32 x words). */
   private words = 1;
   /** Int32s per id: depth, ghost references, then the holder words. */
@@ -48,8 +48,6 @@ export class Holdings implements GhostIds {
    * tail) hold it; a bit per holder slot.
    */
   private info = newInfo(FIRST_IDS, this.stride);
-  private readonly free: number[] = [];
-  private next = 0;
   /** Whether each slot is taken by a source. */
   private readonly taken: boolean[] = [];
   /** Hashes held by both of two slots: a dense matrix (32 x words square), no Map per bump. */
@@ -60,6 +58,9 @@ export class Holdings implements GhostIds {
   sharedNow = 0;
   /** Sum over hashes of (holders - 1). */
   duplicateNow = 0;
+
+  /** ids: the hash id table, shared with the model's forest when both are fed together. */
+  constructor(private readonly ids = new SharedHashIds()) {}
 
   /** A slot for a new source: the lowest free one (widening the bit sets when none is). */
   join(): number {
@@ -77,14 +78,29 @@ export class Holdings implements GhostIds {
 
   /** The id of a held (or ghosted) hash, or -1 when it has none. */
   find(hash: HashKey): number {
-    return this.ids.find(hash);
+    return this.keptId(this.ids.find(hash));
+  }
+
+  /** sid (a shared id a batch was looked up to, or NO_ID) when it is the id of a held hash, else -1. */
+  keptId(sid: number): number {
+    return sid !== NO_ID && this.ids.kept(sid) ? sid : NO_ID;
   }
 
   /** A new id for a hash that find() just said has none; add a holder next. */
   intern(hash: HashKey): number {
-    const id = this.free.pop() ?? this.grow();
-    this.ids.set(hash, id);
-    return id;
+    return this.keep(this.ids.intern(hash));
+  }
+
+  /** Makes sid, the shared id of a hash that keptId() just said has none, this hash's id. */
+  keep(sid: number): number {
+    while (this.stride * sid >= this.info.length) {
+      // The info of ids never kept is fresh: no depth, no ghost reference, no holder.
+      const info = newInfo((2 * this.info.length) / this.stride, this.stride);
+      info.set(this.info);
+      this.info = info;
+    }
+    this.ids.setKept(sid, true);
+    return sid;
   }
 
   /** The hash an id names. */
@@ -113,7 +129,7 @@ export class Holdings implements GhostIds {
 
   /** Ids handed out so far (an upper bound for arrays keyed by id). */
   get idLimit(): number {
-    return this.next;
+    return this.ids.limit;
   }
 
   /** Whether a source other than the one in slot holds id. */
@@ -211,18 +227,7 @@ export class Holdings implements GhostIds {
   }
 
   private recycle(id: number): void {
-    this.ids.delete(id);
-    this.free.push(id);
-  }
-
-  /** A fresh id, doubling the arrays when they are full. */
-  private grow(): number {
-    if (this.stride * this.next === this.info.length) {
-      const info = newInfo(2 * this.next, this.stride);
-      info.set(this.info);
-      this.info = info;
-    }
-    return this.next++;
+    this.ids.setKept(id, false);
   }
 
   /** One more word of holder bits per id, and the pair matrix to match (rare: 32 more sources). */
@@ -230,7 +235,7 @@ export class Holdings implements GhostIds {
     const stride = this.stride + 1;
     const ids = this.info.length / this.stride;
     const info = newInfo(ids, stride);
-    for (let id = 0; id < this.next; id += 1)
+    for (let id = 0; id < ids; id += 1)
       info.set(this.info.subarray(this.stride * id, this.stride * (id + 1)), stride * id);
     const n = 32 * this.words;
     const pairs = new Int32Array((n + 32) * (n + 32));

@@ -22,6 +22,8 @@ import type { BlockNode } from './block-node';
 import { sourceBit } from './block-node';
 import { computeChains, pageChains, pathSummary, searchForest, type ChainRow } from './chains';
 import { EventRing, type EventLineReader, type LineBytes } from './event-ring';
+import type { BatchIds } from '../collections/batch-ids';
+import { NO_ID, type SharedHashIds } from '../collections/shared-hash-ids';
 import { Forest } from './forest';
 import { NONE } from './node-table';
 import { hashMatcher } from './hash-query';
@@ -86,6 +88,8 @@ export interface CacheModelOptions {
   readEventLine?: EventLineReader;
   evictedCap?: number;
   maxBins?: number;
+  /** The hash id table, shared with an analysis fed the same records (see ModelAndAnalysis). */
+  hashIds?: SharedHashIds;
 }
 
 /** Everything the screens show, fed one record at a time. */
@@ -109,7 +113,7 @@ export class CacheModel {
 
   constructor(opts: CacheModelOptions = {}) {
     this.bins = new BinTable(opts.maxBins);
-    this.forest = new Forest(opts.evictedCap);
+    this.forest = new Forest(opts.evictedCap, opts.hashIds);
     const table = this.forest.table;
     this.residency = new Residency<number>(
       (total, ofSource, ofMedium, index) =>
@@ -121,9 +125,10 @@ export class CacheModel {
   /**
    * Apply one record of one source, in seq order for that source. `lines`: a batch's events as
    * lines readEventLine reads (the recording's, as strings or bytes), kept for the event log
-   * instead of the records.
+   * instead of the records. `ids`: the batch's hashes looked up in this model's hash id table
+   * already (ModelAndAnalysis), sparing the forest its own look-ups.
    */
-  apply(r: IngestRecord, lines?: readonly string[] | LineBytes): void {
+  apply(r: IngestRecord, lines?: readonly string[] | LineBytes, ids?: BatchIds): void {
     switch (r.k) {
       case 'batch':
         if (lines !== undefined && 'buf' in lines) {
@@ -137,7 +142,7 @@ export class CacheModel {
             this.ring.push(r.events[i] as EventRecord, lines?.[i]);
           }
         }
-        return this.applyBatch(r.events);
+        return this.applyBatch(r.events, ids);
       case 'gap':
         return this.applyGap(r.rec);
       case 'reset':
@@ -170,7 +175,7 @@ export class CacheModel {
     this.markers.splice(0, this.markers.length, ...kept);
   }
 
-  private applyBatch(records: EventRecord[]): void {
+  private applyBatch(records: EventRecord[], ids: BatchIds | undefined): void {
     if (records.length === 0) return;
     const first = records[0] as EventRecord;
     const rows = this.rowsOf(first.source);
@@ -178,14 +183,18 @@ export class CacheModel {
     // A batch is one source's: its rows, counts and index are looked up once, not per event.
     const c = this.countsOf(first.source);
     const srcIdx = this.sourceIds.indexOf(first.source);
-    for (const rec of records) {
-      if (rec.source === first.source) this.applyEvent(rec, rows, c, srcIdx);
+    for (let i = 0; i < records.length; i += 1) {
+      const rec = records[i] as EventRecord;
+      const at = ids === undefined ? NO_ID : (ids.start[i] as number);
+      if (rec.source === first.source) this.applyEvent(rec, rows, c, srcIdx, ids, at);
       else {
         this.applyEvent(
           rec,
           this.rowsOf(rec.source),
           this.countsOf(rec.source),
           this.sourceIds.indexOf(rec.source),
+          ids,
+          at,
         );
       }
     }
@@ -359,8 +368,18 @@ export class CacheModel {
     return this.forest.forgotten;
   }
 
-  /** One event of the source whose rows, counts and index (in sourceIds) are given. */
-  private applyEvent(rec: EventRecord, rows: SourceRows, c: SourceCounts, srcIdx: number): void {
+  /**
+   * One event of the source whose rows, counts and index (in sourceIds) are given; its hashes'
+   * shared ids start at `at` in ids.sids when the batch was looked up (see BatchIds).
+   */
+  private applyEvent(
+    rec: EventRecord,
+    rows: SourceRows,
+    c: SourceCounts,
+    srcIdx: number,
+    ids: BatchIds | undefined,
+    at: number,
+  ): void {
     c.events += 1;
     if (this.latestTs === null || rec.ts > this.latestTs) this.latestTs = rec.ts;
     const ev = rec.event;
@@ -374,8 +393,11 @@ export class CacheModel {
       const chain = storeIsChain(ev);
       let parent = ev.parent_block_hash;
       let prev = NONE;
+      // Past the parent's sid.
+      let k = at + 1;
       for (const h of ev.block_hashes) {
-        const id = this.forest.store(h, parent, rec.ts, medium, ev.block_size, prev, chain);
+        const sid = ids === undefined ? NO_ID : (ids.sids[k++] as number);
+        const id = this.forest.store(h, parent, rec.ts, medium, ev.block_size, prev, chain, sid);
         if (slot.add(id)) this.forest.addHolder(id, srcIdx);
         if (chain) {
           parent = h;
@@ -387,9 +409,11 @@ export class CacheModel {
       c.removed += n;
       this.bins.add(rows.removed, rec.ts, n);
       const slot = this.slotOf(rec.source, rows, ev.medium);
+      let k = at;
       for (const h of ev.block_hashes) {
         // A resident block is always known (the forest forgets only blocks resident nowhere).
-        const id = this.forest.idOf(h);
+        const id =
+          ids === undefined ? this.forest.idOf(h) : this.forest.idOfSid(ids.sids[k++] as number);
         if (id !== NONE && slot.delete(id))
           this.release(rec.source, srcIdx, id, rec.ts, true, rows);
       }

@@ -1,14 +1,15 @@
 // The hash forest: every stored block linked to its parent. Leaves (blocks with no known child)
 // are kept incrementally, one chain per leaf. Blocks resident nowhere are remembered in LRU order
 // up to a cap, so re-stores and lifetimes can be measured while memory stays bounded.
-// A block is a small integer id into typed columns (node-table.ts); the id table (HashIds: a
-// canonical decimal hash is found as two numbers, with no string compared) is the forest's one
-// lookup by hash text, so a block's store costs one look-up (two when it is new), and the leaves,
-// the resident sets and the evicted list hold ids. A block also keeps its parent's id (checked
-// by the id's gen), so unlinking it from its parent needs no look-up while the parent lives.
+// A block is a small integer id into typed columns (node-table.ts); the shared id table
+// (SharedHashIds: a canonical decimal hash is found as two numbers, with no string compared; the
+// analysis interns through the same table) is the forest's one lookup by hash text, so a block's
+// store costs one look-up, none when the caller looked the batch up already (BatchIds), and the
+// leaves, the resident sets and the evicted list hold ids. A block also keeps its parent's id
+// (checked by the id's gen), so unlinking it from its parent needs no look-up while the parent lives.
 
 import type { HashKey } from '../../shared/events';
-import { HashIds } from '../collections/hash-ids';
+import { NO_ID, SharedHashIds } from '../collections/shared-hash-ids';
 import { sourceBit, type BlockNode } from './block-node';
 import { appendId, detachId, emptyIdList } from './id-list';
 import { NodeTable, NONE } from './node-table';
@@ -20,8 +21,6 @@ export const DEFAULT_EVICTED_CAP = 200_000;
 export class Forest {
   /** The fields of every known block, by id. */
   readonly table = new NodeTable();
-  /** The id of every known block, by hash. */
-  private readonly ids = new HashIds();
   private known = 0;
   /**
    * Children of parents that are not known blocks (a parent never stored, or forgotten), so that
@@ -43,7 +42,14 @@ export class Forest {
   version = 0;
   forgotten = 0;
 
-  constructor(private readonly evictedCap = DEFAULT_EVICTED_CAP) {}
+  /**
+   * ids: the id table by hash, shared with the analysis when both are fed together (the forest's
+   * ids are its own, found through the table's sid).
+   */
+  constructor(
+    private readonly evictedCap = DEFAULT_EVICTED_CAP,
+    private readonly ids = new SharedHashIds(),
+  ) {}
 
   /** Known blocks. */
   get size(): number {
@@ -65,13 +71,19 @@ export class Forest {
 
   /** Known children of hash. */
   children(hash: HashKey): number {
-    const id = this.ids.find(hash);
+    const id = this.idOf(hash);
     return id === NONE ? (this.orphanChildren.get(hash) ?? 0) : (this.table.children[id] ?? 0);
   }
 
   /** The id of a known block, NONE when it is not known. */
   idOf(hash: HashKey): number {
-    return this.ids.find(hash);
+    const sid = this.ids.find(hash);
+    return sid === NO_ID ? NONE : this.ids.forestId(sid);
+  }
+
+  /** The id of the known block whose hash has the shared id sid, NONE when it is not known. */
+  idOfSid(sid: number): number {
+    return this.ids.forestId(sid);
   }
 
   /** The id standing for a medium name in the table (NONE for none): taken once per event. */
@@ -88,7 +100,7 @@ export class Forest {
 
   /** A copy of a known block's fields. */
   get(hash: HashKey): BlockNode | undefined {
-    const id = this.ids.find(hash);
+    const id = this.idOf(hash);
     return id === NONE ? undefined : this.view(id);
   }
 
@@ -121,7 +133,7 @@ export class Forest {
    * Record a store of hash under parent and return its id. `medium` is a mediumId; `prev` is the id
    * stored just before in the same event (whose hash is parent), which spares looking it up again;
    * `chain` is false for an offload tier's store (storeIsChain), which moves a block, never
-   * recomputes it.
+   * recomputes it. `sid`: hash's shared id when the caller looked it up (BatchIds).
    */
   store(
     hash: HashKey,
@@ -131,14 +143,17 @@ export class Forest {
     tokens: number,
     prev = NONE,
     chain = true,
+    sid = NO_ID,
   ): number {
     this.version += 1;
     if (parent === hash) parent = null;
     const t = this.table;
-    let id = this.ids.find(hash);
+    const s = sid === NO_ID ? this.ids.intern(hash) : sid;
+    let id = this.ids.forestId(s);
     if (id === NONE) {
       id = t.alloc(hash, ts, medium, tokens);
-      this.ids.set(hash, id);
+      t.sid[id] = s;
+      this.ids.setForestId(s, id);
       this.known += 1;
       if (this.orphanChildren.size > 0) {
         const had = this.orphanChildren.get(hash);
@@ -216,7 +231,7 @@ export class Forest {
   path(hash: HashKey): number[] {
     const out: number[] = [];
     const seen = new Set<number>();
-    let cur = this.ids.find(hash);
+    let cur = this.idOf(hash);
     while (cur !== NONE && !seen.has(cur)) {
       seen.add(cur);
       out.push(cur);
@@ -233,7 +248,7 @@ export class Forest {
     const known = t.parentId[id] as number;
     if (known !== NONE && t.gen[known] === t.parentGen[id]) return known;
     // That life of the parent ended (or it was never found): look it up by hash, and keep it.
-    const found = this.ids.find(parent);
+    const found = this.idOf(parent);
     t.parentId[id] = found;
     if (found !== NONE) t.parentGen[id] = t.gen[found] as number;
     return found;
@@ -245,7 +260,7 @@ export class Forest {
    * that names a parent for the first time. The forest has no cycle, so the walk ends.
    */
   private descends(hash: HashKey, id: number): boolean {
-    let cur = this.ids.find(hash);
+    let cur = this.idOf(hash);
     while (cur !== NONE) {
       if (cur === id) return true;
       cur = this.parentOf(cur);
@@ -280,7 +295,7 @@ export class Forest {
     const hash = t.hash[id] as HashKey;
     const children = t.children[id] as number;
     this.unlist(id);
-    this.ids.delete(id);
+    this.ids.setForestId(t.sid[id] as number, NONE);
     this.known -= 1;
     this.removeLeaf(id);
     if (t.parent[id] !== null) this.unlink(id);
@@ -296,7 +311,7 @@ export class Forest {
    */
   private link(id: number, parent: HashKey, known: number): void {
     const t = this.table;
-    const p = known !== NONE ? known : this.ids.find(parent);
+    const p = known !== NONE ? known : this.idOf(parent);
     t.parentId[id] = p;
     if (p !== NONE) {
       const n = t.children[p] as number;

@@ -78,6 +78,8 @@ export class NodeTable {
   /** Index of id's history in the pool below, NONE while it has none. */
   history = new Int32Array(0);
   private readonly rings = new HistoryRings();
+  /** The id of the block's hash in the forest's SharedHashIds. */
+  sid = new Int32Array(0);
 
   /** A fresh id for a new block with no parent yet, its other fields zeroed. */
   alloc(hash: HashKey, ts: number, medium: number, tokens: number): number {
@@ -213,6 +215,7 @@ export class NodeTable {
     this.onlyStoredAt = grown(this.onlyStoredAt, cap);
     this.onlyRemovedAt = grown(this.onlyRemovedAt, cap);
     this.history = grown(this.history, cap);
+    this.sid = grown(this.sid, cap);
     this.capacity = cap;
   }
 }

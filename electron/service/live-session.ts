@@ -4,17 +4,20 @@
 import { APP_VERSION } from '../app-version';
 import type { RecordingStatus } from '../../shared/api-types';
 import type { IngestSink } from '../../shared/records';
-import { CacheAnalysis } from '../analysis/cache-analysis';
-import { CacheModel } from '../model/cache-model';
+import type { CacheAnalysis } from '../analysis/cache-analysis';
+import type { CacheModel } from '../model/cache-model';
 import { EventLines, readEventLine } from '../session/event-line';
 import type { SessionSource } from '../session/format';
+import { ModelAndAnalysis } from '../session/model-and-analysis';
 import { Recording } from '../session/recording';
 
 /** The always-on recording and the model of the live view. */
 export class LiveSession {
-  readonly model = new CacheModel({ readEventLine });
+  /** The model and the analysis over one hash id table (a block is looked up once for both). */
+  private readonly both = new ModelAndAnalysis({ readEventLine });
+  readonly model: CacheModel = this.both.model;
   /** The Insights' figures, fed the same records as the model. */
-  readonly analysis = new CacheAnalysis();
+  readonly analysis: CacheAnalysis = this.both.analysis;
   readonly sink: IngestSink;
   /** True once something arrived that the user has not saved. */
   unsaved = false;
@@ -37,8 +40,7 @@ export class LiveSession {
           encoded = lines;
         }
         recording.record(r, encoded);
-        this.model.apply(r, encoded);
-        this.analysis.apply(r);
+        this.both.apply(r, encoded);
         this.changed();
       },
     };

@@ -3,9 +3,10 @@
 import { Readable } from 'node:stream';
 import type { EventRecord } from '../../shared/events';
 import { missingCase, type IngestRecord } from '../../shared/records';
-import { CacheAnalysis, type CacheAnalysisOptions } from '../analysis/cache-analysis';
-import { CacheModel, type CacheModelOptions } from '../model/cache-model';
+import type { CacheAnalysis, CacheAnalysisOptions } from '../analysis/cache-analysis';
+import type { CacheModel, CacheModelOptions } from '../model/cache-model';
 import { readEventLine } from './event-line';
+import { ModelAndAnalysis } from './model-and-analysis';
 import type { SessionHeader, SessionRecord } from './format';
 import type { SessionInput } from './line-reader';
 import { NotASessionError, readSession } from './read-session';
@@ -22,7 +23,6 @@ export interface LoadResult {
 }
 
 export interface LoadOptions extends ReplayOptions {
-  model?: CacheModel;
   analysisOptions?: CacheAnalysisOptions;
   modelOptions?: CacheModelOptions;
 }
@@ -166,35 +166,42 @@ export async function loadIntoModel(
   input: SessionInput,
   opts: LoadOptions = {},
 ): Promise<LoadResult> {
-  const model = opts.model ?? new CacheModel({ ...opts.modelOptions, readEventLine });
-  const analysis = new CacheAnalysis(opts.analysisOptions);
-  const r = await replayIntoModel(input, model, opts, (rec) => analysis.apply(rec));
-  return { model, analysis, ...r };
+  // One hash id table for both: each block is looked up once, not once per side.
+  const both = new ModelAndAnalysis({ ...opts.modelOptions, readEventLine }, opts.analysisOptions);
+  const r = await replayWithLines(input, (rec, lines) => both.apply(rec, lines), opts);
+  return { model: both.model, analysis: both.analysis, ...r };
 }
 
 /**
- * Replays a file into model as an open does (the model alone: the open bench measures it so);
- * `then` sees each record after the model. model should read lines with readEventLine.
+ * Replays a file into model as an open does (the model alone: the open bench measures it so).
+ * model should read lines with readEventLine.
  */
 export async function replayIntoModel(
   input: SessionInput,
   model: CacheModel,
   opts: ReplayOptions = {},
-  then?: (r: IngestRecord) => void,
+): Promise<ReplayResult> {
+  return replayWithLines(input, (rec, lines) => model.apply(rec, lines), opts);
+}
+
+/** replayFile, each batch of a session handed with its events' lines (a capture's without). */
+function replayWithLines(
+  input: SessionInput,
+  apply: (r: IngestRecord, lines: readonly string[] | undefined) => void,
+  opts: ReplayOptions,
 ): Promise<ReplayResult> {
   // A session's event lines come before their batch (grouped from them): the event log keeps
   // the lines read, not the records (event-line.ts). A capture's events come without.
   const lines: string[] = [];
   return replayFile(
     input,
-    (rec) => {
-      if (rec.k === 'batch' && lines.length >= rec.events.length) {
-        model.apply(rec, lines.splice(0, rec.events.length));
-      } else {
-        model.apply(rec);
-      }
-      then?.(rec);
-    },
+    (rec) =>
+      apply(
+        rec,
+        rec.k === 'batch' && lines.length >= rec.events.length
+          ? lines.splice(0, rec.events.length)
+          : undefined,
+      ),
     { ...opts, onEventLine: (line) => lines.push(line) },
   );
 }

@@ -1,0 +1,124 @@
+// One interning of hash keys for the model's forest and the analysis together. Each side used to
+// keep its own HashIds, so every block cost two look-ups by text (a parse, a mix and two or three
+// cache misses each), the largest single share of an open. Here a hash has one shared id (sid)
+// while either side keeps it: the forest's retention (its known blocks) and the analysis' (held
+// hashes and ghost lists) stay each their own, recorded as the sid's two owner marks, and the sid
+// goes once neither side keeps it. The analysis keys its state by the sid itself; the forest keeps
+// its own dense ids (its columns are large per block) and finds them through the sid.
+//
+// A batch applied to both (BatchIds) is looked up once before either side runs: while held, a sid
+// that loses its last owner stays valid (and names its hash) until settle(), so an id looked up for
+// a later event of the batch never names another hash by then.
+
+import type { HashKey } from '../../shared/events';
+import { HashIds } from './hash-ids';
+
+/** No id / no forest id. */
+export const NO_ID = -1;
+const FIRST_IDS = 1024;
+/** owners[2 sid + 1]: the analysis keeps the sid; DEAD: the sid is free. */
+const KEPT = 1;
+const DEAD = -1;
+
+/** Hash keys to shared ids, with the forest's id and the analysis' mark per sid. */
+export class SharedHashIds {
+  private readonly table = new HashIds();
+  /** Per sid: the forest's id of its block (NO_ID: none), the analysis' mark (0, KEPT or DEAD). */
+  private owners = newOwners(FIRST_IDS);
+  private readonly free: number[] = [];
+  private next = 0;
+  private held = false;
+  /** Sids that lost their last owner (or were made by intern) while held: settle() frees them. */
+  private readonly pending: number[] = [];
+
+  /** Sids handed out so far (an upper bound for arrays keyed by sid). */
+  get limit(): number {
+    return this.next;
+  }
+
+  /** The sid of key, or NO_ID when neither side keeps it (nor a held batch looked it up). */
+  find(key: HashKey): number {
+    return this.table.find(key);
+  }
+
+  /** The sid of key, made when it has none (the caller takes it as an owner next). */
+  intern(key: HashKey): number {
+    const found = this.table.find(key);
+    if (found !== NO_ID) return found;
+    const sid = this.free.pop() ?? this.grow();
+    this.owners[2 * sid + 1] = 0;
+    this.table.set(key, sid);
+    // Looked up for a batch but maybe kept by neither side: settle() frees it then.
+    if (this.held) this.pending.push(sid);
+    return sid;
+  }
+
+  /** The hash a sid names. */
+  keyOf(sid: number): HashKey {
+    return this.table.keyOf(sid);
+  }
+
+  /** The forest's id of sid's block, NO_ID when the forest does not know it. */
+  forestId(sid: number): number {
+    return this.owners[2 * sid] as number;
+  }
+
+  /** The forest knows sid's block as id (NO_ID: it forgot the block). */
+  setForestId(sid: number, id: number): void {
+    this.owners[2 * sid] = id;
+    if (id === NO_ID) this.drop(sid);
+  }
+
+  /** Whether the analysis keeps sid. */
+  kept(sid: number): boolean {
+    return this.owners[2 * sid + 1] === KEPT;
+  }
+
+  /** The analysis starts or stops keeping sid. */
+  setKept(sid: number, kept: boolean): void {
+    this.owners[2 * sid + 1] = kept ? KEPT : 0;
+    if (!kept) this.drop(sid);
+  }
+
+  /** From now until settle(), a sid without owners stays (a batch's looked-up ids stay valid). */
+  hold(): void {
+    this.held = true;
+  }
+
+  /** Frees what lost its owners while held, and ends the hold. */
+  settle(): void {
+    this.held = false;
+    const pending = this.pending;
+    for (let i = 0; i < pending.length; i += 1) this.drop(pending[i] as number);
+    pending.length = 0;
+  }
+
+  /** Frees sid when neither side keeps it (at settle() while held). */
+  private drop(sid: number): void {
+    const owners = this.owners;
+    if (owners[2 * sid] !== NO_ID || owners[2 * sid + 1] !== 0) return;
+    if (this.held) {
+      this.pending.push(sid);
+      return;
+    }
+    owners[2 * sid + 1] = DEAD;
+    this.table.delete(sid);
+    this.free.push(sid);
+  }
+
+  private grow(): number {
+    if (2 * this.next === this.owners.length) {
+      const owners = newOwners(2 * this.next);
+      owners.set(this.owners);
+      this.owners = owners;
+    }
+    return this.next++;
+  }
+}
+
+/** Owner marks for n sids: no forest id, not kept by the analysis. */
+function newOwners(n: number): Int32Array {
+  const owners = new Int32Array(2 * n);
+  for (let i = 0; i < owners.length; i += 2) owners[i] = NO_ID;
+  return owners;
+}

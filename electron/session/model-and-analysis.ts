@@ -1,0 +1,43 @@
+// The model and the analysis fed the same records, as an open and the live session feed them:
+// both intern hashes through one SharedHashIds, and each batch's hashes are looked up once, before
+// either runs (BatchIds), so a block costs one look-up by text where it cost one per side.
+
+import type { IngestRecord } from '../../shared/records';
+import { CacheAnalysis, type CacheAnalysisOptions } from '../analysis/cache-analysis';
+import { BatchIds } from '../collections/batch-ids';
+import { SharedHashIds } from '../collections/shared-hash-ids';
+import type { LineBytes } from '../model/event-ring';
+import { CacheModel, type CacheModelOptions } from '../model/cache-model';
+
+/** A CacheModel and a CacheAnalysis over one hash id table. */
+export class ModelAndAnalysis {
+  readonly model: CacheModel;
+  readonly analysis: CacheAnalysis;
+  private readonly ids: BatchIds;
+
+  constructor(modelOptions: CacheModelOptions = {}, analysisOptions: CacheAnalysisOptions = {}) {
+    const hashIds = new SharedHashIds();
+    this.model = new CacheModel({ ...modelOptions, hashIds });
+    this.analysis = new CacheAnalysis({ ...analysisOptions, hashIds });
+    this.ids = new BatchIds(hashIds);
+  }
+
+  /** Applies one record to the model (with its event lines, as CacheModel.apply) and the analysis. */
+  apply(r: IngestRecord, lines?: readonly string[] | LineBytes): void {
+    if (r.k !== 'batch') {
+      this.model.apply(r);
+      this.analysis.apply(r);
+      return;
+    }
+    const table = this.ids.table;
+    // Held until both applied: an id looked up for the batch names its hash until then.
+    table.hold();
+    try {
+      this.ids.resolve(r.events);
+      this.model.apply(r, lines, this.ids);
+      this.analysis.apply(r, this.ids);
+    } finally {
+      table.settle();
+    }
+  }
+}

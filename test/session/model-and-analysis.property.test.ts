@@ -1,0 +1,123 @@
+// The model and the analysis over one hash id table, each batch looked up once (ModelAndAnalysis),
+// against the two fed separately, each with a table of its own: every figure the same. Few hashes,
+// a forest that remembers 3 evicted blocks and ghost lists of 3 exact entries, so ids are let go
+// and handed out again inside batches (a hash stored then removed in one batch, removals of hashes
+// nobody knows, clears, restarts, a source removed).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
+import { CacheModel } from '../../electron/model/cache-model';
+import { ModelAndAnalysis } from '../../electron/session/model-and-analysis';
+import type { ChainSort } from '../../shared/api-types';
+import type { KvEvent } from '../../shared/events';
+import type { IngestRecord } from '../../shared/records';
+import { batch, cleared, removed, reset, stored } from '../analysis/helpers';
+
+const HASHES = [
+  ...Array.from({ length: 24 }, (_, i) => `${2n ** 64n - 1n - BigInt(i) * 7n}`),
+  ...Array.from({ length: 6 }, (_, i) => `${i}`),
+  'ab01',
+  'ab02',
+];
+const SOURCES = ['s0', 's1', 's2'];
+const hash = fc.constantFrom(...HASHES);
+const medium = fc.constantFrom<string | null>('GPU', 'CPU', null);
+const event: fc.Arbitrary<KvEvent> = fc.oneof(
+  {
+    arbitrary: fc
+      .record({
+        hs: fc.array(hash, { minLength: 1, maxLength: 5 }),
+        parent: fc.option(hash),
+        medium,
+      })
+      .map((o) => stored(o.hs, { parent: o.parent, medium: o.medium })),
+    weight: 5,
+  },
+  {
+    arbitrary: fc
+      .record({ hs: fc.array(hash, { minLength: 1, maxLength: 5 }), medium })
+      .map((o) => removed(o.hs, o.medium)),
+    weight: 4,
+  },
+  { arbitrary: fc.constant(cleared()), weight: 1 },
+);
+type Op =
+  | { k: 'batch'; source: string; events: KvEvent[] }
+  | { k: 'reset'; source: string }
+  | { k: 'remove'; source: string };
+const op: fc.Arbitrary<Op> = fc.oneof(
+  {
+    arbitrary: fc.record({
+      k: fc.constant('batch' as const),
+      source: fc.constantFrom(...SOURCES),
+      events: fc.array(event, { minLength: 1, maxLength: 6 }),
+    }),
+    weight: 20,
+  },
+  {
+    arbitrary: fc.record({ k: fc.constant('reset' as const), source: fc.constantFrom(...SOURCES) }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.record({
+      k: fc.constant('remove' as const),
+      source: fc.constantFrom(...SOURCES),
+    }),
+    weight: 1,
+  },
+);
+
+const modelOptions = { evictedCap: 3, ringSize: 50 };
+const analysisOptions = { ghostExactCap: 3, ghostTailCap: 2 };
+const SORTS: ChainSort[] = [
+  'depth',
+  'lastSeen',
+  'firstSeen',
+  'restores',
+  'resident',
+  'evicted',
+  'sources',
+];
+
+/** What the screens and the Insights read of a model and an analysis. */
+function figures(model: CacheModel, analysis: CacheAnalysis): unknown {
+  return {
+    kpis: model.kpis(),
+    forgotten: model.forgottenBlocks(),
+    blocks: HASHES.map((h) => model.block(h) ?? null),
+    chains: SORTS.map((sort) => model.chains({ sort, desc: true, offset: 0, limit: 100 })),
+    search: model.search('18'),
+    report: analysis.report(),
+    ids: HASHES.map((h) => analysis.holdings.find(h) >= 0),
+  };
+}
+
+describe('model and analysis over one hash id table', () => {
+  it('give every figure the two give over tables of their own, as ids are let go and reused inside batches', () => {
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 60 }), (ops) => {
+        const both = new ModelAndAnalysis(modelOptions, analysisOptions);
+        const model = new CacheModel(modelOptions);
+        const analysis = new CacheAnalysis(analysisOptions);
+        let ts = 1000;
+        for (const o of ops) {
+          ts += 1;
+          if (o.k === 'remove') {
+            both.model.removeSource(o.source);
+            both.analysis.removeSource(o.source);
+            model.removeSource(o.source);
+            analysis.removeSource(o.source);
+            continue;
+          }
+          const r: IngestRecord =
+            o.k === 'batch' ? batch(o.source, ts, o.events) : reset(o.source, ts);
+          both.apply(r);
+          model.apply(r);
+          analysis.apply(r);
+        }
+        expect(figures(both.model, both.analysis)).toEqual(figures(model, analysis));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
