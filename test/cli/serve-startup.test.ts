@@ -174,7 +174,15 @@ describe('kvscope serve at start', () => {
   });
 
   it('off loopback prints a URL with a token, and answers only with it', async () => {
-    const serve = await startServe(dataDir('token'), ['--host', '0.0.0.0']);
+    // Every serve started here is stopped in the end, passed or failed (a timed-out run left two
+    // serves off loopback running, with their demo publishing).
+    const started: { stop(): Promise<void> }[] = [];
+    const start = async (...args: Parameters<typeof startServe>) => {
+      const s = await startServe(...args);
+      started.push(s);
+      return s;
+    };
+    const serve = await start(dataDir('token'), ['--host', '0.0.0.0']);
     try {
       const printed = new URL(serve.url);
       const token = printed.searchParams.get('token') ?? '';
@@ -190,11 +198,11 @@ describe('kvscope serve at start', () => {
       });
       expect(withCookie.status).toBe(200);
       // A second start draws another token, unless --token names one (a scrape config can hold it).
-      const again = await startServe(dataDir('token-2'), ['--host', '0.0.0.0']);
+      const again = await start(dataDir('token-2'), ['--host', '0.0.0.0']);
       expect(new URL(again.url).searchParams.get('token')).not.toBe(token);
       await again.stop();
       const fixed = 'a-token-of-my-own-0123456789';
-      const named = await startServe(dataDir('token-3'), ['--host', '0.0.0.0', '--token', fixed]);
+      const named = await start(dataDir('token-3'), ['--host', '0.0.0.0', '--token', fixed]);
       expect(new URL(named.url).searchParams.get('token')).toBe(fixed);
       const metrics = await fetch(new URL('/metrics', named.url), {
         headers: { Authorization: `Bearer ${fixed}` },
@@ -204,7 +212,7 @@ describe('kvscope serve at start', () => {
       const weak = await runToEnd(['serve', '--host', '0.0.0.0', '--token', 'short']);
       expectOneLine(weak, /^kvscope: --token: at least 16 letters/);
     } finally {
-      await serve.stop();
+      for (const s of started) await s.stop();
     }
   });
 });
