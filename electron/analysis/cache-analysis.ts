@@ -156,9 +156,9 @@ export class CacheAnalysis {
   /**
    * Takes a source out of the analysis (a removed connection): its R, G, holdings and counters
    * go, so it leaves every total, the input's gaps and lost batches, the router's view and the
-   * what-if table. Figures that were
-   * already merged across sources (lifetime samples per medium, hot prefixes, the re-store
-   * series, other sources' duplicate stores against it) keep what it contributed.
+   * what-if table; the figures merged across sources (lifetimes per medium, thrash, hot prefixes,
+   * the re-store series) are made of the sources left. Other sources' duplicate stores against it
+   * stay: they happened.
    */
   removeSource(name: string): void {
     const src = this.bySource.get(name);
@@ -183,7 +183,8 @@ export class CacheAnalysis {
       retired.push(LifetimeStats.merge([m.life], false));
       this.retiredLives.set(m.medium, retired);
     }
-    this.series.subtract(src.series);
+    // Made again from the sources left: its bins as fine as they need (subtracting kept the width).
+    this.series.sumOf(this.sources.map((s) => s.series));
     this.hot.dropSource(src.idx);
     if (this.sources.length === 0) {
       // Nothing is left: the merged parts start again (and the series' start with them).

@@ -18,6 +18,18 @@ interface Entry {
   blockSize: number;
   /** The one source whose events named this parent, or SEVERAL. */
   source: number;
+  /**
+   * SEVERAL: each source's events and first hashes, so that a removed source takes its share
+   * out (DESIGN "Faults": a removed source leaves every total). Null while one source names it,
+   * the common case, which keeps no copy.
+   */
+  parts: Map<number, Part> | null;
+}
+
+/** What one of several sources naming a parent gave it. */
+interface Part {
+  events: number;
+  children: Set<HashKey>;
 }
 
 /** An entry named by more than one source. */
@@ -49,13 +61,34 @@ export class HotPrefixes {
     let e = this.table.get(parent);
     if (!e) {
       if (this.table.size >= MAX_PARENTS) this.prune();
-      e = { children: null, fanOut: 0, events: 0, depthBlocks: null, blockSize, source };
+      e = {
+        children: null,
+        fanOut: 0,
+        events: 0,
+        depthBlocks: null,
+        blockSize,
+        source,
+        parts: null,
+      };
       this.table.set(parent, e);
-    } else if (e.source !== source) e.source = SEVERAL;
+    } else if (e.source !== source && e.parts === null) {
+      // A second source names it: from here on each one's share is kept apart.
+      e.parts = new Map([[e.source, { events: e.events, children: childSet(e.children) }]]);
+      e.source = SEVERAL;
+    }
     e.events += 1;
     if (depthBlocks !== null) {
       e.depthBlocks = depthBlocks;
       e.blockSize = blockSize;
+    }
+    if (e.parts !== null) {
+      let part = e.parts.get(source);
+      if (part === undefined) {
+        part = { events: 0, children: new Set() };
+        e.parts.set(source, part);
+      }
+      part.events += 1;
+      if (first !== undefined && part.children.size < MAX_CHILDREN) part.children.add(first);
     }
     if (first === undefined) return;
     if (e.children === null) {
@@ -74,11 +107,14 @@ export class HotPrefixes {
   }
 
   /**
-   * A removed source's parents go. One that several sources named keeps its counts (they are
-   * not kept per source): the report can overstate it until every source that named it is gone.
+   * A removed source leaves: the parents it alone named go, and one that several named keeps
+   * only the others' events and first hashes (its fan-out counted again over theirs).
    */
   dropSource(source: number): void {
-    for (const [hash, e] of this.table) if (e.source === source) this.table.delete(hash);
+    for (const [hash, e] of this.table) {
+      if (e.source === source) this.table.delete(hash);
+      else if (e.parts !== null) dropPart(e, source);
+    }
   }
 
   /** The top n, ranked by compareHot (one pass, keeping the best n in order). */
@@ -110,5 +146,30 @@ export class HotPrefixes {
     }));
     rows.sort(compareHot);
     for (const r of rows.slice(Math.floor(MAX_PARENTS / 2))) this.table.delete(r.hash);
+  }
+}
+
+/** A parent's first hashes as a set (copied: the entry's own may grow on). */
+function childSet(children: HashKey | Set<HashKey> | null): Set<HashKey> {
+  if (children === null) return new Set();
+  return typeof children === 'string' ? new Set([children]) : new Set(children);
+}
+
+/** Takes `source`'s share out of an entry several sources named. */
+function dropPart(e: Entry, source: number): void {
+  const parts = e.parts as Map<number, Part>;
+  const gone = parts.get(source);
+  if (gone === undefined) return;
+  parts.delete(source);
+  e.events -= gone.events;
+  const union = new Set<HashKey>();
+  for (const p of parts.values()) for (const h of p.children) union.add(h);
+  e.children = union;
+  e.fanOut = union.size;
+  if (parts.size === 1) {
+    // One source left: the entry is its own again, as if the other had never named it.
+    const [only] = parts.keys();
+    e.source = only as number;
+    e.parts = null;
   }
 }

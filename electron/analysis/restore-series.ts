@@ -10,7 +10,7 @@ export const MAX_BINS = 1800;
 /**
  * A bounded time series of re-store counts. One made with an `anchor` (a source's share of the
  * analysis' series, added to just after it) starts where the anchor does, so its bins are whole
- * bins of the anchor's, and `subtract` can take it out exactly.
+ * bins of the anchor's, and the anchor can be made again from the parts left (`sumOf`).
  */
 export class RestoreBins {
   private start: number | null = null;
@@ -47,16 +47,31 @@ export class RestoreBins {
     };
   }
 
-  /** Takes out what `part` (made with this as its anchor) added. */
-  subtract(part: RestoreBins): void {
-    if (part.start === null) return;
-    // The part spans no more than this from the same start, so its bins are never wider.
-    while (part.width < this.width) part.merge();
-    for (let i = 0; i < part.restores.length; i += 1) {
-      this.restores[i] = (this.restores[i] as number) - (part.restores[i] as number);
-      this.thrash[i] = (this.thrash[i] as number) - (part.thrash[i] as number);
+  /**
+   * Becomes the sum of `parts` (each made with this as its anchor): what is left once a source is
+   * taken out. Its bins are then as wide as the widest part, the width what is left needs, not the
+   * width the one taken out had made (bins stay on the same start: widths are powers of two).
+   */
+  sumOf(parts: readonly RestoreBins[]): void {
+    let width = 1;
+    for (const p of parts) if (p.start !== null) width = Math.max(width, p.width);
+    this.width = width;
+    this.restores = [];
+    this.thrash = [];
+    for (const p of parts) {
+      if (p.start === null) continue;
+      const per = width / p.width;
+      for (let i = 0; i < p.restores.length; i += 1) {
+        const j = Math.floor(i / per);
+        while (this.restores.length <= j) {
+          this.restores.push(0);
+          this.thrash.push(0);
+        }
+        this.restores[j] = (this.restores[j] as number) + (p.restores[i] as number);
+        this.thrash[j] = (this.thrash[j] as number) + (p.thrash[i] as number);
+      }
     }
-    // Bins it alone reached go (they grow back as re-stores come); the width it made stays.
+    // Bins only the one taken out reached go (they grow back as re-stores come).
     let end = this.restores.length;
     while (end > 0 && this.restores[end - 1] === 0) end -= 1;
     this.restores.length = end;
