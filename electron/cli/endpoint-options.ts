@@ -8,7 +8,10 @@ import { portOption } from './option-values';
 export interface EndpointFlags {
   endpoint: string[];
   topic: string;
-  replayEndpoint?: string;
+  /** The engines' replay endpoints, in the order of the endpoints. */
+  replayEndpoint: string[];
+  /** The engines' data-parallel ranks (as given), in the order of the endpoints. */
+  dp: string[];
   /** The engines' own Prometheus URLs, in the order of the endpoints. */
   engineMetrics: string[];
   bind: boolean;
@@ -18,8 +21,9 @@ export interface EndpointFlags {
 }
 
 /**
- * Adds --endpoint (repeatable), --topic, --replay-endpoint, --engine-metrics, --bind, --demo and
- * --demo-port.
+ * Adds --endpoint, --replay-endpoint, --dp and --engine-metrics (each repeatable, the others taken
+ * in the order of the endpoints, as the Connections form has them per connection), --topic,
+ * --bind, --demo and --demo-port.
  */
 export function addEndpointOptions(command: Command): Command {
   return command
@@ -27,7 +31,15 @@ export function addEndpointOptions(command: Command): Command {
     .option('--topic <topic>', 'topic prefix filter for --endpoint ("" = every topic)', '')
     .option(
       '--replay-endpoint <url>',
-      "the engine's replay (ROUTER) endpoint, for the first --endpoint",
+      "the engine's replay (ROUTER) endpoint, for the --endpoint in the same place (repeatable)",
+      collect,
+      [],
+    )
+    .option(
+      '--dp <n>',
+      "the engine's data-parallel ranks, for the --endpoint in the same place: rank r on its port + r, replay likewise (repeatable; default 1)",
+      collect,
+      [],
     )
     .option(
       '--engine-metrics <url>',
@@ -55,33 +67,53 @@ export function addEndpointOptions(command: Command): Command {
 
 /** The profiles the flags describe; throws a message naming the bad flag. */
 export function endpointsFromFlags(flags: EndpointFlags): ProfileInput[] {
-  const engineMetrics = flags.engineMetrics ?? [];
-  if (engineMetrics.length > flags.endpoint.length) {
-    throw new Error(
-      `--engine-metrics: ${engineMetrics.length} given for ${flags.endpoint.length} --endpoint: give one per endpoint, in the same order`,
-    );
-  }
+  const engineMetrics = perEndpoint('engine-metrics', flags.engineMetrics, flags.endpoint);
+  const replay = perEndpoint('replay-endpoint', flags.replayEndpoint, flags.endpoint);
+  const dp = perEndpoint('dp', flags.dp, flags.endpoint);
   return flags.endpoint.map((endpoint, i) => {
+    const ranks = dp[i];
     const parsed = profileInputSchema.safeParse({
       name: endpoint,
       endpoint,
       mode: flags.bind ? 'bind' : 'connect',
       topic: flags.topic,
-      replayEndpoint: i === 0 ? (flags.replayEndpoint ?? null) : null,
-      dpRanks: 1,
+      replayEndpoint: replay[i] ?? null,
+      dpRanks: ranks === undefined ? 1 : rankCount(ranks),
       metricsUrl: engineMetrics[i] ?? null,
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const flag = { replayEndpoint: 'replay-endpoint', metricsUrl: 'engine-metrics' }[
-        String(issue?.path[0])
-      ];
+      const flag = {
+        replayEndpoint: 'replay-endpoint',
+        metricsUrl: 'engine-metrics',
+        dpRanks: 'dp',
+      }[String(issue?.path[0])];
       throw new Error(`--${flag ?? 'endpoint'}: ${issue?.message}`);
     }
     return parsed.data;
   });
 }
 
+/** A flag given per --endpoint, in the same order: more of them than endpoints is an error. */
+function perEndpoint(flag: string, values: string[] | undefined, endpoints: string[]): string[] {
+  const given = values ?? [];
+  if (given.length > endpoints.length) {
+    throw new Error(
+      `--${flag}: ${given.length} given for ${endpoints.length} --endpoint: give one per endpoint, in the same order`,
+    );
+  }
+  return given;
+}
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/**
+ * A --dp value for the form's rule to check (profile-rules.ts): not a number ("two") reads as 0,
+ * so its message is the form's ("a whole number from 1 to 256"), not zod's "received NaN".
+ */
+function rankCount(value: string): number {
+  const n = Number(value);
+  return Number.isNaN(n) ? 0 : n;
 }

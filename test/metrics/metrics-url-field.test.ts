@@ -18,6 +18,8 @@ const flags = (over: object) => ({
   bind: false,
   demo: false,
   engineMetrics: [],
+  replayEndpoint: [],
+  dp: [],
   ...over,
 });
 
