@@ -75,10 +75,17 @@ function pad2(n: number): string {
 /** Timestamps below this are not epoch seconds (a publisher with a monotonic clock). */
 const EPOCH_MIN = 1e9;
 
+/** A time that is not epoch time, as its offset from the clock's zero: "t+12.3s", "t-1.0s". */
+function formatOffset(ts: number, digits: number): string {
+  // A relative clock can be negative (set back, or before its start): "t-1.0s", never "t+-1.0s".
+  const text = Math.abs(ts).toFixed(digits);
+  return ts < 0 && Number(text) !== 0 ? `t-${text}s` : `t+${text}s`;
+}
+
 /** An event timestamp as a wall clock "HH:MM:SS" (local), or "t+12.3s" when it is not epoch time. */
 export function formatClock(ts: number | null, withMillis = false): string {
   if (ts == null || !Number.isFinite(ts)) return '—';
-  if (ts < EPOCH_MIN) return `t+${ts.toFixed(withMillis ? 3 : 1)}s`;
+  if (ts < EPOCH_MIN) return formatOffset(ts, withMillis ? 3 : 1);
   const d = new Date(ts * 1000);
   const base = `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
   return withMillis ? `${base}.${String(d.getMilliseconds()).padStart(3, '0')}` : base;
@@ -87,7 +94,7 @@ export function formatClock(ts: number | null, withMillis = false): string {
 /** A full date and time for titles and tooltips. */
 export function formatDateTime(ts: number | null): string {
   if (ts == null || !Number.isFinite(ts)) return '—';
-  if (ts < EPOCH_MIN) return `t+${ts.toFixed(3)}s`;
+  if (ts < EPOCH_MIN) return formatOffset(ts, 3);
   const d = new Date(ts * 1000);
   const date = `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
   return `${date} ${formatClock(ts, true)}`;
@@ -96,7 +103,7 @@ export function formatDateTime(ts: number | null): string {
 /** An event time in ISO 8601 (UTC, milliseconds), or "t+12.345s" when it is not epoch time. */
 export function formatIso(ts: number | null): string {
   if (ts == null || !Number.isFinite(ts)) return '—';
-  if (ts < EPOCH_MIN) return `t+${ts.toFixed(3)}s`;
+  if (ts < EPOCH_MIN) return formatOffset(ts, 3);
   const d = new Date(ts * 1000);
   return Number.isNaN(d.getTime()) ? '—' : d.toISOString();
 }

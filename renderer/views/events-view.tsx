@@ -31,8 +31,8 @@ function rowHashes(r: Row | undefined): readonly string[] | undefined {
 
 /**
  * The event log, newest first, filtered by type, source, medium and hash. Live, it holds still
- * once the reader scrolls down (new events wait above, counted); frozen, it is a snapshot until
- * "Go live". Choosing a row shows all its fields beside the log; the export takes the filter.
+ * once the reader scrolls down (new events wait above, counted); paused (Space, as on every
+ * live view: Grafana's word), it is a snapshot until "Resume". Choosing a row shows all its fields beside the log; the export takes the filter.
  */
 export function EventsView({ at, onClearAt, notify }: Props) {
   const { frame } = useFrameState();
@@ -186,9 +186,14 @@ export function EventsView({ at, onClearAt, notify }: Props) {
           className={`btn ${frozen ? 'btn-primary' : ''}`}
           aria-pressed={frozen}
           data-testid="event-freeze"
+          title={
+            frozen
+              ? 'The log is a snapshot: resume to see events as they arrive'
+              : 'Hold the log still (a snapshot) while you read it'
+          }
           onClick={frozen ? goLive : freeze}
         >
-          {frozen ? '▶ Go live' : '❚❚ Freeze'}
+          {frozen ? '▶ Resume' : '❚❚ Pause'}
         </button>
         <ExportButtons
           what="events"
@@ -200,7 +205,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
         <span className="muted count" data-testid="event-count">
           {paged.total == null
             ? '…'
-            : `${plural(paged.total, 'event')}${frozen ? ' (frozen)' : held ? heldWhy : ''}`}
+            : `${plural(paged.total, 'event')}${frozen ? ' (paused)' : held ? heldWhy : ''}`}
         </span>
         {at !== undefined && (
           <span className="chip" data-testid="event-at">

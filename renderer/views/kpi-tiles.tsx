@@ -5,7 +5,7 @@ interface Tile {
   id: string;
   label: string;
   value: number;
-  /** The readable form, in the tile's title; the test-id element holds the plain number. */
+  /** What the tile shows (thousands separators, as the Insights' figures); the number is its data-value. */
   pretty: string;
   tone?: 'warn' | 'bad';
   title: string;
@@ -73,7 +73,7 @@ interface Props {
   kpis: Kpis | null;
 }
 
-/** The headline numbers; each value element has a stable test id and holds the plain number. */
+/** The headline numbers; each value element has a stable test id and carries its exact number. */
 export function KpiTiles({ kpis }: Props) {
   if (!kpis) return <div className="kpis kpis-empty muted">Waiting for the first update…</div>;
   return (
@@ -85,8 +85,8 @@ export function KpiTiles({ kpis }: Props) {
           title={`${t.title}: ${t.pretty}`}
         >
           <div className="kpi-label">{t.label}</div>
-          <div className="kpi-value" data-testid={`kpi-${t.id}`}>
-            {t.value}
+          <div className="kpi-value" data-testid={`kpi-${t.id}`} data-value={t.value}>
+            {t.pretty}
           </div>
           {t.note && (
             <div

@@ -223,12 +223,12 @@ describe('kvscope serve in Chromium', () => {
     await expect.poll(shown, { timeout: 20_000 }).toBeGreaterThan(0);
     const all = await shown();
     await page.getByTestId('event-freeze').click();
-    await expect.poll(() => count.textContent()).toContain('(frozen)');
+    await expect.poll(() => count.textContent()).toContain('(paused)');
     // No new events arrive now (the demo is off, the simulator idle): fewer types, fewer events.
     await page.getByTestId('event-type-BlockRemoved').uncheck();
     await expect.poll(shown, { timeout: 20_000 }).toBeLessThan(all);
     expect(await shown()).toBeGreaterThan(0);
-    expect(await count.textContent()).toContain('(frozen)');
+    expect(await count.textContent()).toContain('(paused)');
     await page.getByTestId('event-freeze').click();
   }, 60_000);
 

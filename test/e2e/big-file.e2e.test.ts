@@ -144,7 +144,7 @@ describe('a big session file', () => {
     await chooseBigFile();
     await page.getByTestId('badge-session').waitFor({ timeout: 120_000 });
     await expect
-      .poll(async () => Number(await page.getByTestId('kpi-events').textContent()))
+      .poll(async () => Number(await page.getByTestId('kpi-events').getAttribute('data-value')))
       .toBe(EVENTS);
   }, 150_000);
 });

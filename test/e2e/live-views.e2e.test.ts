@@ -1,5 +1,5 @@
 // Live views that hold still and charts that tell the truth, in real Chromium against
-// `kvscope serve` with a live stream: Freeze is a snapshot, a scrolled log keeps its rows, the
+// `kvscope serve` with a live stream: Pause is a snapshot, a scrolled log keeps its rows, the
 // rate chart ends at a whole second and falls to zero when the stream stops, a row the keyboard
 // is on (open or not) holds its list and Enter opens it, and the Overview keeps its state across
 // tabs.
@@ -98,14 +98,14 @@ async function lastDrawn(): Promise<DrawnPoint | null> {
 }
 
 describe('live views in Chromium', () => {
-  it('freezes the event log as a snapshot while events arrive, scrolling included; Go live shows the newer ones', async () => {
+  it('pauses the event log as a snapshot while events arrive, scrolling included; Resume shows the newer ones', async () => {
     await showView(page, 'Events');
     // More events than the list draws, so that scrolling has older rows to bring in.
     const total = async () =>
       Number((await page.getByTestId('event-count').textContent())?.replace(/[^\d]/g, '') ?? 0);
     await expect.poll(total, { timeout: 30_000 }).toBeGreaterThan(300);
     await page.getByTestId('event-freeze').click();
-    await expect.poll(() => page.getByTestId('event-count').textContent()).toContain('(frozen)');
+    await expect.poll(() => page.getByTestId('event-count').textContent()).toContain('(paused)');
     const frozen = await eventSeqs();
     const top = Math.max(...frozen);
     expect(frozen.length).toBeGreaterThan(5);
@@ -124,7 +124,7 @@ describe('live views in Chromium', () => {
     await expect
       .poll(async () => Math.max(...(await eventSeqs())), { timeout: 20_000 })
       .toBeGreaterThan(top);
-    expect(await page.getByTestId('event-count').textContent()).not.toContain('frozen');
+    expect(await page.getByTestId('event-count').textContent()).not.toContain('paused');
   }, 90_000);
 
   it('keeps the rows of a live event log the reader scrolled down, and counts the newer ones', async () => {

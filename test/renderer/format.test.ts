@@ -5,6 +5,7 @@ import {
   formatBytes,
   formatClock,
   formatCompact,
+  formatDateTime,
   formatDuration,
   formatInt,
   formatIso,
@@ -68,6 +69,12 @@ describe('format', () => {
 
   it('shows non-epoch timestamps as offsets instead of 1970 clock times', () => {
     expect(formatClock(12.34)).toBe('t+12.3s');
+    // A relative clock below its zero reads with its own sign, and a rounded zero as t+0.0s.
+    expect(formatClock(-1)).toBe('t-1.0s');
+    expect(formatClock(-0.04)).toBe('t+0.0s');
+    expect(formatClock(-2.5, true)).toBe('t-2.500s');
+    expect(formatDateTime(-3)).toBe('t-3.000s');
+    expect(formatIso(-12.5)).toBe('t-12.500s');
     expect(formatClock(1_700_000_000)).toMatch(/^\d\d:\d\d:\d\d$/);
     expect(formatClock(1_700_000_000.5, true)).toMatch(/^\d\d:\d\d:\d\d\.500$/);
   });

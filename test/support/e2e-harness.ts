@@ -127,10 +127,10 @@ const KPI_IDS = [
 
 export type KpiId = (typeof KPI_IDS)[number];
 
-/** The plain number a KPI tile shows (the Overview must be open). */
+/** The number a KPI tile shows, exactly (its data-value; the Overview must be open). */
 export async function kpi(page: Page, id: KpiId): Promise<number> {
-  const text = await page.getByTestId(`kpi-${id}`).textContent({ timeout: 10_000 });
-  return Number(text);
+  const value = await page.getByTestId(`kpi-${id}`).getAttribute('data-value', { timeout: 10_000 });
+  return Number(value);
 }
 
 /** Reads several KPI tiles at once. */
