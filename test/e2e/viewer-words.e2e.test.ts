@@ -3,8 +3,6 @@
 // on the axes (never "t+-1.0s"), Space is "Pause" on Events as on the Overview and Chains (the
 // word Grafana's live views use), and a long live title is not cut at 1024 px.
 import { writeFile } from 'node:fs/promises';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +19,7 @@ import {
   tempDir,
   type ServeProcess,
 } from '../support/e2e-harness';
+import { closedPort } from '../metrics/http-text-server';
 import { sessionBytes } from '../support/session-bytes';
 
 /** Events in the session: past 1,000, so its tiles need a separator. */
@@ -59,15 +58,6 @@ async function pageOn(extra: string[], width: number): Promise<Page> {
   const serve = await startServe(path.join(dir, `data-${serves.length}`), extra);
   serves.push(serve);
   return openApp(browser, serve.url, { width, height: 800 });
-}
-
-/** A TCP port nothing listens on now (a source that only connects: the title names it). */
-async function unusedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('what the screens say', () => {
@@ -111,7 +101,7 @@ describe('what the screens say', () => {
 
   for (const width of [1024, 1440]) {
     it(`shows a long live title whole at ${width} px`, async () => {
-      const endpoint = `tcp://127.0.0.1:${await unusedPort()}`;
+      const endpoint = `tcp://127.0.0.1:${await closedPort()}`;
       const page = await pageOn(['--demo', '--endpoint', endpoint], width);
       const title = page.getByTestId('view-title');
       await expect

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { KvSource } from '../../electron/ingest/kv-source';
 import type { SourceConfig } from '../../electron/ingest/source-config';
 import type { SourceHealth } from '../../shared/api-types';
+import { closedPort } from '../metrics/http-text-server';
 import { waitFor } from '../support/wait-for';
 import { recordingSink } from './helpers';
 
@@ -58,7 +59,7 @@ describe('a source on a port that does not speak ZeroMQ', () => {
   });
 
   it('tells a client that connected to a bound source without ZeroMQ from a silent publisher', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const s = new KvSource(onPort(port, 'bind'), recordingSink().sink, {});
     open.push(s);
     await s.start();
@@ -76,12 +77,3 @@ describe('a source on a port that does not speak ZeroMQ', () => {
     expect(s.status().hint).not.toMatch(/^connected to/);
   });
 });
-
-/** A TCP port free on 127.0.0.1 now. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
