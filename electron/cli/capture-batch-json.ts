@@ -17,7 +17,7 @@ import {
 } from '../../shared/event-bounds';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../wire/decode-batch';
 import { countExtraKeys, countPresence, MAX_LABEL, readTypeTag } from '../wire/decode-event';
-import { writeU64Decimal, writeUintDecimal } from '../wire/decimal-bytes';
+import { writeMicrosDecimal, writeU64Decimal, writeUintDecimal } from '../wire/decimal-bytes';
 import { isIntHashKey } from '../wire/hash-key';
 import {
   CLEARED_POSITIONS,
@@ -357,7 +357,10 @@ export class BatchJsonWriter {
     const head = this.head;
     head.n = 0;
     head.all(K_TS);
-    head.ascii(String(ts));
+    // Epoch seconds to the microsecond are written without String(ts) (see writeMicrosDecimal).
+    const end = writeMicrosDecimal(head.room(24), head.n, ts);
+    if (end >= 0) head.n = end;
+    else head.ascii(String(ts));
     head.all(K_TYPE);
     this.headPart = head.exactIn(this.headPart);
     const tail = this.tail;

@@ -207,8 +207,15 @@ export class EventJsonWriter {
 
   /** Makes the bytes of a BlockRemoved tail and keeps them (replacing the oldest kept). */
   keepRemovedRest(t: Omit<RemovedRest, 'bytes'>): Uint8Array {
+    // Every field named in one literal, in one order: every kept rest has one shape, so the
+    // fast path's comparisons of them (storedRest / removedRest in capture-batch-json.ts) stay
+    // monomorphic. A spread of objects made at two sites gave the rests several shapes, and
+    // those loads went megamorphic (a stub-cache probe per field, per line).
     const rest: RemovedRest = {
-      ...t,
+      medium: t.medium,
+      groupIdx: t.groupIdx,
+      locality: t.locality,
+      ownership: t.ownership,
       bytes: utf8(
         `],"medium":${str(t.medium)},"group_idx":${numOrNull(t.groupIdx)}${placement(t)}`,
       ),
@@ -257,8 +264,20 @@ export class EventJsonWriter {
 
   /** Makes the bytes of a BlockStored tail and keeps them (replacing the oldest kept). */
   keepStoredRest(t: Omit<StoredRest, 'bytes'>): Uint8Array {
+    // One literal, every field in one order (see keepRemovedRest).
     const rest: StoredRest = {
-      ...t,
+      blockSize: t.blockSize,
+      loraId: t.loraId,
+      medium: t.medium,
+      loraName: t.loraName,
+      extraKeys: t.extraKeys,
+      groupIdx: t.groupIdx,
+      specKind: t.specKind,
+      specWindow: t.specWindow,
+      metadata: t.metadata,
+      sessionId: t.sessionId,
+      locality: t.locality,
+      ownership: t.ownership,
       bytes: utf8(
         `,"block_size":${num(t.blockSize)},"lora_id":${numOrNull(t.loraId)}` +
           `,"medium":${str(t.medium)},"lora_name":${str(t.loraName)}` +

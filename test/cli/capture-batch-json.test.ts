@@ -8,7 +8,11 @@ import { EventJsonWriter } from '../../electron/cli/event-json';
 import { LineOutput } from '../../electron/cli/line-output';
 import { decodeBatch } from '../../electron/wire/decode-batch';
 import { readSeq } from '../../electron/wire/message';
-import { writeU64Decimal, writeUintDecimal } from '../../electron/wire/decimal-bytes';
+import {
+  writeMicrosDecimal,
+  writeU64Decimal,
+  writeUintDecimal,
+} from '../../electron/wire/decimal-bytes';
 import { captureVariantMessages } from '../support/capture-variants';
 import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
 
@@ -160,6 +164,55 @@ describe('writeUintDecimal', () => {
     for (const v of values.filter((y) => y >= 0)) {
       const n = writeUintDecimal(buf, 0, v);
       expect(Buffer.from(buf.subarray(0, n)).toString('latin1')).toBe(String(v));
+    }
+  });
+});
+
+describe('writeMicrosDecimal', () => {
+  it('writes every time of at most six decimals as String() does, and declines every other', () => {
+    const buf = new Uint8Array(32);
+    const written = (v: number): string | null => {
+      const n = writeMicrosDecimal(buf, 0, v);
+      return n < 0 ? null : Buffer.from(buf.subarray(0, n)).toString('latin1');
+    };
+    // Epoch seconds to the microsecond (and coarser), small and near 2^32, whole numbers too.
+    const taken: number[] = [1, 1.5, 2.000001, 9.999999, 10, 4294967295.999999, 4242424242.25];
+    let x = 987654321;
+    for (let i = 0; i < 20_000; i++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      const micros = x % 1_000_000;
+      const whole = [1767225601, x, 1 + (x % 1000), 4294967295 - (x % 1000)][i % 4] as number;
+      const step = [1, 10, 1000, 100_000, 1_000_000][i % 5] as number;
+      // The double nearest to the decimal (whole micros / 10^6 is one correctly rounded division).
+      taken.push((whole * 1e6 + micros - (micros % step)) / 1e6);
+    }
+    for (const v of taken) expect(written(v), String(v)).toBe(String(v));
+    // More than six decimals, below 1, from 2^32 up, not finite: String(v) is printed instead.
+    const declined = [
+      0,
+      0.5,
+      -1.5,
+      1767225601.310731 + 2 ** -22,
+      1.0000001,
+      Math.PI,
+      2 ** 32,
+      2 ** 32 + 0.5,
+      1e21,
+      NaN,
+      Infinity,
+      -Infinity,
+    ];
+    for (const v of declined) expect(written(v), String(v)).toBeNull();
+    // Whatever it takes, it prints as String(v) (doubles of every kind in its range).
+    const f = new Float64Array(1);
+    const u = new Uint32Array(f.buffer);
+    for (let i = 0; i < 20_000; i++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      u[1] = 0x3ff00000 + (x % 0x1f00000);
+      u[0] = x * 7;
+      const v = f[0] as number;
+      const w = written(v);
+      if (w !== null) expect(w).toBe(String(v));
     }
   });
 });
