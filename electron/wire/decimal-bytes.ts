@@ -60,19 +60,20 @@ function writeShort(buf: Uint8Array, p: number, x: number): number {
 const E8 = 100000000;
 const TWO_POW_32 = 4294967296;
 
+/** floor(v / d) for safe integers v >= 0 and d > 0. */
+function wholeQuotient(v: number, d: number): number {
+  const q = Math.floor(v / d);
+  // v / d is rounded to a double: step back where the rounding crossed a multiple.
+  return v - q * d < 0 ? q - 1 : q;
+}
+
 /** Writes the safe integer v >= 0 in decimal at buf[p]; returns the position after it. */
 export function writeUintDecimal(buf: Uint8Array, p: number, v: number): number {
   if (v < E8) return writeShort(buf, p, v);
   // Below 2^53 < 10^16: at most eight digits above the last eight.
-  let high = Math.floor(v / E8);
-  let low = v - high * E8;
-  // v / 10^8 is rounded to a double: step back where the rounding crossed a multiple.
-  if (low < 0) {
-    high--;
-    low += E8;
-  }
+  const high = wholeQuotient(v, E8);
   p = writeShort(buf, p, high);
-  write8(buf, p, low);
+  write8(buf, p, v - high * E8);
   return p + 8;
 }
 
@@ -121,13 +122,8 @@ export function writeMicrosDecimal(buf: Uint8Array, p: number, v: number): numbe
   if (!(v >= 1 && v < MICROS_EXACT_BELOW)) return -1;
   const k = Math.round(v * E6);
   if (k / E6 !== v) return -1;
-  let whole = Math.floor(k / E6);
-  let micros = k - whole * E6;
-  // k / 10^6 is rounded to a double: step back where the rounding crossed a whole number.
-  if (micros < 0) {
-    whole--;
-    micros += E6;
-  }
+  const whole = wholeQuotient(k, E6);
+  const micros = k - whole * E6;
   p = writeUintDecimal(buf, p, whole);
   if (micros === 0) return p;
   buf[p] = 0x2e;
