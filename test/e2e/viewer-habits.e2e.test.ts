@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_CSV_COLUMNS } from '../../electron/export/event-export';
 import { ellipsizeMiddle } from '../../renderer/lib/format';
 import { SimPublisher } from '../../electron/sim/publisher';
-import { freePorts } from '../ingest/helpers';
 import {
   SCREENSHOT_DIR,
   ensureBuilt,
@@ -214,13 +213,13 @@ describe('the habits of a good viewer', () => {
   }, 60_000);
 
   it('connects a new connection when it is added, and checks its engine metrics URL', async () => {
-    const port = await freePorts(1);
-    const sim = await SimPublisher.start({ format: 'map', hash: 'int', port, rate: 20, seed: 3 });
+    // Port 0: a port found free and bound later could be taken in between by another test.
+    const sim = await SimPublisher.start({ format: 'map', hash: 'int', rate: 20, seed: 3 });
     try {
       await showView(page, 'Connections');
       await page.getByTestId('profile-add').click();
       await page.getByTestId('profile-name').fill('engine-b');
-      await page.getByTestId('profile-endpoint').fill(`tcp://127.0.0.1:${port}`);
+      await page.getByTestId('profile-endpoint').fill(sim.ranks[0]?.pubEndpoint ?? '');
       await page.getByTestId('profile-metrics-url').fill('not a url');
       await page.getByTestId('profile-save').click();
       expect(await page.getByTestId('profile-error-metricsUrl').textContent()).toContain(
