@@ -104,23 +104,15 @@ function stateLine(st: SourceHealth): string | null {
   }
 }
 
-/**
- * A writer of lines that says each key's text only when it changes (null: nothing to say). A hint
- * counts the seconds of silence ("in 12 s"): a count that grew is not a change to say again.
- */
-export function sayOnce(write: (line: string) => void): (key: string, text: string | null) => void {
-  const said = new Map<string, string | null>();
-  return (key, text) => {
-    const gist = text?.replace(/\b\d+ s\b/g, '… s') ?? null;
-    if (said.get(key) === gist) return;
-    said.set(key, gist);
-    if (text !== null) write(`${text}\n`);
-  };
-}
-
 /** Source states, restarts and errors, and engine metrics problems, each said once when it changes. */
 function reportProblems(collector: Collector): void {
-  const say = sayOnce((line) => process.stderr.write(line));
+  // A hint keeps its text while its case lasts (source-hint.ts), so a text that changed is news.
+  const said = new Map<string, string | null>();
+  const say = (key: string, text: string | null) => {
+    if (said.get(key) === text) return;
+    said.set(key, text);
+    if (text !== null) process.stderr.write(`${text}\n`);
+  };
   const everConnected = new Set<string>();
   const check = () => {
     for (const s of collector.sources) {
