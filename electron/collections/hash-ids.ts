@@ -1,7 +1,8 @@
 // Dense ids for hash keys, handed out and recycled by the caller. Most keys are u64 hashes in
 // canonical decimal (vLLM, SGLang): a key of up to 20 digits without a leading zero is
 // hi * 10^10 + lo, read as two exact numbers below 10^10, and kept in a
-// Float64Array per id, found through an open-addressing table of (id, check bits). A lookup then
+// Float64Array per id (beside two integers of the caller's, in the same cache line), found through
+// an open-addressing table of (id, check bits). A lookup then
 // touches one or two cache lines and no string: a Map<string, id> compares the key's text through
 // pointers (three or four cache misses a block on large maps) and keeps every key string alive.
 // Other keys (hex digests, negative integers) go to a Map.
@@ -12,6 +13,8 @@ import type { HashKey } from '../../shared/events';
 const EMPTY = -1;
 const FIRST_SLOTS = 1024;
 const TWO_32 = 2 ** 32;
+/** Per id in parts: hi, lo, then the two payload values. */
+const STRIDE = 4;
 
 /** Hash keys to ids and back. */
 export class HashIds {
@@ -20,8 +23,8 @@ export class HashIds {
   private mask = FIRST_SLOTS - 1;
   private shift = 32 - Math.log2(FIRST_SLOTS);
   private used = 0;
-  /** hi, lo per id (decimal keys); NaN for a key kept in `other`. */
-  private parts = new Float64Array(2 * FIRST_SLOTS);
+  /** hi, lo per id (decimal keys; NaN for a key kept in `other`), then its two payload values. */
+  private parts = new Float64Array(STRIDE * FIRST_SLOTS);
   /** Keys that are not canonical decimals, both ways. */
   private readonly other = new Map<HashKey, number>();
   private readonly otherKeys = new Map<number, HashKey>();
@@ -41,8 +44,8 @@ export class HashIds {
       if (id === EMPTY) return EMPTY;
       if (
         table[2 * i + 1] === this.mix &&
-        parts[2 * id + 1] === this.lo &&
-        parts[2 * id] === this.hi
+        parts[STRIDE * id + 1] === this.lo &&
+        parts[STRIDE * id] === this.hi
       )
         return id;
     }
@@ -50,31 +53,41 @@ export class HashIds {
 
   /** Gives key (which find() just said has none) the id, an unused one below idCapacity. */
   set(key: HashKey, id: number): void {
-    if (id >= this.parts.length / 2) this.growParts(id);
+    if (id >= this.parts.length / STRIDE) this.growParts(id);
     // A new block's set() follows the find() of its key: its parts are read already.
     if (key !== this.parsed && !this.parse(key)) {
       this.other.set(key, id);
       this.otherKeys.set(id, key);
-      this.parts[2 * id] = NaN;
+      this.parts[STRIDE * id] = NaN;
       return;
     }
-    this.parts[2 * id] = this.hi;
-    this.parts[2 * id + 1] = this.lo;
+    this.parts[STRIDE * id] = this.hi;
+    this.parts[STRIDE * id + 1] = this.lo;
     if ((this.used + 1) * 2 > this.mask + 1) this.growTable();
     this.place(id, this.mix);
   }
 
+  /** Payload value k (0 or 1) of id: the caller's, kept beside the key (0 for an id never set). */
+  payload(id: number, k: number): number {
+    return this.parts[STRIDE * id + 2 + k] as number;
+  }
+
+  /** Sets payload value k (0 or 1) of id, an id set() gave (an exact integer). */
+  setPayload(id: number, k: number, value: number): void {
+    this.parts[STRIDE * id + 2 + k] = value;
+  }
+
   /** The key of id. */
   keyOf(id: number): HashKey {
-    const hi = this.parts[2 * id] as number;
+    const hi = this.parts[STRIDE * id] as number;
     if (Number.isNaN(hi)) return this.otherKeys.get(id) as HashKey;
-    const lo = this.parts[2 * id + 1] as number;
+    const lo = this.parts[STRIDE * id + 1] as number;
     return hi === 0 ? `${lo}` : `${hi}${`${lo}`.padStart(10, '0')}`;
   }
 
   /** Forgets id (and its key). */
   delete(id: number): void {
-    const hi = this.parts[2 * id] as number;
+    const hi = this.parts[STRIDE * id] as number;
     if (Number.isNaN(hi)) {
       this.other.delete(this.otherKeys.get(id) as HashKey);
       this.otherKeys.delete(id);
@@ -82,7 +95,7 @@ export class HashIds {
     }
     const table = this.table;
     const mask = this.mask;
-    let i = mixOf(hi, this.parts[2 * id + 1] as number) >>> this.shift;
+    let i = mixOf(hi, this.parts[STRIDE * id + 1] as number) >>> this.shift;
     while (table[2 * i] !== id) i = (i + 1) & mask;
     this.used -= 1;
     // Backward shift (linear probing without tombstones): later entries of the run move into the
@@ -144,7 +157,7 @@ export class HashIds {
 
   private growParts(id: number): void {
     let n = this.parts.length;
-    while (n <= 2 * id + 1) n *= 2;
+    while (n < STRIDE * (id + 1)) n *= 2;
     const parts = new Float64Array(n);
     parts.set(this.parts);
     this.parts = parts;

@@ -15,16 +15,19 @@ import { HashIds } from './hash-ids';
 
 /** No id / no forest id. */
 export const NO_ID = -1;
-const FIRST_IDS = 1024;
-/** owners[2 sid + 1]: the analysis keeps the sid; DEAD: the sid is free. */
+/** The table's payload per sid: the forest's id of the block, the analysis' mark. */
+const FOREST = 0;
+const ANALYSIS = 1;
+/** The analysis' mark: it keeps the sid; DEAD: the sid is free. */
 const KEPT = 1;
 const DEAD = -1;
 
-/** Hash keys to shared ids, with the forest's id and the analysis' mark per sid. */
+/**
+ * Hash keys to shared ids, with the forest's id (NO_ID: none) and the analysis' mark (0, KEPT or
+ * DEAD) per sid, kept as the table's payload: in the cache line its look-up reads anyway.
+ */
 export class SharedHashIds {
   private readonly table = new HashIds();
-  /** Per sid: the forest's id of its block (NO_ID: none), the analysis' mark (0, KEPT or DEAD). */
-  private owners = newOwners(FIRST_IDS);
   private readonly free: number[] = [];
   private next = 0;
   private held = false;
@@ -45,9 +48,10 @@ export class SharedHashIds {
   intern(key: HashKey): number {
     const found = this.table.find(key);
     if (found !== NO_ID) return found;
-    const sid = this.free.pop() ?? this.grow();
-    this.owners[2 * sid + 1] = 0;
+    const sid = this.free.pop() ?? this.next++;
     this.table.set(key, sid);
+    this.table.setPayload(sid, FOREST, NO_ID);
+    this.table.setPayload(sid, ANALYSIS, 0);
     // Looked up for a batch but maybe kept by neither side: settle() frees it then.
     if (this.held) this.pending.push(sid);
     return sid;
@@ -60,23 +64,23 @@ export class SharedHashIds {
 
   /** The forest's id of sid's block, NO_ID when the forest does not know it. */
   forestId(sid: number): number {
-    return this.owners[2 * sid] as number;
+    return this.table.payload(sid, FOREST);
   }
 
   /** The forest knows sid's block as id (NO_ID: it forgot the block). */
   setForestId(sid: number, id: number): void {
-    this.owners[2 * sid] = id;
+    this.table.setPayload(sid, FOREST, id);
     if (id === NO_ID) this.drop(sid);
   }
 
   /** Whether the analysis keeps sid. */
   kept(sid: number): boolean {
-    return this.owners[2 * sid + 1] === KEPT;
+    return this.table.payload(sid, ANALYSIS) === KEPT;
   }
 
   /** The analysis starts or stops keeping sid. */
   setKept(sid: number, kept: boolean): void {
-    this.owners[2 * sid + 1] = kept ? KEPT : 0;
+    this.table.setPayload(sid, ANALYSIS, kept ? KEPT : 0);
     if (!kept) this.drop(sid);
   }
 
@@ -95,30 +99,14 @@ export class SharedHashIds {
 
   /** Frees sid when neither side keeps it (at settle() while held). */
   private drop(sid: number): void {
-    const owners = this.owners;
-    if (owners[2 * sid] !== NO_ID || owners[2 * sid + 1] !== 0) return;
+    const table = this.table;
+    if (table.payload(sid, FOREST) !== NO_ID || table.payload(sid, ANALYSIS) !== 0) return;
     if (this.held) {
       this.pending.push(sid);
       return;
     }
-    owners[2 * sid + 1] = DEAD;
+    table.setPayload(sid, ANALYSIS, DEAD);
     this.table.delete(sid);
     this.free.push(sid);
   }
-
-  private grow(): number {
-    if (2 * this.next === this.owners.length) {
-      const owners = newOwners(2 * this.next);
-      owners.set(this.owners);
-      this.owners = owners;
-    }
-    return this.next++;
-  }
-}
-
-/** Owner marks for n sids: no forest id, not kept by the analysis. */
-function newOwners(n: number): Int32Array {
-  const owners = new Int32Array(2 * n);
-  for (let i = 0; i < owners.length; i += 2) owners[i] = NO_ID;
-  return owners;
 }
