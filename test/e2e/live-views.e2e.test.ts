@@ -421,7 +421,12 @@ describe('live views in Chromium', () => {
     const held = await ids();
     const box = await page.locator('[data-testid="chain-row"][aria-selected="true"]').boundingBox();
     await moreEvents(40);
-    expect(await ids()).toEqual(held);
+    // The same rows in the same order; the open chain's detail below may have grown meanwhile
+    // (it is as tall as its chain, up to 45%), leaving the list fewer rows to draw.
+    const now = await ids();
+    const drawn = Math.min(now.length, held.length);
+    expect(drawn).toBeGreaterThan(4);
+    expect(now.slice(0, drawn)).toEqual(held.slice(0, drawn));
     expect(
       (await page.locator('[data-testid="chain-row"][aria-selected="true"]').boundingBox())?.y,
     ).toBe(box?.y);
