@@ -4,18 +4,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Publisher } from 'zeromq';
 import { KvSource } from '../../electron/ingest/kv-source';
 import type { SourceConfig } from '../../electron/ingest/source-config';
-import { encodeBatch } from '../../electron/sim/encode';
 import { encodeSeq } from '../../electron/wire/message';
 import { waitFor } from '../support/wait-for';
-import { recordingSink, warmUp } from './helpers';
+import { clearedBatch, recordingSink, warmUp } from './helpers';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const x of open.splice(0).reverse()) await x.close();
 });
-
-const payload = (seq: number): Buffer =>
-  Buffer.from(encodeBatch(1_700_000_000 + seq, [{ type: 'AllBlocksCleared' }], 0, 'map'));
 
 describe('a live frame with an absurd seq', () => {
   it('is counted as a bad frame and never moves the cursor: no reset, no gap, nothing lost', async () => {
@@ -38,12 +34,12 @@ describe('a live frame with an absurd seq', () => {
     let next = 0;
     const send = (seq: bigint, body: Buffer) => pub.send(['kv-events', encodeSeq(seq), body]);
     await warmUp(
-      () => send(BigInt(next), payload(next++)),
+      () => send(BigInt(next), clearedBatch(next++)),
       () => rec.seqs.length,
     );
-    while (next <= 16) await send(BigInt(next), payload(next++));
-    await send(2n ** 62n, payload(99));
-    while (next <= 20) await send(BigInt(next), payload(next++));
+    while (next <= 16) await send(BigInt(next), clearedBatch(next++));
+    await send(2n ** 62n, clearedBatch(99));
+    while (next <= 20) await send(BigInt(next), clearedBatch(next++));
     await waitFor(() => rec.seqs.at(-1) === 20, 'seq 20');
     const c = s.status().counters;
     expect([c.gaps, c.lost, c.resets, c.duplicates]).toEqual([0, 0, 0, 0]);

@@ -5,18 +5,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Publisher } from 'zeromq';
 import { KvSource } from '../../electron/ingest/kv-source';
 import type { SourceConfig } from '../../electron/ingest/source-config';
-import { encodeBatch } from '../../electron/sim/encode';
 import { encodeSeq } from '../../electron/wire/message';
 import { waitFor } from '../support/wait-for';
-import { recordingSink } from './helpers';
+import { clearedBatch, recordingSink } from './helpers';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const x of open.splice(0).reverse()) await x.close();
 });
-
-const payload = (seq: number): Buffer =>
-  Buffer.from(encodeBatch(1_700_000_000 + seq, [{ type: 'AllBlocksCleared' }], 0, 'map'));
 
 describe('a source closed while messages arrive', () => {
   it('stays closed and takes nothing more, whenever the close comes', async () => {
@@ -27,7 +23,7 @@ describe('a source closed while messages arrive', () => {
     let seq = 0;
     const flood = (async () => {
       while (publishing) {
-        await pub.send(['kv-events', encodeSeq(BigInt(seq)), payload(seq)]);
+        await pub.send(['kv-events', encodeSeq(BigInt(seq)), clearedBatch(seq)]);
         seq += 1;
         if (seq % 64 === 0) await new Promise((r) => setImmediate(r));
       }

@@ -1,5 +1,6 @@
 // Test helpers for the ingest tests: a recording sink, free ports, warm-up.
 import net from 'node:net';
+import { encodeBatch } from '../../electron/sim/encode';
 import type { IngestSink } from '../../shared/records';
 import type {
   EventErrorRecord,
@@ -97,3 +98,7 @@ export async function warmUp(
     while (received() === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 3));
   }
 }
+
+/** A one-event batch (AllBlocksCleared) whose ts is its seq, so every payload differs. */
+export const clearedBatch = (seq: number): Buffer =>
+  Buffer.from(encodeBatch(1_700_000_000 + seq, [{ type: 'AllBlocksCleared' }], 0, 'map'));

@@ -6,19 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Publisher, Router } from 'zeromq';
 import { KvSource } from '../../electron/ingest/kv-source';
 import type { SourceConfig } from '../../electron/ingest/source-config';
-import { encodeBatch } from '../../electron/sim/encode';
 import { encodeSeq, readSeq } from '../../electron/wire/message';
 import { waitFor } from '../support/wait-for';
-import { recordingSink, warmUp } from './helpers';
+import { clearedBatch, recordingSink, warmUp } from './helpers';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const x of open.splice(0).reverse()) await x.close();
 });
-
-/** One batch per seq, its ts the seq (so every payload differs). */
-const payload = (seq: number): Buffer =>
-  Buffer.from(encodeBatch(1_700_000_000 + seq, [{ type: 'AllBlocksCleared' }], 0, 'map'));
 
 /** A PUB + replay ROUTER whose buffer holds every batch published or held back. */
 async function engine() {
@@ -37,7 +32,7 @@ async function engine() {
         const from = Number(readSeq(start!));
         requests.push(from);
         const seqs = buffer.filter((b) => b >= from);
-        for (const q of seqs) await router.send([id!, '', encodeSeq(BigInt(q)), payload(q)]);
+        for (const q of seqs) await router.send([id!, '', encodeSeq(BigInt(q)), clearedBatch(q)]);
         await router.send([id!, '', encodeSeq(-1n), '']);
         answered(seqs.at(-1) ?? -1);
       }
@@ -80,7 +75,7 @@ async function engine() {
     /** Sends seq q on PUB: for a held-back seq, its late live copy. */
     async sendLate(q: number): Promise<void> {
       live++;
-      await pub.send(['kv', encodeSeq(BigInt(q)), payload(q)]);
+      await pub.send(['kv', encodeSeq(BigInt(q)), clearedBatch(q)]);
     },
   };
 }

@@ -5,18 +5,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Publisher, Router, Subscriber } from 'zeromq';
 import { KvSource } from '../../electron/ingest/kv-source';
 import type { SourceConfig } from '../../electron/ingest/source-config';
-import { encodeBatch } from '../../electron/sim/encode';
 import { encodeSeq } from '../../electron/wire/message';
 import { waitFor } from '../support/wait-for';
-import { recordingSink, warmUp } from './helpers';
+import { clearedBatch, recordingSink, warmUp } from './helpers';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const x of open.splice(0).reverse()) await x.close();
 });
-
-const payload = (seq: number): Buffer =>
-  Buffer.from(encodeBatch(1_700_000_000 + seq, [{ type: 'AllBlocksCleared' }], 0, 'map'));
 
 /** Binds a publisher on `endpoint` once the wrong peer's port is free again. */
 async function publisherOn(endpoint: string): Promise<Publisher> {
@@ -70,7 +66,7 @@ describe('a source whose endpoint first answers as the wrong kind of ZeroMQ sock
       open.push(pub);
       let next = 0;
       await warmUp(
-        () => pub.send(['kv-events', encodeSeq(BigInt(next)), payload(next++)]),
+        () => pub.send(['kv-events', encodeSeq(BigInt(next)), clearedBatch(next++)]),
         () => rec.seqs.length,
         'a batch from the publisher started after the wrong peer',
       );
