@@ -151,6 +151,11 @@ export class Connections {
     return this.demo !== null;
   }
 
+  /** True while the simulator runs and its connection is connected: the demo stream is live. */
+  demoLive(): boolean {
+    return this.demo !== null && this.sources.has(DEMO_PROFILE_ID);
+  }
+
   /** The built-in simulator on loopback, connected like any engine. */
   setDemo(on: boolean): Promise<void> {
     // One change at a time: two quick "on" calls would otherwise start two simulators.

@@ -398,7 +398,7 @@ export class KvScopeService {
       n,
       epoch: this.view.epoch,
       view: this.view.info(
-        this.connections.demoRunning(),
+        { running: this.connections.demoRunning(), live: this.connections.demoLive() },
         this.connections.connectedNames(),
         this.liveSources(),
       ),

@@ -130,15 +130,20 @@ export class ViewState {
   }
 
   /**
-   * The header's view of things; `live`: the connections, the live view's sources; `connected`:
-   * the names of the connections connected besides the demo.
+   * The header's view of things; `demo`: whether the simulator runs and whether its connection is
+   * connected (only then is its stream live, in the title); `live`: the connections, the live
+   * view's sources; `connected`: the names of the connections connected besides the demo.
    */
-  info(demo: boolean, connected: readonly string[], live: readonly ViewSource[]): ViewInfo {
+  info(
+    demo: { running: boolean; live: boolean },
+    connected: readonly string[],
+    live: readonly ViewSource[],
+  ): ViewInfo {
     return {
       kind: this.opened ? 'session' : 'live',
-      title: this.opened?.title ?? liveTitle(demo, connected),
+      title: this.opened?.title ?? liveTitle(demo.live, connected),
       unsaved: !this.opened && this.live.unsaved,
-      demo: !this.opened && demo,
+      demo: !this.opened && demo.running,
       progress: this.progress,
       problems: this.problems(),
       sources: this.sources(live),

@@ -92,6 +92,23 @@ describe('what is live, in Chromium', () => {
     await page.context().close();
   }, 120_000);
 
+  it('says no connection is live once the demo is disconnected, and the demo stream again on Connect', async () => {
+    const s = await serve('demo-off', ['--demo']);
+    const page = await openApp(browser, s.url);
+    const title = page.getByTestId('view-title');
+    await expect.poll(() => title.getAttribute('title')).toBe('Live: demo stream');
+    await showView(page, 'Connections');
+    await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await expect.poll(() => title.getAttribute('title')).toBe('Live: no connection');
+    // The simulator still runs: its switch and badge stay on, only its stream is not live.
+    expect(await page.getByTestId('badge-demo').count()).toBe(1);
+    expect(await page.getByRole('switch', { name: 'Demo engine' }).isChecked()).toBe(true);
+    await shots(page, 'demo-disconnected');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect.poll(() => title.getAttribute('title')).toBe('Live: demo stream');
+    await page.context().close();
+  }, 120_000);
+
   it('opens a file given with --open without starting a demo stream beside it', async () => {
     const file = path.join(dataDir, 'opened.kvscope.jsonl.gz');
     const source = { id: 'gpu-a', name: 'gpu-a', endpoint: 'tcp://10.0.0.1:5557' };
