@@ -3,10 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Publisher } from 'zeromq';
 import { KvSource } from '../../electron/ingest/kv-source';
-import type { SourceConfig } from '../../electron/ingest/source-config';
 import { encodeSeq } from '../../electron/wire/message';
 import { waitFor } from '../support/wait-for';
-import { clearedBatch, recordingSink, warmUp } from './helpers';
+import { clearedBatch, recordingSink, sourceConfig, warmUp } from './helpers';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
@@ -18,17 +17,12 @@ describe('a live frame with an absurd seq', () => {
     const pub = new Publisher({ linger: 0 });
     await pub.bind('tcp://127.0.0.1:*');
     open.push(pub);
-    const cfg: SourceConfig = {
-      id: 'src',
-      name: 'hostile',
-      mode: 'connect',
-      topic: '',
-      endpoint: pub.lastEndpoint!,
-      replayEndpoint: null,
-      profileId: null,
-    };
     const rec = recordingSink();
-    const s = new KvSource(cfg, rec.sink, {});
+    const s = new KvSource(
+      sourceConfig({ name: 'hostile', endpoint: pub.lastEndpoint! }),
+      rec.sink,
+      {},
+    );
     open.push(s);
     await s.start();
     let next = 0;

@@ -4,10 +4,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Publisher } from 'zeromq';
 import { KvSource } from '../../electron/ingest/kv-source';
-import type { SourceConfig } from '../../electron/ingest/source-config';
 import { encodeSeq } from '../../electron/wire/message';
 import { waitFor } from '../support/wait-for';
-import { clearedBatch, recordingSink } from './helpers';
+import { clearedBatch, recordingSink, sourceConfig } from './helpers';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
@@ -29,17 +28,12 @@ describe('a source closed while messages arrive', () => {
       }
     })();
     for (let round = 0; round < 20; round++) {
-      const cfg: SourceConfig = {
-        id: `src${round}`,
-        name: 'engine',
-        mode: 'connect',
-        topic: '',
-        endpoint: pub.lastEndpoint!,
-        replayEndpoint: null,
-        profileId: null,
-      };
       const rec = recordingSink();
-      const s = new KvSource(cfg, rec.sink, {});
+      const s = new KvSource(
+        sourceConfig({ id: `src${round}`, endpoint: pub.lastEndpoint! }),
+        rec.sink,
+        {},
+      );
       await s.start();
       await waitFor(() => rec.seqs.length > round * 3, 'messages flowing');
       const states: string[] = [];

@@ -1,5 +1,6 @@
 // Test helpers for the ingest tests: a recording sink, free ports, warm-up.
 import net from 'node:net';
+import type { SourceConfig } from '../../electron/ingest/source-config';
 import { encodeBatch } from '../../electron/sim/encode';
 import type { IngestSink } from '../../shared/records';
 import type {
@@ -102,3 +103,16 @@ export async function warmUp(
 /** A one-event batch (AllBlocksCleared) whose ts is its seq, so every payload differs. */
 export const clearedBatch = (seq: number): Buffer =>
   Buffer.from(encodeBatch(1_700_000_000 + seq, [{ type: 'AllBlocksCleared' }], 0, 'map'));
+
+/** A connect-mode source config on `endpoint` with no topic filter and no replay, `over` on top. */
+export function sourceConfig(over: Partial<SourceConfig> & { endpoint: string }): SourceConfig {
+  return {
+    id: 'src',
+    name: 'test',
+    mode: 'connect',
+    topic: '',
+    replayEndpoint: null,
+    profileId: null,
+    ...over,
+  };
+}

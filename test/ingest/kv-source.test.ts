@@ -5,7 +5,7 @@ import { expandProfile, type SourceConfig } from '../../electron/ingest/source-c
 import { SimPublisher } from '../../electron/sim/publisher';
 import type { SimOptions } from '../../electron/sim/types';
 import { waitFor } from '../support/wait-for';
-import { freePorts, recordingSink, warmUp } from './helpers';
+import { freePorts, recordingSink, sourceConfig, warmUp } from './helpers';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -16,18 +16,6 @@ async function sim(opts: Partial<SimOptions> = {}): Promise<SimPublisher> {
   const s = await SimPublisher.start({ format: 'map', hash: 'int', seed: 7, ...opts });
   open.push(s);
   return s;
-}
-
-function cfg(over: Partial<SourceConfig> & { endpoint: string }): SourceConfig {
-  return {
-    id: 'src',
-    name: 'test',
-    mode: 'connect',
-    topic: '',
-    replayEndpoint: null,
-    profileId: null,
-    ...over,
-  };
 }
 
 async function source(c: SourceConfig, opts = {}) {
@@ -49,7 +37,7 @@ function heard(p: SimPublisher, rec: { seqs: unknown[] }): Promise<void> {
 describe('KvSource over real ZeroMQ', () => {
   it('connects to a binding publisher and delivers every event of every batch in order', async () => {
     const p = await sim();
-    const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint }));
+    const { s, rec } = await source(sourceConfig({ endpoint: p.ranks[0]!.pubEndpoint }));
     await heard(p, rec);
     const first = rec.seqs[0]!;
     await p.publish(50);
@@ -68,7 +56,7 @@ describe('KvSource over real ZeroMQ', () => {
   it('binds for a publisher that connects out (llm-d style)', async () => {
     const port = await freePorts();
     const endpoint = `tcp://127.0.0.1:${port}`;
-    const { s, rec } = await source(cfg({ endpoint, mode: 'bind' }));
+    const { s, rec } = await source(sourceConfig({ endpoint, mode: 'bind' }));
     expect(s.status().state).toBe('waiting');
     const p = await sim({ bind: false, connectTo: endpoint, format: 'array' });
     await heard(p, rec);
@@ -82,9 +70,9 @@ describe('KvSource over real ZeroMQ', () => {
   it('a bind on a port in use is an error state with a clear message', async () => {
     const port = await freePorts();
     const endpoint = `tcp://127.0.0.1:${port}`;
-    await source(cfg({ endpoint, mode: 'bind' }));
+    await source(sourceConfig({ endpoint, mode: 'bind' }));
     const rec = recordingSink();
-    const second = new KvSource(cfg({ id: 'b', endpoint, mode: 'bind' }), rec.sink);
+    const second = new KvSource(sourceConfig({ id: 'b', endpoint, mode: 'bind' }), rec.sink);
     open.push(second);
     await expect(second.start()).rejects.toThrow(/already in use/);
     expect(second.status().state).toBe('error');
@@ -93,7 +81,7 @@ describe('KvSource over real ZeroMQ', () => {
 
   it('rejects a malformed endpoint with a clear error', async () => {
     const rec = recordingSink();
-    const s = new KvSource(cfg({ endpoint: 'localhost:5557' }), rec.sink);
+    const s = new KvSource(sourceConfig({ endpoint: 'localhost:5557' }), rec.sink);
     open.push(s);
     await expect(s.start()).rejects.toThrow(/tcp:\/\/host:port/);
     expect(s.status().state).toBe('error');
@@ -102,8 +90,10 @@ describe('KvSource over real ZeroMQ', () => {
   it('a matching topic prefix gets data; a wrong topic gets nothing and a hint', async () => {
     const p = await sim({ topic: 'kv-events' });
     const ep = p.ranks[0]!.pubEndpoint;
-    const good = await source(cfg({ id: 'good', endpoint: ep, topic: 'kv-' }));
-    const bad = await source(cfg({ id: 'bad', endpoint: ep, topic: 'other', stallAfterSec: 0.3 }));
+    const good = await source(sourceConfig({ id: 'good', endpoint: ep, topic: 'kv-' }));
+    const bad = await source(
+      sourceConfig({ id: 'bad', endpoint: ep, topic: 'other', stallAfterSec: 0.3 }),
+    );
     await heard(p, good.rec);
     await waitFor(() => bad.s.status().hint !== null, 'the hint');
     await p.publish(5);
@@ -123,7 +113,7 @@ describe('KvSource over real ZeroMQ', () => {
   it('tells a source that never connected what to check: port, host, bind, the rank offset', async () => {
     const port = await freePorts(1);
     const ep = `tcp://127.0.0.1:${port}`;
-    const { s } = await source(cfg({ id: 'p#2', endpoint: ep, stallAfterSec: 0.3 }));
+    const { s } = await source(sourceConfig({ id: 'p#2', endpoint: ep, stallAfterSec: 0.3 }));
     await waitFor(() => s.status().hint !== null, 'the hint');
     const hint = s.status().hint!;
     expect(s.status().state).toBe('connecting');
@@ -137,7 +127,7 @@ describe('KvSource over real ZeroMQ', () => {
   it('tells a bound source that no publisher connected in', async () => {
     const port = await freePorts(1);
     const { s } = await source(
-      cfg({ endpoint: `tcp://127.0.0.1:${port}`, mode: 'bind', stallAfterSec: 0.3 }),
+      sourceConfig({ endpoint: `tcp://127.0.0.1:${port}`, mode: 'bind', stallAfterSec: 0.3 }),
     );
     await waitFor(() => s.status().hint !== null, 'the hint');
     expect(s.status().hint).toMatch(/^nothing connected to .*connect out/);
@@ -147,7 +137,10 @@ describe('KvSource over real ZeroMQ', () => {
     const drop = new Set<bigint>();
     const p = await sim({ replay: true, faults: { dropFromPub: (seq) => drop.has(seq) } });
     const { s, rec } = await source(
-      cfg({ endpoint: p.ranks[0]!.pubEndpoint, replayEndpoint: p.ranks[0]!.replayEndpoint }),
+      sourceConfig({
+        endpoint: p.ranks[0]!.pubEndpoint,
+        replayEndpoint: p.ranks[0]!.replayEndpoint,
+      }),
     );
     await heard(p, rec);
     const f = p.stats().ranks[0]!.lastSeq!;
@@ -171,7 +164,10 @@ describe('KvSource over real ZeroMQ', () => {
       faults: { dropFromPub: (seq) => drop.has(seq) },
     });
     const { s, rec } = await source(
-      cfg({ endpoint: p.ranks[0]!.pubEndpoint, replayEndpoint: p.ranks[0]!.replayEndpoint }),
+      sourceConfig({
+        endpoint: p.ranks[0]!.pubEndpoint,
+        replayEndpoint: p.ranks[0]!.replayEndpoint,
+      }),
     );
     await heard(p, rec);
     const f = p.stats().ranks[0]!.lastSeq!;
@@ -187,7 +183,7 @@ describe('KvSource over real ZeroMQ', () => {
   it('without a replay endpoint records a gap as lost at once', async () => {
     const drop = new Set<bigint>();
     const p = await sim({ faults: { dropFromPub: (seq) => drop.has(seq) } });
-    const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint }));
+    const { s, rec } = await source(sourceConfig({ endpoint: p.ranks[0]!.pubEndpoint }));
     await heard(p, rec);
     const f = p.stats().ranks[0]!.lastSeq!;
     drop.add(BigInt(f + 1));
@@ -203,7 +199,10 @@ describe('KvSource over real ZeroMQ', () => {
   it('sees a publisher restart as a reset, not a gap', async () => {
     const p = await sim({ replay: true });
     const { s, rec } = await source(
-      cfg({ endpoint: p.ranks[0]!.pubEndpoint, replayEndpoint: p.ranks[0]!.replayEndpoint }),
+      sourceConfig({
+        endpoint: p.ranks[0]!.pubEndpoint,
+        replayEndpoint: p.ranks[0]!.replayEndpoint,
+      }),
     );
     await heard(p, rec);
     await p.publish(5);
@@ -221,7 +220,7 @@ describe('KvSource over real ZeroMQ', () => {
   it('reconnects by itself when the engine restarts on the same port, and sees a reset', async () => {
     const port = await freePorts();
     const first = await sim({ seed: 1, port });
-    const { s, rec } = await source(cfg({ endpoint: `tcp://127.0.0.1:${port}` }));
+    const { s, rec } = await source(sourceConfig({ endpoint: `tcp://127.0.0.1:${port}` }));
     await heard(first, rec);
     // A run longer than the slow joiner's loss, so the restart shows as seq going back.
     await first.publish(100);
@@ -244,7 +243,7 @@ describe('KvSource over real ZeroMQ', () => {
     const port = await freePorts();
     const first = await sim({ seed: 1, port });
     const { s, rec } = await source(
-      cfg({ endpoint: `tcp://127.0.0.1:${port}`, stallAfterSec: 3600 }),
+      sourceConfig({ endpoint: `tcp://127.0.0.1:${port}`, stallAfterSec: 3600 }),
     );
     await heard(first, rec);
     expect(s.status().state).toBe('connected');
@@ -265,7 +264,7 @@ describe('KvSource over real ZeroMQ', () => {
   it('a bound source says when the publisher that connected in hung up', async () => {
     const port = await freePorts();
     const { s, rec } = await source(
-      cfg({ endpoint: `tcp://127.0.0.1:${port}`, mode: 'bind', stallAfterSec: 3600 }),
+      sourceConfig({ endpoint: `tcp://127.0.0.1:${port}`, mode: 'bind', stallAfterSec: 3600 }),
     );
     const p = await sim({ seed: 3, bind: false, connectTo: `tcp://127.0.0.1:${port}` });
     await heard(p, rec);
@@ -276,7 +275,9 @@ describe('KvSource over real ZeroMQ', () => {
 
   it('turns stalled when the publisher goes quiet and connected again when it resumes', async () => {
     const p = await sim();
-    const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint, stallAfterSec: 0.3 }));
+    const { s, rec } = await source(
+      sourceConfig({ endpoint: p.ranks[0]!.pubEndpoint, stallAfterSec: 0.3 }),
+    );
     const states: string[] = [];
     s.onStatus((st) => states.push(st.state));
     await heard(p, rec);
@@ -293,7 +294,7 @@ describe('KvSource over real ZeroMQ', () => {
 
   it('counts undecodable payloads without breaking the seq order', async () => {
     const p = await sim({ faults: { garbageEvery: 3 } });
-    const { s, rec } = await source(cfg({ endpoint: p.ranks[0]!.pubEndpoint }));
+    const { s, rec } = await source(sourceConfig({ endpoint: p.ranks[0]!.pubEndpoint }));
     await heard(p, rec);
     await p.publish(9);
     const lastSeq = p.stats().ranks[0]!.lastSeq!;
@@ -313,7 +314,7 @@ describe('KvSource over real ZeroMQ', () => {
       sim({ seed: 3 }),
     ]);
     const srcs = await Promise.all(
-      sims.map((p, i) => source(cfg({ id: `s${i}`, endpoint: p.ranks[0]!.pubEndpoint }))),
+      sims.map((p, i) => source(sourceConfig({ id: `s${i}`, endpoint: p.ranks[0]!.pubEndpoint }))),
     );
     for (let i = 0; i < 3; i++) {
       await heard(sims[i]!, srcs[i]!.rec);
@@ -362,7 +363,7 @@ describe('KvSource over real ZeroMQ', () => {
     const ep = p.ranks[0]!.pubEndpoint;
     const handles = () =>
       (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles().length;
-    const warm = new KvSource(cfg({ endpoint: ep }), recordingSink().sink);
+    const warm = new KvSource(sourceConfig({ endpoint: ep }), recordingSink().sink);
     await warm.start();
     await warm.close();
     const fds = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : 0);
@@ -370,7 +371,7 @@ describe('KvSource over real ZeroMQ', () => {
     const fdsBefore = fds();
     for (let i = 0; i < 200; i++) {
       const s = new KvSource(
-        cfg({ id: `x${i}`, endpoint: ep, replayEndpoint: p.ranks[0]!.replayEndpoint }),
+        sourceConfig({ id: `x${i}`, endpoint: ep, replayEndpoint: p.ranks[0]!.replayEndpoint }),
         recordingSink().sink,
       );
       await s.start();

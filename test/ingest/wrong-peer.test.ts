@@ -4,10 +4,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Publisher, Router, Subscriber } from 'zeromq';
 import { KvSource } from '../../electron/ingest/kv-source';
-import type { SourceConfig } from '../../electron/ingest/source-config';
 import { encodeSeq } from '../../electron/wire/message';
 import { waitFor } from '../support/wait-for';
-import { clearedBatch, recordingSink, warmUp } from './helpers';
+import { clearedBatch, recordingSink, sourceConfig, warmUp } from './helpers';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
@@ -41,18 +40,8 @@ describe('a source whose endpoint first answers as the wrong kind of ZeroMQ sock
       const endpoint = wrong.lastEndpoint!;
       let accepted = 0;
       wrong.events.on('accept', () => accepted++);
-      const cfg: SourceConfig = {
-        id: 'src',
-        name: 'engine',
-        mode: 'connect',
-        topic: '',
-        endpoint,
-        replayEndpoint: null,
-        profileId: null,
-        stallAfterSec: 1,
-      };
       const rec = recordingSink();
-      const s = new KvSource(cfg, rec.sink, {});
+      const s = new KvSource(sourceConfig({ endpoint, stallAfterSec: 1 }), rec.sink, {});
       open.push(s);
       await s.start();
       await waitFor(() => accepted >= 1, 'the source to reach the wrong peer');
