@@ -94,6 +94,11 @@ export interface WhatIfReport {
   ghosts: number;
   /** True once the ghost list passed its exact bound and a hash-sampled tail took over. */
   estimate: boolean;
+  /**
+   * Event seconds of stores since the first eviction into G (since a clear: the last one's),
+   * null before any eviction: how long a re-store had to show up.
+   */
+  storesAfterEvictionS: number | null;
   /** k = ceil(f x capacity) for each f of WHAT_IF_FRACTIONS. */
   points: WhatIfPoint[];
   /** extra_hits over k, at most WHAT_IF_CURVE_POINTS points, k ascending. */

@@ -31,6 +31,12 @@ export interface MediumState {
   c: Counters;
   /** Lifetimes of this (source, medium); the report merges them per medium. */
   life: LifetimeStats | null;
+  /**
+   * The ts of the first eviction into G (null before one, or since a clear) and the latest ts of
+   * a store: a verdict that nothing re-stores needs stores for a while after evictions began.
+   */
+  firstEvictionS: number | null;
+  lastStoreS: number | null;
 }
 
 /** One source: its media and its own figures. */
@@ -85,6 +91,8 @@ export function newMedium(
     distances: new DistanceHistogram(),
     c: newCounters(),
     life: null,
+    firstEvictionS: null,
+    lastStoreS: null,
   };
 }
 

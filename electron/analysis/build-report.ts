@@ -137,6 +137,10 @@ function whatIfReport(a: CacheAnalysis, s: SourceState, m: MediumState): WhatIfR
     thrashRestores: Math.round(m.c.thrashRestores),
     ghosts: m.ghosts.size,
     estimate: m.ghosts.estimate,
+    storesAfterEvictionS:
+      m.firstEvictionS === null
+        ? null
+        : Math.max(0, (m.lastStoreS ?? m.firstEvictionS) - m.firstEvictionS),
     points,
     curve,
   };

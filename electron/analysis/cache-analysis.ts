@@ -304,6 +304,7 @@ export class CacheAnalysis {
     const n = ev.block_hashes.length;
     m.c.storedBlocks += n;
     src.c.storedBlocks += n;
+    if (m.lastStoreS === null || ts > m.lastStoreS) m.lastStoreS = ts;
     const holdings = this.holdings;
     const parent = ev.parent_block_hash;
     // A store that is no chain (an offload tier's set of blocks) says nothing of their depth.
@@ -405,6 +406,7 @@ export class CacheAnalysis {
       else (life ??= this.lifetimeOf(m)).add(ts - storedAt);
       // G before the holdings: its reference keeps the id once no source holds the hash.
       m.ghosts.add(id, ts);
+      m.firstEvictionS ??= ts;
       if (!this.heldElsewhere(src, m, id)) this.holdings.remove(id, src.slot);
     }
   }
@@ -415,6 +417,8 @@ export class CacheAnalysis {
       m.resident.forEachId((id) => this.holdings.remove(id, src.slot));
       m.resident.clear();
       m.ghosts.clear();
+      // No ghost is left to come back: the wait for re-stores starts at the next eviction.
+      m.firstEvictionS = null;
     }
   }
 

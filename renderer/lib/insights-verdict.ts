@@ -2,7 +2,7 @@
 // by a number in it. Nothing is said that the figures do not show. Pure.
 
 import type { AnalysisReport, WhatIfReport } from '../../shared/analysis-report';
-import { formatInt, formatPercent } from './format';
+import { formatDuration, formatInt, formatPercent } from './format';
 
 /** The what-if row whose cache re-stored the most, if any re-stored at all. */
 export function worstWhatIf(r: AnalysisReport): WhatIfReport | null {
@@ -10,6 +10,50 @@ export function worstWhatIf(r: AnalysisReport): WhatIfReport | null {
   for (const w of r.whatIf)
     if (w.restores > 0 && (!worst || w.restores > worst.restores)) worst = w;
   return worst;
+}
+
+/**
+ * Whether a (source, medium) without re-stores can be called big enough: it evicted, and stores
+ * went on for a thrash window after its first eviction, so a block evicted early had the time
+ * the thrash count gives it to come back. Before that, no re-store is no evidence.
+ */
+export function restoresSettled(w: WhatIfReport, thrashWindowS: number): boolean {
+  return w.storesAfterEvictionS !== null && w.storesAfterEvictionS >= thrashWindowS;
+}
+
+/** What the verdict says where nothing was re-stored: big enough only once the data can show it. */
+function noRestoreLine(r: AnalysisReport, label: (source: string) => string): string {
+  const t = r.totals;
+  const stores = `${formatInt(t.newStores)} new stores`;
+  const rows = r.whatIf.filter((w) => w.newStores > 0);
+  const open = rows.filter((w) => !restoresSettled(w, r.thrashWindowS));
+  if (rows.length > 0 && open.length === 0) {
+    return (
+      `No block was stored again after its eviction (${stores}, ${formatInt(t.removedBlocks)} ` +
+      `blocks removed): at this load the cache is big enough.`
+    );
+  }
+  if (rows.every((w) => w.storesAfterEvictionS === null)) {
+    return (
+      `No block has been evicted yet (${stores}): the cache has not filled, so whether it is ` +
+      `big enough is not known yet.`
+    );
+  }
+  // The weakest evidence names the cache: one that has not evicted, else the shortest wait.
+  const [first] = [...open].sort(
+    (a, b) => (a.storesAfterEvictionS ?? -1) - (b.storesAfterEvictionS ?? -1),
+  );
+  const where = first ? `${label(first.source)}'s ${first.medium} cache` : 'the cache';
+  const since = first?.storesAfterEvictionS;
+  const shown =
+    since == null
+      ? `${where} has not evicted yet`
+      : `${where} stored for only ${formatDuration(since)} after its first eviction`;
+  return (
+    `No evicted block was stored again yet (${stores}), but ${shown}: whether it is big enough ` +
+    `is not known until it has stored for ${formatInt(r.thrashWindowS)} s past an eviction ` +
+    `(the thrash window).`
+  );
 }
 
 /** The verdict's sentences; `label` names a source for the screen. */
@@ -28,10 +72,7 @@ export function insightsVerdict(r: AnalysisReport, label: (source: string) => st
   }
   const worst = worstWhatIf(r);
   if (!worst) {
-    out.push(
-      `No block was stored again after its eviction (${formatInt(t.newStores)} new stores): ` +
-        'at this load the cache is big enough.',
-    );
+    out.push(noRestoreLine(r, label));
   } else {
     const where = `${label(worst.source)}'s ${worst.medium} cache`;
     const thrashShare = worst.thrashRestores / worst.restores;

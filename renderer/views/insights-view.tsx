@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import type { AnalysisReport } from '../../shared/analysis-report';
 import { bridge, errorText } from '../bridge/bridge';
-import { insightsVerdict } from '../lib/insights-verdict';
+import { insightsVerdict, restoresSettled } from '../lib/insights-verdict';
 import { formatInt, formatPercent } from '../lib/format';
 import { sourceLabel } from '../lib/source-names';
 import { chartColors } from '../lib/theme';
@@ -51,7 +51,11 @@ export function InsightsView({ onOpenChain }: Props) {
     (a, b) => b.restores - a.restores || b.newStores - a.newStores,
   );
   const whatIf = ranked.filter((w) => w.restores > 0).slice(0, MAX_WHAT_IF);
-  const quiet = ranked.filter((w) => w.restores === 0);
+  // A row with no re-store says "no more hits" only once it could have seen one (restoresSettled).
+  const unsettled = ranked.filter(
+    (w) => w.restores === 0 && !restoresSettled(w, report.thrashWindowS),
+  );
+  const quiet = ranked.filter((w) => w.restores === 0 && restoresSettled(w, report.thrashWindowS));
   const hits = report.totals;
   return (
     <div className="insights" data-testid="insights">
@@ -89,6 +93,13 @@ export function InsightsView({ onOpenChain }: Props) {
         <p className="muted" data-testid="what-if-quiet">
           No re-store on {quiet.map((w) => `${label(w.source)} ${w.medium}`).join(', ')}: more
           capacity there would add no hits.
+        </p>
+      )}
+      {unsettled.length > 0 && (
+        <p className="muted" data-testid="what-if-unsettled">
+          Not known yet for {unsettled.map((w) => `${label(w.source)} ${w.medium}`).join(', ')}: no
+          re-store so far, but it has not evicted, or stores have not run{' '}
+          {formatInt(report.thrashWindowS)} s past its first eviction.
         </p>
       )}
       {whatIf.length > 0 && (

@@ -14,6 +14,7 @@ const whatIf = (over: Partial<WhatIfReport> = {}): WhatIfReport => ({
   thrashRestores: 3060,
   ghosts: 900,
   estimate: false,
+  storesAfterEvictionS: 600,
   points: [
     { extraFraction: 0.1, extraBlocks: 205, extraHits: 400 },
     { extraFraction: 0.25, extraBlocks: 512, extraHits: 1200 },
@@ -67,10 +68,39 @@ describe('the insights verdict', () => {
     ]);
   });
 
-  it('says the cache is big enough only when nothing was re-stored', () => {
-    const r = report({ whatIf: [whatIf({ restores: 0, thrashRestores: 0 })], sources: [] });
+  it('says the cache is big enough only when nothing was re-stored for a thrash window after evictions began', () => {
+    const totals = { ...report().totals, removedBlocks: 33_000 };
+    const r = report({
+      whatIf: [whatIf({ restores: 0, thrashRestores: 0, storesAfterEvictionS: 60 })],
+      sources: [],
+      totals,
+    });
     expect(insightsVerdict(r, (s) => s)).toEqual([
-      'No block was stored again after its eviction (35,000 new stores): at this load the cache is big enough.',
+      'No block was stored again after its eviction (35,000 new stores, 33,000 blocks removed): at this load the cache is big enough.',
+    ]);
+  });
+
+  it('does not know yet whether the cache is big enough before it evicted', () => {
+    const r = report({
+      whatIf: [whatIf({ restores: 0, thrashRestores: 0, storesAfterEvictionS: null })],
+      sources: [],
+    });
+    expect(insightsVerdict(r, (s) => s)).toEqual([
+      'No block has been evicted yet (35,000 new stores): the cache has not filled, so whether it is big enough is not known yet.',
+    ]);
+  });
+
+  it('does not know yet while stores ran less than the thrash window past the first eviction', () => {
+    const quiet = { restores: 0, thrashRestores: 0 };
+    const r = report({
+      whatIf: [
+        whatIf({ ...quiet, storesAfterEvictionS: 1.5 }),
+        whatIf({ ...quiet, source: 'dp1', storesAfterEvictionS: 600 }),
+      ],
+      sources: [],
+    });
+    expect(insightsVerdict(r, (s) => s)).toEqual([
+      "No evicted block was stored again yet (35,000 new stores), but dp0's GPU cache stored for only 1.50 s after its first eviction: whether it is big enough is not known until it has stored for 60 s past an eviction (the thrash window).",
     ]);
   });
 
