@@ -17,7 +17,8 @@ export function eventLine(rec: EventRecord): string {
 
 /** The event of a line that was read (or written) as one; throws if it is not one. */
 export function readEventLine(line: string): EventRecord {
-  const parsed = parseRecord(JSON.parse(line) as Record<string, unknown>);
+  // Its own line (or one a file's read already checked): read back without the file's checks.
+  const parsed = parseRecord(JSON.parse(line) as Record<string, unknown>, false);
   if (typeof parsed === 'string' || !('r' in parsed) || parsed.r.k !== 'event') {
     const what =
       typeof parsed === 'string' ? parsed : 'r' in parsed ? parsed.r.k : 'seq out of reach';

@@ -13,6 +13,7 @@ import {
 } from '../../shared/event-bounds';
 import type {
   EventErrorRecord,
+  HashKey,
   EventRecord,
   GapRecord,
   KvEvent,
@@ -23,6 +24,7 @@ import { encodeEventLine } from './event-line-encoder';
 import { quoteValue } from './problems';
 import {
   BadLine,
+  blockSizeField,
   countField,
   intField,
   placementFields,
@@ -150,13 +152,13 @@ function sourceOf(o: Obj): SessionSource | null {
   return { id, name: str(o.name) ?? id, endpoint: str(o.endpoint) ?? '' };
 }
 
-function hashes(v: unknown, type: string): string[] {
+function hashes(v: unknown, type: string, hash: HashCheck): string[] {
   if (!Array.isArray(v)) throw new BadLine(`${type} without a list of string hashes`);
   // Checked in place and kept, not copied: the array is the parsed line's own (nothing else holds
   // it), and a copy per event is garbage on the hot path of opening a session.
   for (const h of v as unknown[]) {
     if (typeof h !== 'string') throw new BadLine(`${type} without a list of string hashes`);
-    sessionHash(h, 'block hash');
+    hash(h, 'block hash');
   }
   return v as string[];
 }
@@ -165,11 +167,23 @@ function badParent(): never {
   throw new BadLine('parent_block_hash is not a string');
 }
 
-/** A redacted event from a parsed object; throws BadLine when it is not one. */
-export function parseEvent(o: Obj): KvEvent {
+type HashCheck = (v: unknown, what: string) => HashKey;
+
+/** A hash the service wrote itself (the event ring's own lines): only its type and length. */
+function ownHash(v: unknown, what: string): HashKey {
+  return sessionHash(v, what, false);
+}
+
+/**
+ * A redacted event from a parsed object; throws BadLine when it is not one. `fromFile` holds a
+ * file's line to what a frame may carry (a hash's form, a block_size of 1 or more); a line the
+ * service wrote itself is read back without those checks (its event came through them).
+ */
+export function parseEvent(o: Obj, fromFile = true): KvEvent {
   const type = o.type;
+  const hash: HashCheck = fromFile ? sessionHash : ownHash;
   if (type === 'BlockStored') {
-    const block_hashes = hashes(o.block_hashes, type);
+    const block_hashes = hashes(o.block_hashes, type, hash);
     const parent = o.parent_block_hash;
     return {
       type,
@@ -178,10 +192,12 @@ export function parseEvent(o: Obj): KvEvent {
         parent === null || parent === undefined
           ? null
           : typeof parent === 'string'
-            ? sessionHash(parent, 'parent_block_hash')
+            ? hash(parent, 'parent_block_hash')
             : badParent(),
       token_count: countField(o.token_count, 'token_count'),
-      block_size: intField(o.block_size, 'block_size', 0, MAX_BLOCK_SIZE) ?? 0,
+      block_size: fromFile
+        ? blockSizeField(o.block_size)
+        : (intField(o.block_size, 'block_size', 0, MAX_BLOCK_SIZE) ?? 0),
       lora_id: intField(o.lora_id, 'lora_id', INT32_MIN, INT32_MAX),
       medium: strOrNull(o.medium),
       lora_name: strOrNull(o.lora_name),
@@ -201,7 +217,7 @@ export function parseEvent(o: Obj): KvEvent {
     };
   }
   if (type === 'BlockRemoved') {
-    const block_hashes = hashes(o.block_hashes, type);
+    const block_hashes = hashes(o.block_hashes, type, hash);
     return {
       type,
       block_hashes,
@@ -226,9 +242,10 @@ export interface OutOfReachLine {
  */
 export function parseRecord(
   o: Obj,
+  fromFile = true,
 ): { r: SessionRecord; timeError: string | null } | OutOfReachLine | string {
   try {
-    return parseRecordOrThrow(o);
+    return parseRecordOrThrow(o, fromFile);
   } catch (e) {
     if (e instanceof BadLine) return e.message;
     throw e;
@@ -237,6 +254,7 @@ export function parseRecord(
 
 function parseRecordOrThrow(
   o: Obj,
+  fromFile: boolean,
 ): { r: SessionRecord; timeError: string | null } | OutOfReachLine {
   const source = str(o.source);
   const ok = (r: SessionRecord) => ({ r, timeError: null });
@@ -261,7 +279,7 @@ function parseRecordOrThrow(
       }
       if (typeof o.event !== 'object' || o.event === null)
         throw new BadLine('event without its event');
-      const event = parseEvent(o.event as Obj);
+      const event = parseEvent(o.event as Obj, fromFile);
       const dp_rank = intField(o.dp_rank, 'dp_rank', 0, MAX_DP_RANK);
       return ok({ k: 'event', rec: { source, seq, ts: time.ts, dp_rank, idx, event } });
     }

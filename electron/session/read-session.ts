@@ -16,6 +16,8 @@ import { OutOfReachBatches } from './out-of-reach-seq';
 import { duplicateProblem, endProblems, longLineProblem, Problems } from './problems';
 import { SeqDedup } from './seq-dedup';
 
+const NOT_AN_OBJECT = 'not an object';
+
 /** The first line is not a session header: the file is something else. */
 export class NotASessionError extends Error {
   constructor(what: string) {
@@ -124,9 +126,15 @@ export async function readSession(
       const parsed =
         typeof v === 'object' && v !== null && !Array.isArray(v)
           ? parseRecord(v as Record<string, unknown>)
-          : 'not an object';
+          : NOT_AN_OBJECT;
       if (typeof parsed === 'string') {
-        skip(`line ${lineNo}: ${parsed} (skipped)`);
+        // JSON.parse may have rounded a long number the reason names (a gap's seq past 2^53):
+        // the lossless parse of this rare line says it as the file has it.
+        const exact =
+          parsed === NOT_AN_OBJECT
+            ? parsed
+            : parseRecord(parseLossless(line) as Record<string, unknown>);
+        skip(`line ${lineNo}: ${typeof exact === 'string' ? exact : parsed} (skipped)`);
         return;
       }
       if ('outOfReach' in parsed) {

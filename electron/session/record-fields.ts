@@ -4,13 +4,14 @@
 // kept); a time outside them makes its events event errors, as live.
 
 import {
+  MAX_BLOCK_SIZE,
   MAX_COUNT,
   MAX_HASH_HEX_CHARS,
   eventTimeProblem,
   isPlacementLabel,
 } from '../../shared/event-bounds';
 import type { HashKey } from '../../shared/events';
-import { isIntHashKey, isNegativeIntHashKey } from '../wire/hash-key';
+import { hashKeyKind, isIntHashKey, isNegativeIntHashKey } from '../wire/hash-key';
 import { quoteValue } from './problems';
 
 /** Thrown by the checks below: the line is bad, for the reason given. */
@@ -66,6 +67,15 @@ export function intField(v: unknown, what: string, min: number, max: number): nu
   return Number(n);
 }
 
+/**
+ * A BlockStored's block_size: from 1 to MAX_BLOCK_SIZE where the line gives one, as the wire
+ * decoder holds a live event to (a block of 0 tokens is none), so a file never shows what a frame
+ * refuses. Absent, it reads as 0, "not given" (version 2 leaves defaults out; a capture may lack it).
+ */
+export function blockSizeField(v: unknown): number {
+  return v === undefined ? 0 : (intField(v, 'block_size', 1, MAX_BLOCK_SIZE) ?? 0);
+}
+
 /** A count field (token_count, presence counts): a whole number from 0 to MAX_COUNT, 0 if absent. */
 export function countField(v: unknown, what: string): number {
   return intField(v, what, 0, MAX_COUNT) ?? 0;
@@ -100,14 +110,24 @@ export function tsField(v: unknown): { ts: number } | { error: string } {
 }
 
 /**
- * A session file's hash: the text key as recorded (the decoder wrote it canonical), at most
- * MAX_HASH_HEX_CHARS long: a 5,000-digit "hash" is not one, and would ride in every frame.
+ * A session file's hash: a key as the decoder writes one (a u64 or, as engines hashing with
+ * Python's builtin hash() publish, a negative int64 in decimal; a digest's bytes in lowercase
+ * hex), at most MAX_HASH_HEX_CHARS long: a 5,000-digit "hash" is not one, and would ride in
+ * every frame; "-05" or "0xAB" is no key a frame could carry.
  */
-export function sessionHash(v: unknown, what: string): HashKey {
+export function sessionHash(v: unknown, what: string, checkForm = true): HashKey {
   if (typeof v !== 'string') throw new BadLine(`${what} ${describe(v)} is not a string`);
+  // The u64 test first: it is the common key, and a loop over its digits, no regex.
+  if (checkForm && isIntHashKey(v)) return v;
   if (v.length > MAX_HASH_HEX_CHARS) throw new BadLine(`${what} ${describe(v)} ${TOO_LONG}`);
+  // "": an empty bytes hash, as the decoder writes one (vLLM's fixture frames carry them).
+  if (checkForm && v !== '' && hashKeyKind(v) === null)
+    throw new BadLine(`${what} ${describe(v)} ${NOT_A_KEY}`);
   return v;
 }
+
+const NOT_A_KEY =
+  'is not a block hash (a 64-bit integer in decimal, or a digest in lowercase hex of whole bytes)';
 
 const TOO_LONG = `is longer than any block hash (at most ${MAX_HASH_HEX_CHARS} characters)`;
 

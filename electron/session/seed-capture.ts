@@ -6,7 +6,6 @@
 import {
   INT32_MAX,
   INT32_MIN,
-  MAX_BLOCK_SIZE,
   MAX_DP_RANK,
   MAX_GROUP_IDX,
   MAX_WINDOW,
@@ -20,6 +19,7 @@ import { OutOfReachBatches } from './out-of-reach-seq';
 import { duplicateProblem, endProblems, longLineProblem, Problems, quoteValue } from './problems';
 import {
   BadLine,
+  blockSizeField,
   captureHash,
   countField,
   intField,
@@ -78,7 +78,7 @@ function captureEvent(o: Obj): KvEvent {
         o.token_count === undefined || o.token_count === null
           ? (tokenIds ?? 0)
           : countField(o.token_count, 'token_count'),
-      block_size: intField(o.block_size, 'block_size', 0, MAX_BLOCK_SIZE) ?? 0,
+      block_size: blockSizeField(o.block_size),
       lora_id: intField(o.lora_id, 'lora_id', INT32_MIN, INT32_MAX),
       medium: str(o.medium),
       lora_name: loraIsMap ? null : str(o.lora_name),

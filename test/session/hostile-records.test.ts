@@ -268,6 +268,40 @@ describe('u64 seqs, absurd hashes and counts', () => {
     );
   });
 
+  it('skips a block_size of 0 as a frame would, and takes a negative int hash as a frame does (session and capture)', async () => {
+    const zero = ev(2, T0, '2').replace(/"block_size":\d+/, '"block_size":0');
+    const s = await session([header, ev(1, T0, '-5'), zero, ev(3, T0, '3')]);
+    expect(hashesOf(s.events)).toEqual(['-5', '3']);
+    expect(s.counts.skippedLines).toBe(1);
+    expect(s.problems).toEqual([
+      'line 3: block_size 0 is out of range (a whole number from 1 to 1048576) (skipped)',
+    ]);
+    const line = (bs: number, h: number) =>
+      capLine({ ts: T0, type: 'BlockStored', block_hashes: `[${h}]`, block_size: bs });
+    const c = await capture([line(16, -5), line(0, 2), line(16, 3)]);
+    expect(hashesOf(c.events)).toEqual(['-5', '3']);
+    expect(c.problems).toEqual([
+      'line 2: block_size 0 is out of range (a whole number from 1 to 1048576) (skipped)',
+    ]);
+  });
+
+  it('skips a session hash no decoder writes (a sign on a zero, upper-case or odd hex)', async () => {
+    const s = await session([
+      header,
+      ev(1, T0, '1'),
+      ev(2, T0, '-0'),
+      ev(3, T0, 'ABCD'),
+      ev(4, T0, 'abc'),
+      ev(5, T0, '0a'),
+    ]);
+    expect(hashesOf(s.events)).toEqual(['1', '0a']);
+    expect(s.problems.map((p) => p.replace(/ is not a block hash.*/, ''))).toEqual([
+      'line 3: block hash -0',
+      'line 4: block hash "ABCD"',
+      'line 5: block hash "abc"',
+    ]);
+  });
+
   it('skips a token_count of 1e308 as a bad line and keeps the rest (session and capture)', async () => {
     const huge = ev(2, T0, '2').replace(/"token_count":\d+/, '"token_count":1e308');
     const s = await session([header, ev(1, T0, '1'), huge, ev(3, T0, '3')]);

@@ -81,7 +81,8 @@ describe('recording backpressure', () => {
     const checks: { appended: number; behind: number; inFile: number }[] = [];
     for (let round = 0; round < 60; round++) {
       const batch = [];
-      for (let i = 0; i < 50; i++) batch.push(stored('a', round + i / 100, [`${round}${i}`, '7']));
+      for (let i = 0; i < 50; i++)
+        batch.push(stored('a', round + i / 100, [`${round + 1}${i}`, '7']));
       rec.record({
         k: 'batch',
         meta: { source: 'a', seq: round, ts: round, dpRank: 0 },

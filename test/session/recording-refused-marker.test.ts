@@ -24,7 +24,7 @@ afterEach(async () => {
 /** Batch `seq` of source `source`: two stored events. */
 function batchOf(source: string, seq: number): EventRecord[] {
   return [0, 1].map((idx) => ({
-    ...stored(source, 1000 + seq, [`${seq}${idx}1`, `${seq}${idx}2`]),
+    ...stored(source, 1000 + seq, [`${seq + 1}${idx}1`, `${seq + 1}${idx}2`]),
     seq,
     idx,
   }));

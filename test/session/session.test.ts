@@ -36,7 +36,7 @@ function workload(rec: Recording, model: CacheModel): void {
   const big = '18446744073709551615';
   const batches = [
     [stored('a', 100, [big, '9007199254740993', '3']), stored('a', 100, ['4'], '3', 'CPU')],
-    [removed('a', 101, ['3', 'nope'])],
+    [removed('a', 101, ['3', '8888'])],
     [stored('b', 102, ['5', '6'])],
     [cleared('b', 103)],
     [stored('a', 104, ['3'], '9007199254740993')],
