@@ -1,5 +1,6 @@
 import type { AnalysisReport } from '../../shared/analysis-report';
 import { formatDuration, formatInt } from '../lib/format';
+import { thrashAtWindow } from '../lib/thrash-window';
 
 interface Figure {
   id: string;
@@ -10,7 +11,7 @@ interface Figure {
   title: string;
 }
 
-function figures(r: AnalysisReport): Figure[] {
+function figures(r: AnalysisReport, thrashWindowS: number): Figure[] {
   const int = (id: string, label: string, value: number, title: string): Figure => ({
     id,
     label,
@@ -34,9 +35,9 @@ function figures(r: AnalysisReport): Figure[] {
     int('restores', 'Re-stores', r.totals.restores, 'New stores of blocks evicted earlier'),
     int(
       'thrash-restores',
-      `Thrash (${r.thrashWindowS} s)`,
-      r.totals.thrashRestores,
-      `Re-stores within ${r.thrashWindowS} s of their eviction`,
+      `Thrash (${thrashWindowS} s)`,
+      thrashAtWindow(r, thrashWindowS),
+      `Re-stores within ${thrashWindowS} s of their eviction (the Thrash panel's window)`,
     ),
     int('announced-hits', 'Announced hits', r.totals.announcedHits, 'Stores of resident blocks'),
     int(
@@ -59,13 +60,15 @@ function figures(r: AnalysisReport): Figure[] {
 
 interface Props {
   report: AnalysisReport;
+  /** The thrash window the Thrash panel shows: the tile follows it. */
+  thrashWindowS: number;
 }
 
 /** The headline figures of the analysis; each value element carries its exact number. */
-export function InsightFigures({ report }: Props) {
+export function InsightFigures({ report, thrashWindowS }: Props) {
   return (
     <div className="kpis insight-kpis" aria-label="Insight figures">
-      {figures(report).map((f) => (
+      {figures(report, thrashWindowS).map((f) => (
         <div key={f.id} className="kpi" title={f.title}>
           <div className="kpi-label">{f.label}</div>
           <div

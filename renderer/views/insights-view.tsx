@@ -32,6 +32,8 @@ export function InsightsView({ onOpenChain }: Props) {
   const label = useCallback((id: string) => sourceLabel(names, id), [names]);
   const [report, setReport] = useState<AnalysisReport | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The Thrash panel's window, shared with its tile; null: the report's own.
+  const [thrashPick, setThrashPick] = useState<number | null>(null);
   const load = useCallback(async () => {
     try {
       setReport(await bridge().getInsights());
@@ -46,6 +48,7 @@ export function InsightsView({ onOpenChain }: Props) {
     return <p className="muted">{error ? `Could not load the insights: ${error}` : 'Loading…'}</p>;
   }
   const verdict = insightsVerdict(report, label);
+  const thrashWindowS = thrashPick ?? report.thrashWindowS;
   // Rows without a re-store would gain nothing from more capacity: named in one line, not drawn.
   const ranked = [...report.whatIf].sort(
     (a, b) => b.restores - a.restores || b.newStores - a.newStores,
@@ -68,7 +71,7 @@ export function InsightsView({ onOpenChain }: Props) {
         )}
         {error && <p className="error">Could not refresh: {error}</p>}
       </section>
-      <InsightFigures report={report} />
+      <InsightFigures report={report} thrashWindowS={thrashWindowS} />
       <section className="panel insight-panel" aria-label="Hits" data-testid="hits-panel">
         <h3>Hits</h3>
         {hits.hitRatio === null ? (
@@ -114,7 +117,12 @@ export function InsightsView({ onOpenChain }: Props) {
           ))}
         </div>
       )}
-      <ThrashPanel report={report} colors={colors} />
+      <ThrashPanel
+        report={report}
+        colors={colors}
+        windowS={thrashWindowS}
+        onWindowChange={setThrashPick}
+      />
       <LifetimePanel
         lifetimes={report.lifetimes}
         backwardRemovals={report.input.backwardRemovals}

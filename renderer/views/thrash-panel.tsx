@@ -1,19 +1,20 @@
-import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { AnalysisReport } from '../../shared/analysis-report';
 import { formatClock, formatInt, formatPercent } from '../lib/format';
 import type { ChartColors } from '../lib/theme';
+import { thrashAtWindow, thrashWindows } from '../lib/thrash-window';
 
 interface Props {
   report: AnalysisReport;
   colors: ChartColors;
+  /** The window picked (the Insights' tile follows it too). */
+  windowS: number;
+  onWindowChange(windowS: number): void;
 }
 
 /** Re-stores over time, and how many of them count as thrash for a window the user picks. */
-export function ThrashPanel({ report, colors }: Props) {
-  const windows = report.thrashByWindow;
-  const [windowS, setWindowS] = useState(report.thrashWindowS);
-  const chosen = windows.find((w) => w.windowS === windowS);
+export function ThrashPanel({ report, colors, windowS, onWindowChange }: Props) {
+  const thrash = thrashAtWindow(report, windowS);
   const s = report.restoreSeries;
   const rows =
     s.startS === null
@@ -34,24 +35,18 @@ export function ThrashPanel({ report, colors }: Props) {
           <select
             value={windowS}
             data-testid="thrash-window"
-            onChange={(e) => setWindowS(Number(e.target.value))}
+            onChange={(e) => onWindowChange(Number(e.target.value))}
           >
-            {[...new Set([report.thrashWindowS, ...windows.map((w) => w.windowS)])]
-              .sort((a, b) => a - b)
-              .map((w) => (
-                <option key={w} value={w}>
-                  {w} s
-                </option>
-              ))}
+            {thrashWindows(report).map((w) => (
+              <option key={w} value={w}>
+                {w} s
+              </option>
+            ))}
           </select>
         </label>
-        <span
-          data-testid="thrash-at-window"
-          data-value={chosen?.thrashRestores ?? report.totals.thrashRestores}
-        >
-          {formatInt(chosen?.thrashRestores ?? report.totals.thrashRestores)} of{' '}
-          {formatInt(restores)} re-stores came back within {windowS} s of their eviction (
-          {formatPercent(chosen?.thrashRestores ?? report.totals.thrashRestores, restores)})
+        <span data-testid="thrash-at-window" data-value={thrash}>
+          {formatInt(thrash)} of {formatInt(restores)} re-stores came back within {windowS} s of
+          their eviction ({formatPercent(thrash, restores)})
         </span>
       </div>
       {rows.length === 0 ? (

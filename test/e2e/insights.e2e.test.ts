@@ -23,6 +23,7 @@ import { twoRankCapture } from '../analysis/two-rank-capture';
 let dir: string;
 let capture: string;
 let analyzed: Record<string, unknown>;
+let analyzed5: { thrash_restores: number; thrash_window_s: number };
 let opened: ServeProcess;
 let live: ServeProcess;
 let browser: Browser;
@@ -35,6 +36,11 @@ beforeAll(async () => {
   await writeFile(capture, twoRankCapture(9, 900).text);
   analyzed = JSON.parse(
     execFileSync('node', [CLI, 'analyze', '--json', capture], { encoding: 'utf8' }),
+  );
+  analyzed5 = JSON.parse(
+    execFileSync('node', [CLI, 'analyze', '--json', '--thrash-window', '5', capture], {
+      encoding: 'utf8',
+    }),
   );
   opened = await startServe(path.join(dir, 'data-opened'), ['--import', capture]);
   live = await startServe(path.join(dir, 'data-live'));
@@ -109,6 +115,30 @@ describe('the Insights view', () => {
     });
     await page.context().close();
   }, 90_000);
+
+  it("follows the Thrash panel's window in the Thrash tile, with kvscope analyze's count for it", async () => {
+    const page = await openApp(browser, opened.url);
+    await showInsights(page);
+    const tile = page.getByTestId('insight-thrash-restores');
+    await expect.poll(() => tile.getAttribute('data-value')).toBe(String(analyzed.thrash_restores));
+    expect(analyzed5.thrash_window_s).toBe(5);
+    // The fixture's re-stores come back at several distances: 5 s must count fewer than 60 s.
+    expect(analyzed5.thrash_restores).toBeLessThan(analyzed.thrash_restores as number);
+    await page.getByTestId('thrash-window').selectOption('5');
+    await expect
+      .poll(() => tile.getAttribute('data-value'))
+      .toBe(String(analyzed5.thrash_restores));
+    const card = page.locator('.kpi', { has: tile });
+    await expect.poll(() => card.locator('.kpi-label').textContent()).toBe('Thrash (5 s)');
+    expect(await page.getByTestId('thrash-at-window').getAttribute('data-value')).toBe(
+      String(analyzed5.thrash_restores),
+    );
+    for (const width of [1024, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `insights-thrash-5s-${width}.png`) });
+    }
+    await page.context().close();
+  }, 60_000);
 
   it('opens a hot prefix in Chains by its hash', async () => {
     const page = await openApp(browser, opened.url);

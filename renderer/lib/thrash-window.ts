@@ -1,0 +1,17 @@
+// Thrash re-stores for the window the Insights show: the report counts them for each of
+// THRASH_WINDOWS_S side by side, so the tile and the panel follow a switch without a replay.
+
+import type { AnalysisReport } from '../../shared/analysis-report';
+
+/** Thrash re-stores within windowS seconds of their eviction (the report's own window: its total). */
+export function thrashAtWindow(r: AnalysisReport, windowS: number): number {
+  if (windowS === r.thrashWindowS) return r.totals.thrashRestores;
+  return r.thrashByWindow.find((w) => w.windowS === windowS)?.thrashRestores ?? 0;
+}
+
+/** The windows a user may pick: the report's own and those counted beside it, ascending. */
+export function thrashWindows(r: AnalysisReport): number[] {
+  return [...new Set([r.thrashWindowS, ...r.thrashByWindow.map((w) => w.windowS)])].sort(
+    (a, b) => a - b,
+  );
+}
