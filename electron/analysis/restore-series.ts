@@ -39,11 +39,16 @@ export class RestoreBins {
 
   /** The series as plain arrays (rounded where weights are estimates). */
   snapshot(): RestoreSeries {
+    // Bins before the first re-store left (a removed source's) are not drawn: the series starts
+    // at its first re-store, as if the source had never been there. The grid stays (sumOf).
+    let lead = 0;
+    while (lead < this.restores.length && this.restores[lead] === 0) lead += 1;
+    const empty = lead === this.restores.length;
     return {
-      startS: this.start,
+      startS: this.start === null || empty ? null : this.start + lead * this.width,
       binS: this.width,
-      restores: this.restores.map(Math.round),
-      thrashRestores: this.thrash.map(Math.round),
+      restores: this.restores.slice(lead).map(Math.round),
+      thrashRestores: this.thrash.slice(lead).map(Math.round),
     };
   }
 
