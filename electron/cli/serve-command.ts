@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type Command, Option } from 'commander';
 import type { FileResult } from '../../shared/api-types';
 import { fileResultNotice } from '../../shared/file-result';
-import { startHttpHost, type HttpHost } from '../serve/http-host';
+import { probeListen, startHttpHost, type HttpHost } from '../serve/http-host';
 import { startServiceWorker } from '../serve/service-worker';
 import { notRegularFile } from '../session/regular-file';
 import { defaultDataDir, ensureWritableDataDir } from '../service/data-dir';
@@ -62,6 +62,8 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   await ensureWritableDataDir(flags.dataDir);
   const openBytes = flags.open ? await mustRead('--open', flags.open) : 0;
   const importBytes = flags.import ? await mustRead('--import', flags.import) : 0;
+  // A port that cannot be had fails before the service starts its recording file.
+  await probeListen(flags.host, flags.port);
   const worker = await startServiceWorker(path.join(__dirname, 'service-host.cjs'), {
     dataDir: flags.dataDir,
     endpoints: endpointsFromFlags(flags),

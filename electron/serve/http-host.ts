@@ -368,6 +368,22 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   };
 }
 
+/**
+ * Fails, with listenError's words, when host:port cannot be listened on now (port 0 always can):
+ * serve asks before it starts its service, whose recording would otherwise be left behind, an
+ * empty file listed under Recent recordings, by a start that never served. The real listen
+ * still reports a port taken in between.
+ */
+export async function probeListen(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (err) => reject(listenError(err, host, port)));
+    probe.listen(port, host, () => resolve());
+  });
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+}
+
 /** Why the server could not listen, in words that say what to do. */
 function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
   switch (err.code) {

@@ -1,7 +1,15 @@
 // `kvscope serve` at start: what cannot work stops it with one clear line and exit code 1 (a
 // missing file, a port in use, a read-only data folder), and off loopback it prints the token URL.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -140,13 +148,17 @@ describe('kvscope serve at start', () => {
     try {
       const address = taken.address();
       const port = typeof address === 'object' && address ? address.port : 0;
-      const args = ['serve', '--port', String(port), '--data-dir', dataDir('port')];
+      const data = dataDir('port');
+      const args = ['serve', '--port', String(port), '--data-dir', data];
       expectOneLine(
         await runToEnd(args),
         new RegExp(
           `^kvscope: port ${port} on 127\\.0\\.0\\.1 is already in use: pass another --port`,
         ),
       );
+      // A start that never served leaves no recording for Recent recordings to list.
+      const recordings = path.join(data, 'recordings');
+      expect(existsSync(recordings) ? readdirSync(recordings) : []).toEqual([]);
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
