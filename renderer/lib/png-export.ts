@@ -35,11 +35,15 @@ const TITLE_LINE = 22;
 const SUB_LINE = 17;
 const LEGEND_LINE = 18;
 const SWATCH = 18;
+/** A legend label wider than this is cut with an ellipsis (as on screen: .legend-label). */
+const LABEL_MAX = 240;
 const TITLE_FONT = '600 14px system-ui, sans-serif';
 const SMALL_FONT = '12px system-ui, sans-serif';
 
 interface Placed {
   entry: PngLegendEntry;
+  /** The label as drawn: cut to LABEL_MAX. */
+  text: string;
   x: number;
   row: number;
 }
@@ -55,15 +59,29 @@ function layoutLegend(
   let x = PAD;
   let row = 0;
   for (const entry of legend) {
-    const w = SWATCH + 5 + ctx.measureText(entry.label).width + 14;
+    const text = fitText(ctx, entry.label, LABEL_MAX);
+    const w = SWATCH + 5 + ctx.measureText(text).width + 14;
     if (x + w > width - PAD && x > PAD) {
       row += 1;
       x = PAD;
     }
-    placed.push({ entry, x, row });
+    placed.push({ entry, text, x, row });
     x += w;
   }
   return { placed, rows: legend.length === 0 ? 0 : row + 1 };
+}
+
+/** `text` as it fits `max` pixels: whole, or cut with an ellipsis (binary search on its length). */
+function fitText(ctx: CanvasRenderingContext2D, text: string, max: number): string {
+  if (ctx.measureText(text).width <= max) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (ctx.measureText(`${text.slice(0, mid)}…`).width <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${text.slice(0, lo)}…`;
 }
 
 /** Serializes an SVG element and draws it at `scale` onto a canvas; resolves with PNG bytes. */
@@ -122,7 +140,7 @@ export async function svgToPng(
       ctx.lineTo(p.x + SWATCH, cy);
       ctx.stroke();
       ctx.fillStyle = style.text;
-      ctx.fillText(p.entry.label, p.x + SWATCH + 5, cy);
+      ctx.fillText(p.text, p.x + SWATCH + 5, cy);
     }
     ctx.setLineDash([]);
     ctx.drawImage(img, 0, head, width, height);

@@ -36,7 +36,8 @@ export function SeriesLegend({ lines, hidden, colors, onToggle }: Props) {
                 style={{ borderColor: lineColor(colors, l.color, !l.total) }}
                 aria-hidden="true"
               />
-              {l.short ?? l.label}
+              {/* A long name (a 5,000-character medium) is cut here; the title has it whole. */}
+              <span className="legend-label ellipsis">{l.short ?? l.label}</span>
             </button>
           </li>
         );

@@ -55,6 +55,7 @@ interface Props {
 const DASH = { solid: undefined, dashed: '6 3', dotted: '2 3' } as const;
 
 const MARKER_LABEL = { clear: 'cache cleared', gap: 'gap', reset: 'publisher restart' } as const;
+const MARKER_KINDS = ['clear', 'gap', 'reset'] as const;
 
 /**
  * The time of the point nearest to clientX over the plot (the grid's box spans it; the x axis runs
@@ -159,11 +160,19 @@ export function TimeChart({
   const meta: ChartExportMeta = {
     range: rangeText,
     sources: sourcesText,
-    legend: shownLines.map((l) => ({
-      label: l.label,
-      color: lineColor(colors, l.color, !l.total),
-      ...(l.dash ? { dash: l.dash } : {}),
-    })),
+    legend: [
+      ...shownLines.map((l) => ({
+        label: l.label,
+        color: lineColor(colors, l.color, !l.total),
+        ...(l.dash ? { dash: l.dash } : {}),
+      })),
+      // The vertical marker lines, named as the marker note names them (dashed as drawn).
+      ...MARKER_KINDS.filter((k) => markers.some((m) => m.kind === k)).map((k) => ({
+        label: `${MARKER_LABEL[k]} ×${markers.filter((m) => m.kind === k).length}`,
+        color: colors.markers[k],
+        ...(k === 'clear' ? {} : { dash: 'dashed' as const }),
+      })),
+    ],
   };
 
   return (
@@ -304,9 +313,7 @@ function MarkerNote({
   colors: ChartColors;
   names: SourceNames;
 }) {
-  const kinds = (['clear', 'gap', 'reset'] as const).filter((k) =>
-    markers.some((m) => m.kind === k),
-  );
+  const kinds = MARKER_KINDS.filter((k) => markers.some((m) => m.kind === k));
   return (
     <div className="marker-note">
       {kinds.map((k) => {

@@ -1,0 +1,129 @@
+// Chart legends in real Chromium against `kvscope serve --import`: a 5,000-character medium name
+// is cut in the legend (its whole name in the title), so the legend stays as wide as the card;
+// the exported PNG's legend names the marker lines (a cache clear here) in their colour.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SCREENSHOT_DIR,
+  ensureBuilt,
+  expectKpi,
+  launchChromium,
+  openApp,
+  removeDir,
+  setTheme,
+  startServe,
+  tempDir,
+  type ServeProcess,
+} from '../support/e2e-harness';
+
+const LONG = `M${'x'.repeat(4999)}`;
+const T0 = 1_767_225_600;
+
+/** Stores on GPU and on a medium of 5,000 characters for 20 s, a cache clear at 10 s. */
+function capture(): string {
+  const lines: string[] = [];
+  for (let i = 0; i < 20; i += 1) {
+    for (const [k, medium] of [
+      [0, 'GPU'],
+      [1, LONG],
+    ] as const) {
+      lines.push(
+        `{"ts":${T0 + i},"seq":${2 * i + k},"type":"BlockStored","block_hashes":[${100 + 2 * i + k}],"parent_block_hash":null,"token_count":16,"block_size":16,"lora_id":null,"medium":"${medium}"}`,
+      );
+    }
+    if (i === 10) lines.push(`{"ts":${T0 + i},"seq":${2 * i + 1},"type":"AllBlocksCleared"}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+let dir: string;
+let serve: ServeProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureBuilt();
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  dir = await tempDir('legend-names');
+  const file = path.join(dir, 'long-medium.jsonl');
+  await writeFile(file, capture());
+  serve = await startServe(path.join(dir, 'data'), ['--import', file]);
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  await removeDir(dir);
+});
+
+async function overview(width: number): Promise<Page> {
+  const page = await openApp(browser, serve.url, { width, height: 900 });
+  await expectKpi(page, 'stored-blocks', 40);
+  await page.getByTestId('range-all').click();
+  return page;
+}
+
+describe('chart legends', () => {
+  it('cut a 5,000-character medium name, with the whole name in the title', async () => {
+    for (const width of [1024, 1440]) {
+      const page = await overview(width);
+      const card = page.getByTestId('chart-resident');
+      const item = card.locator('.legend-item', { hasText: 'Mxxx' });
+      await item.waitFor({ timeout: 20_000 });
+      expect(await item.getAttribute('title')).toBe(`Hide resident ${LONG}`);
+      const itemBox = await item.boundingBox();
+      const cardBox = await card.boundingBox();
+      if (!itemBox || !cardBox) throw new Error('the legend or its card is not drawn');
+      expect(itemBox.width).toBeLessThan(300);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        width,
+      );
+      for (const theme of ['light', 'dark'] as const) {
+        await setTheme(page, theme);
+        await page.screenshot({
+          path: path.join(SCREENSHOT_DIR, `legend-long-medium-${width}-${theme}.png`),
+        });
+      }
+      await page.context().close();
+    }
+  }, 90_000);
+
+  it('name the marker lines in the exported PNG, in their colour', async () => {
+    const page = await overview(1440);
+    const card = page.getByTestId('chart-rates');
+    await expect.poll(() => card.getByTestId('markers-clear').textContent()).toMatch(/×1$/);
+    const meta = JSON.parse(
+      (await card.locator('[data-export-meta]').getAttribute('data-export-meta')) ?? '{}',
+    ) as { legend: { color: string; label: string }[] };
+    const clear = meta.legend.find((l) => l.label === 'cache cleared ×1');
+    expect(clear).toBeDefined();
+    const download = page.waitForEvent('download');
+    await page.getByTestId('chart-rates-png').click();
+    const png = await readFile(await (await download).path());
+    await writeFile(path.join(SCREENSHOT_DIR, 'legend-markers-exported.png'), png);
+    const svg = await card.locator('svg.recharts-surface').boundingBox();
+    if (!svg) throw new Error('the rate chart has no plot');
+    // The marker's colour is in the image's head (title, range, sources, legend), above the plot.
+    const inHead = await page.evaluate<boolean>(`(async () => {
+      const img = new Image();
+      img.src = 'data:image/png;base64,${png.toString('base64')}';
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width;
+      c.height = img.height;
+      const ctx = c.getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      const headRows = img.height - Math.round(2 * ${svg.height});
+      const head = ctx.getImageData(0, 0, img.width, headRows).data;
+      for (let i = 0; i < head.length; i += 4) {
+        const hex = '#' + [head[i], head[i + 1], head[i + 2]].map((v) => v.toString(16).padStart(2, '0')).join('');
+        if (hex === ${JSON.stringify(clear?.color)}) return true;
+      }
+      return false;
+    })()`);
+    expect(inHead).toBe(true);
+    await page.context().close();
+  }, 60_000);
+});
