@@ -9,7 +9,13 @@ import { figuresForRank, type EngineFigures } from './engine-figures';
 import { EngineHistory } from './engine-history';
 import { EnginePoller, type EngineReading } from './engine-poller';
 import { KvMetricsRegistry } from './kv-registry';
-import type { AnalysisMetrics, MetricsSnapshot, SourceMetrics } from './metrics-snapshot';
+import type {
+  AnalysisMetrics,
+  MediumTally,
+  MetricsSnapshot,
+  SourceMetrics,
+} from './metrics-snapshot';
+import { foldMedia, foldMediaPerSource } from './media-bound';
 
 /** The two text formats a scraper may ask /metrics for. */
 export type MetricsFormat = 'prometheus' | 'openmetrics';
@@ -160,7 +166,7 @@ export class MetricsHub {
         state: s.state,
         counters: s.counters,
         lastMessageAt: s.lastMessageAt,
-        media: this.tally.media(s.id),
+        media: foldMedia(this.tally.media(s.id), addTally),
       };
     });
     // A down URL exports up=0 alone: the last good figures are stale, and a Prometheus series
@@ -170,7 +176,8 @@ export class MetricsHub {
       up: e.ok,
       figures: e.ok ? e.figures : null,
     }));
-    return { at: Date.now(), sources, engines, analysis: this.analysis?.() ?? null };
+    const analysis = this.analysis?.() ?? null;
+    return { at: Date.now(), sources, engines, analysis: analysis && boundedAnalysis(analysis) };
   }
 
   /** The text of /metrics now, in Prometheus text or (asked for) OpenMetrics. */
@@ -221,4 +228,29 @@ export class MetricsHub {
     }
     return 0;
   }
+}
+
+const addTally = (a: MediumTally, b: MediumTally): MediumTally => ({
+  medium: a.medium,
+  stored: a.stored + b.stored,
+  removed: a.removed + b.removed,
+  resident: a.resident + b.resident,
+});
+
+/** The analysis' figures with its medium labels bounded as the stream's are (media-bound.ts). */
+function boundedAnalysis(a: AnalysisMetrics): AnalysisMetrics {
+  return {
+    ...a,
+    media: foldMediaPerSource(a.media, (x, y) => ({
+      ...x,
+      restores: x.restores + y.restores,
+      thrashRestores: x.thrashRestores + y.thrashRestores,
+      announcedHits: x.announcedHits + y.announcedHits,
+    })),
+    lifetimes: foldMedia(a.lifetimes, (x, y) => ({
+      medium: x.medium,
+      counts: x.counts.map((n, i) => n + (y.counts[i] ?? 0)),
+      sumSec: x.sumSec + y.sumSec,
+    })),
+  };
 }
