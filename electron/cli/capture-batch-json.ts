@@ -17,7 +17,7 @@ import {
 } from '../../shared/event-bounds';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../wire/decode-batch';
 import { countExtraKeys, countPresence, MAX_LABEL, readTypeTag } from '../wire/decode-event';
-import { writeMicrosDecimal, writeU64Decimal, writeUintDecimal } from '../wire/decimal-bytes';
+import { writeMicrosDecimalAt, writeU64DecimalAt, writeUintDecimalAt } from '../wire/decimal-bytes';
 import { isIntHashKey } from '../wire/hash-key';
 import {
   CLEARED_POSITIONS,
@@ -67,6 +67,19 @@ const UNHANDLED = new Unhandled('left to the exact path');
 class ByteRun {
   buf: Buffer = Buffer.allocUnsafe(4096);
   n = 0;
+  /** The buffer `dv` views (numbers are written through a DataView: see decimal-bytes.ts). */
+  private viewed: Buffer | null = null;
+  private dv: DataView = new DataView(new ArrayBuffer(0));
+
+  /** A DataView of the buffer, made again only when the buffer changed. */
+  view(): DataView {
+    const buf = this.buf;
+    if (buf !== this.viewed) {
+      this.viewed = buf;
+      this.dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    }
+    return this.dv;
+  }
 
   /** The buffer, with room for k more bytes at n. */
   room(k: number): Buffer {
@@ -102,17 +115,22 @@ class ByteRun {
     this.n += len;
   }
 
+  /** The last `written()` view and the buffer it views. */
+  private part: Buffer = Buffer.alloc(0);
+  private partOf: Buffer | null = null;
+
   /**
-   * The bytes written so far in `exact` when it has their length (else in a new buffer, rare:
-   * a part's length changes seldom): a part that `all` copies with one set(), made without a
-   * view or buffer per batch.
+   * A view of the bytes written so far, for `all` to copy with one set(): the same view while
+   * the buffer and the length stay the same (a batch's head and tail change their length
+   * seldom), so a new batch's bytes need neither a copy nor a view of their own. Before, they
+   * were copied byte by byte into a buffer of their exact length, batch after batch.
    */
-  exactIn(exact: Buffer): Buffer {
-    const n = this.n;
-    const out = exact.length === n ? exact : Buffer.allocUnsafeSlow(n);
-    const buf = this.buf;
-    for (let i = 0; i < n; i++) out[i] = buf[i] as number;
-    return out;
+  written(): Buffer {
+    if (this.part.length !== this.n || this.partOf !== this.buf) {
+      this.partOf = this.buf;
+      this.part = this.buf.subarray(0, this.n);
+    }
+    return this.part;
   }
 
   byte(c: number): void {
@@ -189,9 +207,9 @@ function hashInto(r: MsgpackReader, w: ByteRun): void {
   const b = bytes[p] as number;
   if (b === 0xcf) {
     r.need(9);
-    const buf = w.room(20);
+    w.room(20);
     // Read byte by byte: r.view would make a DataView per payload (MsgpackReader makes it lazily).
-    w.n = writeU64Decimal(buf, w.n, be32(bytes, p + 1), be32(bytes, p + 5));
+    w.n = writeU64DecimalAt(w.view(), w.n, be32(bytes, p + 1), be32(bytes, p + 5));
     r.pos = p + 9;
   } else if (b <= 0x7f || b >= 0xe0 || (b >= 0xcc && b <= 0xce) || (b >= 0xd0 && b <= 0xd2)) {
     let v = r.int('hash');
@@ -200,7 +218,7 @@ function hashInto(r: MsgpackReader, w: ByteRun): void {
       buf[w.n++] = MINUS;
       v = -v;
     }
-    w.n = writeUintDecimal(buf, w.n, v);
+    w.n = writeUintDecimalAt(w.view(), w.n, v);
   } else if (b === 0xd3) {
     r.need(9);
     w.ascii(r.view.getBigInt64(p + 1).toString());
@@ -261,8 +279,8 @@ export class BatchJsonWriter {
   private readonly parent = new ByteRun();
   private readonly head = new ByteRun();
   private readonly tail = new ByteRun();
-  // The batch's head and tail, each in a buffer of its exact length, copied into every line
-  // with one set() (see ByteRun.all).
+  // The batch's head and tail, each a view of its ByteRun's bytes, copied into every line
+  // with one set() (see ByteRun.written).
   private headPart: Buffer = Buffer.alloc(0);
   private tailPart: Buffer = Buffer.alloc(0);
   private bytes: Uint8Array = new Uint8Array(0);
@@ -357,23 +375,26 @@ export class BatchJsonWriter {
     const head = this.head;
     head.n = 0;
     head.all(K_TS);
-    // Epoch seconds to the microsecond are written without String(ts) (see writeMicrosDecimal).
-    const end = writeMicrosDecimal(head.room(24), head.n, ts);
+    // Epoch seconds to the microsecond are written without String(ts) (see writeMicrosDecimalAt).
+    head.room(24);
+    const end = writeMicrosDecimalAt(head.view(), head.n, ts);
     if (end >= 0) head.n = end;
     else head.ascii(String(ts));
     head.all(K_TYPE);
-    this.headPart = head.exactIn(this.headPart);
+    this.headPart = head.written();
     const tail = this.tail;
     tail.n = 0;
     tail.all(K_SEQ);
-    tail.n = writeUintDecimal(tail.room(20), tail.n, seq);
+    tail.room(20);
+    tail.n = writeUintDecimalAt(tail.view(), tail.n, seq);
     // One call site whichever the rank (see NO_RANK).
     tail.all(lineRank === NO_RANK ? K_RANK_NULL_END : K_RANK);
     if (lineRank !== NO_RANK) {
-      tail.n = writeUintDecimal(tail.room(20), tail.n, lineRank);
+      tail.room(20);
+      tail.n = writeUintDecimalAt(tail.view(), tail.n, lineRank);
       tail.all(K_END);
     }
-    this.tailPart = tail.exactIn(this.tailPart);
+    this.tailPart = tail.written();
     this.lines.n = this.linesStart;
     const events = r.arrayHeader();
     if (events < 0) throw UNHANDLED;
@@ -594,7 +615,8 @@ export class BatchJsonWriter {
         w.put(this.parent.buf, 0, this.parent.n);
         w.all(K_TOKEN_COUNT);
       }
-      w.n = writeUintDecimal(w.room(16), w.n, this.tokenCount);
+      w.room(16);
+      w.n = writeUintDecimalAt(w.view(), w.n, this.tokenCount);
       rest = this.storedRest();
     } else if (type === T_REMOVED) {
       if ((this.seen & (1 << F_BLOCK_HASHES)) === 0) throw UNHANDLED;

@@ -9,9 +9,11 @@ import { LineOutput } from '../../electron/cli/line-output';
 import { decodeBatch } from '../../electron/wire/decode-batch';
 import { readSeq } from '../../electron/wire/message';
 import {
-  writeMicrosDecimal,
-  writeU64Decimal,
+  viewOf,
+  writeMicrosDecimalAt,
+  writeU64DecimalAt,
   writeUintDecimal,
+  writeUintDecimalAt,
 } from '../../electron/wire/decimal-bytes';
 import { captureVariantMessages } from '../support/capture-variants';
 import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
@@ -125,28 +127,43 @@ describe('capture --json fast path', () => {
   });
 });
 
-describe('writeU64Decimal', () => {
-  it('writes every u64 exactly, around each power of ten and two', () => {
-    const values: bigint[] = [0n, 1n, 2n ** 64n - 1n];
+/**
+ * What a decimal writer puts at offset 3 of a buffer that ends exactly where `want`'s digits do
+ * (a 4-byte store past the end would throw), with the bytes before it and the end it returned;
+ * '' when all is as it should be. (One expect per value would be most of the test's time.)
+ */
+function misprint(want: string, write: (v: DataView, p: number) => number): string {
+  const buf = new Uint8Array(3 + want.length).fill(0xaa);
+  const end = write(viewOf(buf), 3);
+  const got = Buffer.from(buf).toString('latin1');
+  return got === `\xaa\xaa\xaa${want}` && end === buf.length ? '' : `${want}: ${got} (end ${end})`;
+}
+
+describe('writeU64DecimalAt', () => {
+  it("writes every u64 as BigInt's toString does: edges, powers of ten and two, 100,000 random", () => {
+    const top = 2n ** 64n - 1n;
+    const values: bigint[] = [0n, 1n, top, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 63n];
     for (let k = 0n; k < 64n; k++) values.push(2n ** k - 1n, 2n ** k, 2n ** k + 1n);
     for (let k = 0n; k <= 19n; k++) values.push(10n ** k - 1n, 10n ** k, 10n ** k + 1n);
     let x = 0x9e3779b97f4a7c15n;
-    for (let i = 0; i < 20_000; i++) {
-      x = (x * 6364136223846793005n + 1442695040888963407n) & (2n ** 64n - 1n);
-      values.push(x, x >> BigInt(i % 64));
+    const next = (): bigint => (x = (x * 6364136223846793005n + 1442695040888963407n) & top);
+    // Uniform (most engine hashes: 19 or 20 digits), and of every length (shifted right).
+    for (let i = 0; i < 100_000; i++) values.push(next(), next() >> BigInt(i % 64));
+    // Either side of multiples of 10^8 and 10^16, where the quotients' rounding is corrected.
+    for (let i = 0; i < 4_000; i++) {
+      const at = next();
+      for (const m of [(at / 10n ** 8n) * 10n ** 8n, (at / 10n ** 16n) * 10n ** 16n])
+        for (const d of [-2n, -1n, 0n, 1n, 2n]) if (m + d >= 0n && m + d <= top) values.push(m + d);
     }
-    // Either side of multiples of 10^8, where the quotient's rounding is corrected.
-    for (let i = 0; i < 2_000; i++) {
-      x = (x * 6364136223846793005n + 1442695040888963407n) & (2n ** 64n - 1n);
-      const m = (x / 10n ** 8n) * 10n ** 8n;
-      for (const d of [-2n, -1n, 0n, 1n, 2n])
-        if (m + d >= 0n && m + d < 2n ** 64n) values.push(m + d);
-    }
-    const buf = new Uint8Array(24);
-    for (const v of values) {
-      const n = writeU64Decimal(buf, 0, Number(v >> 32n), Number(v & 0xffffffffn));
-      expect(Buffer.from(buf.subarray(0, n)).toString('latin1')).toBe(v.toString());
-    }
+    const wrong = values
+      .map((v) =>
+        misprint(v.toString(), (view, p) =>
+          writeU64DecimalAt(view, p, Number(v >> 32n), Number(v & 0xffffffffn)),
+        ),
+      )
+      .filter((m) => m !== '');
+    expect(values.length).toBeGreaterThan(200_000);
+    expect(wrong).toEqual([]);
   });
 });
 
@@ -160,8 +177,14 @@ describe('writeUintDecimal', () => {
       const v = (x * 4194304 + (i % 4194304)) % Number.MAX_SAFE_INTEGER;
       values.push(v, Math.floor(v / 2 ** (i % 53)), Math.floor(v / 1e8) * 1e8 - 1);
     }
-    const buf = new Uint8Array(24);
-    for (const v of values.filter((y) => y >= 0)) {
+    const wrong = values
+      .filter((y) => y >= 0)
+      .map((v) => misprint(String(v), (view, p) => writeUintDecimalAt(view, p, v)))
+      .filter((m) => m !== '');
+    expect(wrong).toEqual([]);
+    // The byte-array form, which keeps a view of the last buffer it was given.
+    const buf = new Uint8Array(20);
+    for (const v of [0, 7, 123456789, Number.MAX_SAFE_INTEGER]) {
       const n = writeUintDecimal(buf, 0, v);
       expect(Buffer.from(buf.subarray(0, n)).toString('latin1')).toBe(String(v));
     }
@@ -172,7 +195,7 @@ describe('writeMicrosDecimal', () => {
   it('writes every time of at most six decimals as String() does, and declines every other', () => {
     const buf = new Uint8Array(32);
     const written = (v: number): string | null => {
-      const n = writeMicrosDecimal(buf, 0, v);
+      const n = writeMicrosDecimalAt(viewOf(buf), 0, v);
       return n < 0 ? null : Buffer.from(buf.subarray(0, n)).toString('latin1');
     };
     // Epoch seconds to the microsecond (and coarser), small and near 2^32, whole numbers too.
