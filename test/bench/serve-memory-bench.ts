@@ -1,5 +1,6 @@
-// Memory of the real `kvscope serve` over a long fast run: a publisher sends 18,000 batches/s, a
-// renderer stand-in takes every frame, and the serve process's RSS (main thread and service thread
+// Memory of the real `kvscope serve` over a long fast run: a publisher sends 18,000 batches/s of
+// the simulator's workload with new hashes every 4,000 batches and ts from the clock (an engine's
+// stream keeps bringing new blocks; see fast-publisher.ts), a renderer stand-in takes every frame, and the serve process's RSS (main thread and service thread
 // together: the whole process) is sampled until the screen has shown 10 M events. The service
 // thread's own heap comes from its /metrics (prom-client's nodejs_heap_size_used_bytes there).
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -31,7 +32,7 @@ async function workerHeapMb(origin: string): Promise<number | null> {
 export async function runServeMemoryBench(): Promise<BenchResult> {
   ensureBuilt();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kvscope-serve-memory-'));
-  const publisher = await FastPublisher.start(RATE);
+  const publisher = await FastPublisher.start(RATE, { fresh: true });
   let serve: Child | undefined;
   let reader: FrameReader | undefined;
   try {
@@ -69,7 +70,7 @@ export async function runServeMemoryBench(): Promise<BenchResult> {
     const reached = shown >= EVENTS;
     const received = Math.round((last?.messages ?? 0) / seconds);
     return {
-      title: `Memory of kvscope serve: ${(EVENTS / 1e6).toFixed(1)} M events at ${RATE} batches/s published`,
+      title: `Memory of kvscope serve: ${(EVENTS / 1e6).toFixed(1)} M events at ${RATE} batches/s published, new hashes throughout`,
       rows: [
         ['events shown / wall time', `${shown} in ${seconds.toFixed(0)} s`],
         [
