@@ -19,6 +19,7 @@ import {
   tempDir,
   type ServeProcess,
 } from '../support/e2e-harness';
+import { headHasColours } from '../support/png-head';
 import { eventually } from '../support/wait-for';
 
 let dir: string;
@@ -334,24 +335,12 @@ describe('the Overview charts', () => {
     expect(legend.sources.split(', ').length).toBe(2);
     const svg = await page.getByTestId('chart-rates').locator('svg.recharts-surface').boundingBox();
     if (!svg) throw new Error('the rate chart has no plot');
-    // Decoded in the page (DOM code as text: this file is type-checked for Node).
-    const found = await page.evaluate<boolean[]>(`(async () => {
-      const img = new Image();
-      img.src = 'data:image/png;base64,${png.toString('base64')}';
-      await img.decode();
-      const c = document.createElement('canvas');
-      c.width = img.width;
-      c.height = img.height;
-      const ctx = c.getContext('2d');
-      ctx.drawImage(img, 0, 0);
-      // The head above the plot (drawn at scale 2): title, range, sources, legend.
-      const headRows = img.height - Math.round(2 * ${svg.height});
-      const head = ctx.getImageData(0, 0, img.width, headRows).data;
-      const seen = new Set();
-      for (let i = 0; i < head.length; i += 4)
-        seen.add('#' + [head[i], head[i + 1], head[i + 2]].map((v) => v.toString(16).padStart(2, '0')).join(''));
-      return ${JSON.stringify(legend.legend.map((l) => l.color))}.map((col) => seen.has(col));
-    })()`);
+    const found = await headHasColours(
+      page,
+      png,
+      svg.height,
+      legend.legend.map((l) => l.color),
+    );
     expect(found.length).toBeGreaterThan(2);
     expect(found.every(Boolean)).toBe(true);
     await page.context().close();

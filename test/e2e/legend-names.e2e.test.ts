@@ -17,6 +17,7 @@ import {
   tempDir,
   type ServeProcess,
 } from '../support/e2e-harness';
+import { headHasColours } from '../support/png-head';
 
 const LONG = `M${'x'.repeat(4999)}`;
 const T0 = 1_767_225_600;
@@ -107,23 +108,7 @@ describe('chart legends', () => {
     const svg = await card.locator('svg.recharts-surface').boundingBox();
     if (!svg) throw new Error('the rate chart has no plot');
     // The marker's colour is in the image's head (title, range, sources, legend), above the plot.
-    const inHead = await page.evaluate<boolean>(`(async () => {
-      const img = new Image();
-      img.src = 'data:image/png;base64,${png.toString('base64')}';
-      await img.decode();
-      const c = document.createElement('canvas');
-      c.width = img.width;
-      c.height = img.height;
-      const ctx = c.getContext('2d');
-      ctx.drawImage(img, 0, 0);
-      const headRows = img.height - Math.round(2 * ${svg.height});
-      const head = ctx.getImageData(0, 0, img.width, headRows).data;
-      for (let i = 0; i < head.length; i += 4) {
-        const hex = '#' + [head[i], head[i + 1], head[i + 2]].map((v) => v.toString(16).padStart(2, '0')).join('');
-        if (hex === ${JSON.stringify(clear?.color)}) return true;
-      }
-      return false;
-    })()`);
+    const [inHead] = await headHasColours(page, png, svg.height, [clear?.color ?? '']);
     expect(inHead).toBe(true);
     await page.context().close();
   }, 60_000);
