@@ -256,6 +256,11 @@ export class CacheAnalysis {
     return buildReport(this);
   }
 
+  /** |R| of (source, medium): the blocks resident there now. */
+  residentOf(source: string, medium: string): number {
+    return this.bySource.get(source)?.media.get(medium)?.resident.size ?? 0;
+  }
+
   /** The capacity override of (source, medium), if any. */
   capacityOf(source: string, medium: string): number | undefined {
     return this.capacities.get(capacityKey(source, medium));

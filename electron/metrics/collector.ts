@@ -49,6 +49,8 @@ export class Collector {
       onEngineRead: () => {
         if (analysis) useEngineCapacity(analysis, hub.engineReadings());
       },
+      // The analysis sees every record the tally does: its R is the tally's resident count.
+      ...(analysis === null ? {} : { resident: (s, m) => analysis.residentOf(s, m) }),
     });
     if (analysis) hub.setAnalysis(() => analysisMetrics(analysis));
     const recording =

@@ -4,7 +4,7 @@
 
 import type { Profile, SourceHealth } from '../../shared/api-types';
 import type { SourceConfig } from '../ingest/source-config';
-import { BlockTally } from './block-tally';
+import { BlockTally, type ResidentCount } from './block-tally';
 import { figuresForRank, type EngineFigures } from './engine-figures';
 import { EngineHistory } from './engine-history';
 import { EnginePoller, type EngineReading } from './engine-poller';
@@ -36,6 +36,8 @@ export interface MetricsHubOptions {
   engineTimeoutMs?: number;
   /** Called after each engine read, good or bad (to refresh a screen, say). */
   onEngineRead?: () => void;
+  /** The resident blocks of (source, medium) from an analysis fed the same records (see BlockTally). */
+  resident?: ResidentCount;
 }
 
 /** The engine's figures beside one source, for the service and its screens. */
@@ -61,7 +63,7 @@ interface Watched {
 /** The metrics side of a running set of sources. */
 export class MetricsHub {
   /** Feed it every record the sources deliver (beside the recording and the model). */
-  readonly tally = new BlockTally();
+  readonly tally: BlockTally;
   /** Each source's engine counters over time (hit rate over a window, preemptions). */
   readonly history = new EngineHistory();
   private readonly registry: KvMetricsRegistry;
@@ -71,6 +73,7 @@ export class MetricsHub {
   private analysis: (() => AnalysisMetrics | null) | null = null;
 
   constructor(private readonly opts: MetricsHubOptions) {
+    this.tally = new BlockTally(opts.resident);
     this.registry = new KvMetricsRegistry({ processMetrics: opts.processMetrics ?? false });
   }
 

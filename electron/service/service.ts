@@ -105,6 +105,8 @@ export class KvScopeService {
         useEngineCapacity(live.analysis, this.metrics.engineReadings());
         changed();
       },
+      // The live analysis gets every record the tally gets (the sink below): its R counts them.
+      resident: (source, medium) => live.analysis.residentOf(source, medium),
     });
     this.metrics.setAnalysis(() => analysisMetrics(live.analysis));
     const tally = this.metrics.tally;

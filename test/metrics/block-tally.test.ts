@@ -2,6 +2,7 @@
 // to what the model (and so the screens) counts, on random streams with clears and restarts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
 import { BlockTally } from '../../electron/metrics/block-tally';
 import { CacheModel } from '../../electron/model/cache-model';
 import type { IngestRecord } from '../../shared/records';
@@ -17,26 +18,28 @@ const op = fc.oneof(
   fc.record({ t: fc.constant('reset' as const), src }),
 );
 
+type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
+
+/** The records of a random stream of stores, removals, clears and restarts, half a second apart. */
+function records(ops: Op[]): IngestRecord[] {
+  return ops.map((o, i) => {
+    const ts = (i + 1) / 2;
+    if (o.t === 'reset') return { k: 'reset', rec: { source: o.src, previousSeq: 9, at: ts } };
+    if (o.t === 'clear') return batch([cleared(o.src, ts)]);
+    const hashes = o.hs.map(String);
+    return batch([
+      o.t === 'store' ? stored(o.src, ts, hashes, null, o.med) : removed(o.src, ts, hashes, o.med),
+    ]);
+  });
+}
+
 describe('block tally', () => {
   it('counts stored, removed and resident blocks per source as the model does, by medium', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
         const model = new CacheModel({ evictedCap: 5, ringSize: 100 });
         const tally = new BlockTally();
-        let ts = 0;
-        for (const o of ops) {
-          ts += 0.5;
-          let r: IngestRecord;
-          if (o.t === 'reset') r = { k: 'reset', rec: { source: o.src, previousSeq: 9, at: ts } };
-          else if (o.t === 'clear') r = batch([cleared(o.src, ts)]);
-          else {
-            const hashes = o.hs.map(String);
-            r = batch([
-              o.t === 'store'
-                ? stored(o.src, ts, hashes, null, o.med)
-                : removed(o.src, ts, hashes, o.med),
-            ]);
-          }
+        for (const r of records(ops)) {
           model.apply(r);
           tally.record(r);
         }
@@ -69,5 +72,21 @@ describe('block tally', () => {
     tally.forget('a');
     expect(tally.media('a')).toEqual([]);
     expect(tally.dpRank('a')).toBeNull();
+  });
+
+  it('counts the same resident blocks per (source, medium) from the analysis it sits beside', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
+        const own = new BlockTally();
+        const analysis = new CacheAnalysis();
+        const beside = new BlockTally((s, m) => analysis.residentOf(s, m));
+        for (const r of records(ops)) {
+          own.record(r);
+          analysis.apply(r);
+          beside.record(r);
+        }
+        for (const s of ['a', 'b']) expect(beside.media(s)).toEqual(own.media(s));
+      }),
+    );
   });
 });
