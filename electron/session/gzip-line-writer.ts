@@ -104,7 +104,12 @@ export class GzipLineWriter {
   /** While a member is being ended (Save As), lines after this many wait in the queue. */
   private holdFrom: number | null = null;
   private flushTimer: NodeJS.Timeout | null = null;
-  private flushWanted = false;
+  /**
+   * A flush (asked, or the interval's) wants the first this many accepted lines handed to gzip and
+   * flushed. A count, not a flag: one sync flush covers at most WRITE_BYTES, and a flag it cleared
+   * left a longer queue's tail waiting for the next interval (flush() waited up to 250 ms).
+   */
+  private flushTo = 0;
   private kickSoon = false;
   /** What waits on gzip or the file now: all of it goes on when the file fails. */
   private readonly failWaits = new Set<() => void>();
@@ -341,7 +346,6 @@ export class GzipLineWriter {
         await this.syncFlush();
         continue;
       }
-      this.flushWanted = false;
       return;
     }
   }
@@ -371,7 +375,6 @@ export class GzipLineWriter {
   private async syncFlush(): Promise<void> {
     const lines = this.handed;
     this.unflushedBytes = 0;
-    this.flushWanted = false;
     const gz = this.gz;
     await this.unlessFailed(
       new Promise<void>((resolve) => gz.flush(constants.Z_SYNC_FLUSH, () => resolve())),
@@ -428,8 +431,13 @@ export class GzipLineWriter {
   }
 
   private wantFlush(): void {
-    this.flushWanted = true;
+    this.flushTo = Math.max(this.flushTo, this.accepted);
     this.kick();
+  }
+
+  /** A flush waits for lines not yet handed to gzip and flushed. */
+  private get flushWanted(): boolean {
+    return this.flushTo > this.flushed;
   }
 
   /** The file cannot be written: what waits is counted as not recorded, and nobody waits forever. */

@@ -54,4 +54,21 @@ describe('line writer buffers', () => {
     await w.close();
     expect(gunzipSync(await readFile(file)).toString('utf8')).toBe(`${'a'.repeat(50)}\n`);
   });
+
+  it('makes a queue longer than one gzip write durable at flush(), without the interval', async () => {
+    const file = join(dir, 'long-queue.gz');
+    // An interval that never comes within the test: only flush() itself can end the wait.
+    const w = new GzipLineWriter(file, { flushIntervalMs: 3_600_000, maxQueueBytes: 32 << 20 });
+    const line = Buffer.from(`${'{"k":"event","seq":1,"block_hashes":[1,2,3]}'.repeat(4)}\n`);
+    // 6 MB queued in one turn, three times what one write to gzip takes (WRITE_BYTES).
+    const count = Math.ceil((6 << 20) / line.length);
+    for (let i = 0; i < count; i++) expect(w.writeBytes(line, 0, line.length, 1)).toBe(true);
+    // Before the fix, the first sync flush took the request with it and the queue's tail waited
+    // for the interval: this flush() never resolved.
+    await w.flush();
+    expect(w.stats().durable).toBe(count);
+    const cut = gunzipSync(await readFile(file), { finishFlush: constants.Z_SYNC_FLUSH });
+    expect(cut.length).toBe(count * line.length);
+    await w.close();
+  }, 60_000);
 });
