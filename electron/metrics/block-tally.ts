@@ -4,7 +4,8 @@
 // the source). The model keeps these per source or per medium only; a scrape needs both at once.
 // Where a CacheAnalysis sees the same records, its R per (source, medium) is that resident count
 // (DESIGN's "new store" / removal rules are the tally's): the tally then asks it and keeps no set
-// of its own (a second Set of every resident hash was 4.4% of a 64-rank collector's CPU).
+// of its own (a second Set of every resident hash: 5.8 µs a message beside the analysis' 18.7 on
+// 64 sim ranks' records replayed, 17 blocks a batch).
 
 import { missingCase, type IngestRecord, type IngestSink } from '../../shared/records';
 import type { EventRecord } from '../../shared/events';
