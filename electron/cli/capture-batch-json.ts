@@ -291,6 +291,10 @@ export class BatchJsonWriter {
   private prefixEnd = -1;
   /** The hashes were written straight into the line (else into `hashes`). */
   private hashesInLine = false;
+  /** Where the hashes end in the line (when they are in it). */
+  private hashesEnd = -1;
+  /** A BlockStored's parent hash was written into the line right after its hashes. */
+  private parentInLine = false;
   private seen = 0;
   private parentNull = true;
   private tokenCount = 0;
@@ -459,6 +463,7 @@ export class BatchJsonWriter {
     this.type = -1;
     this.prefixEnd = -1;
     this.hashesInLine = false;
+    this.parentInLine = false;
     this.seen = 0;
     this.hashes.n = 0;
     this.parentNull = true;
@@ -489,21 +494,36 @@ export class BatchJsonWriter {
           this.prefixEnd >= 0 &&
           this.type !== T_CLEARED &&
           (this.hashesInLine || this.lines.n === this.prefixEnd);
+        // Written again (a repeated key) over a parent already in the line: rare, left.
+        if (this.hashesInLine && this.parentInLine) throw UNHANDLED;
         const w = this.hashesInLine ? this.lines : this.hashes;
         w.n = this.hashesInLine ? this.prefixEnd : 0;
         for (let i = 0; i < n; i++) {
           if (i > 0) w.byte(COMMA);
           hashInto(r, w);
         }
+        this.hashesEnd = w.n;
         return;
       }
-      case F_PARENT:
+      case F_PARENT: {
+        const lines = this.lines;
+        // A parent read again (a repeated key) takes the place of the one in the line.
+        if (this.parentInLine) lines.n = this.hashesEnd;
+        this.parentInLine = false;
         this.parentNull = r.nil();
-        if (!this.parentNull) {
-          this.parent.n = 0;
-          hashInto(r, this.parent);
+        if (this.parentNull) return;
+        // A BlockStored's parent right after its hashes in the line (as engines send them) goes
+        // into the line too: copying it there from a run of its own was a byte loop per event.
+        if (this.type === T_STORED && this.hashesInLine && lines.n === this.hashesEnd) {
+          lines.all(K_PARENT);
+          hashInto(r, lines);
+          this.parentInLine = true;
+          return;
         }
+        this.parent.n = 0;
+        hashInto(r, this.parent);
         return;
+      }
       case F_TOKEN_IDS:
         this.tokenCount = r.skipIntArray('token_ids');
         return;
@@ -610,6 +630,7 @@ export class BatchJsonWriter {
       if ((this.seen & need) !== need) throw UNHANDLED;
       if (!this.hashesInLine) w.put(this.hashes.buf, 0, this.hashes.n);
       if (this.parentNull) w.all(K_NULL_PARENT);
+      else if (this.parentInLine) w.all(K_TOKEN_COUNT);
       else {
         w.all(K_PARENT);
         w.put(this.parent.buf, 0, this.parent.n);

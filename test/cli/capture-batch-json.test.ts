@@ -115,6 +115,50 @@ describe('capture --json fast path', () => {
     expect(r.taken).toBeGreaterThanOrEqual(payloads.length * 0.9 + 102);
   });
 
+  it('prints repeated and reordered map keys as the exact path does (the last one counts)', () => {
+    // Maps built key by key: an object literal cannot repeat a key.
+    const map = (...pairs: [string, unknown][]): Uint8Array => {
+      const parts = pairs.flatMap(([k, v]) => [encode(k), encode(v, { useBigInt64: true })]);
+      return Buffer.concat([Buffer.from([0x80 | pairs.length]), ...parts]);
+    };
+    const h = (i: number): bigint => 0xfedcba9876543210n - BigInt(i) * 7919n;
+    const stored = (...middle: [string, unknown][]): Uint8Array =>
+      map(
+        ['type', 'BlockStored'],
+        ...middle,
+        ['token_ids', [1, 300, 70000]],
+        ['block_size', 16],
+        ['medium', 'GPU'],
+      );
+    const events = [
+      stored(['block_hashes', [h(1), h(2)]], ['parent_block_hash', h(3)]),
+      stored(['block_hashes', [h(1)]], ['parent_block_hash', h(3)], ['parent_block_hash', null]),
+      stored(['block_hashes', [h(1)]], ['parent_block_hash', null], ['parent_block_hash', h(4)]),
+      stored(['block_hashes', [h(1)]], ['parent_block_hash', h(3)], ['parent_block_hash', 5]),
+      stored(['block_hashes', [h(1)]], ['parent_block_hash', h(3)], ['block_hashes', [h(6)]]),
+      stored(['parent_block_hash', h(3)], ['block_hashes', [h(7), h(8)]]),
+      map(['type', 'BlockRemoved'], ['block_hashes', [h(9)]], ['parent_block_hash', h(3)]),
+      stored(['block_hashes', [h(1)]], ['lora_id', null], ['parent_block_hash', h(3)]),
+    ];
+    // Each event alone in a batch (a batch the fast path hands back leaves the others taken),
+    // then all in one.
+    const batch = (evs: Uint8Array[]): Uint8Array =>
+      Buffer.concat([
+        Buffer.from([0x93]),
+        encode(1767225601.5),
+        Buffer.from([0x90 | evs.length]),
+        ...evs,
+        Buffer.from([0x00]),
+      ]);
+    const payloads = [...events.map((e) => batch([e])), batch(events)];
+    // Twice over: the first pass teaches the exact path's tail cache.
+    const r = bothPaths([...payloads, ...payloads], null);
+    expect(r.fast).toBe(r.exact);
+    expect(r.fast).toContain(`"block_hashes":[${h(6)}],"parent_block_hash":${h(3)},`);
+    // Each pass hands back two batches: hashes repeated after a parent, and the batch of all.
+    expect(r.taken).toBe(2 * (payloads.length - 2));
+  });
+
   it('hands a batch it does not take back with nothing written', () => {
     const o = memoryOutput();
     const fast = new BatchJsonWriter(o.out, new EventJsonWriter(o.out));
