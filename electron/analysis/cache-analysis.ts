@@ -13,9 +13,9 @@ import {
   type EventRecord,
 } from '../../shared/events';
 import { isEventTime } from '../../shared/event-bounds';
-import type { BatchIds } from '../collections/batch-ids';
-import type { SharedHashIds } from '../collections/shared-hash-ids';
-import { missingCase, type IngestRecord } from '../../shared/records';
+import { BatchIds } from '../collections/batch-ids';
+import { SharedHashIds } from '../collections/shared-hash-ids';
+import { missingCase, type BatchMeta, type IngestRecord } from '../../shared/records';
 import {
   newMedium,
   newSource,
@@ -85,6 +85,11 @@ export class CacheAnalysis {
   private readonly bySource = new Map<string, SourceState>();
   /** Each source's gaps and lost batches: a removed source's leave the input counts with it. */
   private readonly lossBySource = new Map<string, { gaps: number; lost: number }>();
+  /**
+   * The analysis fed alone (`kvscope analyze`, the collector) looks each batch up itself as
+   * ModelAndAnalysis does for both, so that the per-block code has one path: by shared id.
+   */
+  private readonly ownIds: BatchIds;
   private nextIdx = 0;
 
   constructor(private readonly opts: CacheAnalysisOptions = {}) {
@@ -92,7 +97,9 @@ export class CacheAnalysis {
     if (!Number.isFinite(t) || t < 0)
       throw new Error(`the thrash window must be a number of seconds >= 0, got ${t}`);
     this.thrashWindowS = t;
-    this.holdings = new Holdings(opts.hashIds);
+    const hashIds = opts.hashIds ?? new SharedHashIds();
+    this.holdings = new Holdings(hashIds);
+    this.ownIds = new BatchIds(hashIds);
     for (const c of opts.capacities ?? []) this.setCapacity(c.source, c.medium, c.blocks);
   }
 
@@ -115,11 +122,16 @@ export class CacheAnalysis {
   apply(r: IngestRecord, ids?: BatchIds): void {
     switch (r.k) {
       case 'batch': {
-        this.input.batches += 1;
-        const src = this.sourceOf(r.meta.source);
-        if (src.dpRank === null && r.meta.dpRank !== null) src.dpRank = r.meta.dpRank;
-        for (let i = 0; i < r.events.length; i += 1)
-          this.applyEvent(src, r.events[i] as EventRecord, ids, ids?.start[i] ?? 0);
+        if (ids !== undefined) return this.applyBatch(r.meta, r.events, ids);
+        const table = this.ownIds.table;
+        // Held until applied: an id looked up for the batch names its hash until then.
+        table.hold();
+        try {
+          this.ownIds.resolve(r.events);
+          this.applyBatch(r.meta, r.events, this.ownIds);
+        } finally {
+          table.settle();
+        }
         return;
       }
       case 'gap': {
@@ -266,13 +278,17 @@ export class CacheAnalysis {
     return this.capacities.get(capacityKey(source, medium));
   }
 
-  /** One event; its hashes' shared ids start at `at` in ids.sids when the batch was looked up. */
-  private applyEvent(
-    src: SourceState,
-    e: EventRecord,
-    ids: BatchIds | undefined,
-    at: number,
-  ): void {
+  /** One batch, its hashes looked up in ids. */
+  private applyBatch(meta: BatchMeta, events: readonly EventRecord[], ids: BatchIds): void {
+    this.input.batches += 1;
+    const src = this.sourceOf(meta.source);
+    if (src.dpRank === null && meta.dpRank !== null) src.dpRank = meta.dpRank;
+    for (let i = 0; i < events.length; i += 1)
+      this.applyEvent(src, events[i] as EventRecord, ids.sids, ids.start[i] as number);
+  }
+
+  /** One event; its hashes' shared ids start at `at` in sids. */
+  private applyEvent(src: SourceState, e: EventRecord, sids: Int32Array, at: number): void {
     this.input.events += 1;
     // A time that is not a number (or absurd) cannot be placed: the event is skipped and counted.
     if (!isEventTime(e.ts)) {
@@ -282,10 +298,10 @@ export class CacheAnalysis {
     const ev = e.event;
     switch (ev.type) {
       case 'BlockStored':
-        this.stored(src, e.ts, ev, ids?.sids, at);
+        this.stored(src, e.ts, ev, sids, at);
         return;
       case 'BlockRemoved':
-        this.removed(src, e.ts, ev, ids?.sids, at);
+        this.removed(src, e.ts, ev, sids, at);
         return;
       case 'AllBlocksCleared':
         this.input.clears += 1;
@@ -297,12 +313,12 @@ export class CacheAnalysis {
     }
   }
 
-  /** sids: the event's shared ids from `at` (the parent's, then its blocks'), when looked up. */
+  /** sids: the event's shared ids from `at` (the parent's, then its blocks'). */
   private stored(
     src: SourceState,
     ts: number,
     ev: BlockStoredEvent,
-    sids: Int32Array | undefined,
+    sids: Int32Array,
     at: number,
   ): void {
     const m = this.mediumOf(src, ev.medium);
@@ -316,7 +332,7 @@ export class CacheAnalysis {
     let depth: number | null = storeIsChain(ev) ? 0 : null;
     if (parent !== null) {
       src.reuse.storesWithParent += 1;
-      const pid = sids ? holdings.keptId(sids[at] as number) : holdings.find(parent);
+      const pid = holdings.keptId(sids[at] as number);
       // Reuse: the store extends a prefix this source holds now (in any medium).
       if (pid >= 0 && holdings.heldBy(pid, src.slot)) src.reuse.reuseStores += 1;
       depth = holdings.depthOf(pid);
@@ -331,8 +347,8 @@ export class CacheAnalysis {
     let k = at + 1;
     for (const h of ev.block_hashes) {
       if (depth !== null) depth += 1;
-      const sid = sids ? (sids[k++] as number) : -1;
-      let id = sids ? holdings.keptId(sid) : holdings.find(h);
+      const sid = sids[k++] as number;
+      let id = holdings.keptId(sid);
       // The holder bit is the union of the source's R: clear, and no R of it is probed.
       const mine = id >= 0 && holdings.heldBy(id, src.slot);
       if (mine && m.resident.has(id)) {
@@ -343,7 +359,7 @@ export class CacheAnalysis {
       }
       m.c.newStores += 1;
       src.c.newStores += 1;
-      if (id < 0) id = sids ? holdings.keep(sid) : holdings.intern(h);
+      if (id < 0) id = holdings.keep(sid);
       m.resident.add(id, ts);
       if (m.resident.size > m.peak) m.peak = m.resident.size;
       if (holdings.heldByOther(id, src.slot)) src.duplicateStores += 1;
@@ -385,12 +401,12 @@ export class CacheAnalysis {
     src.series.add(ts, ghost.weight, thrash);
   }
 
-  /** sids: the event's blocks' shared ids from `at`, when looked up. */
+  /** sids: the event's blocks' shared ids from `at`. */
   private removed(
     src: SourceState,
     ts: number,
     ev: BlockRemovedEvent,
-    sids: Int32Array | undefined,
+    sids: Int32Array,
     at: number,
   ): void {
     const m = this.mediumOf(src, ev.medium);
@@ -399,10 +415,9 @@ export class CacheAnalysis {
     src.c.removedBlocks += n;
     // Looked up once an event, at its first lifetime (a medium gets lifetimes only once it has one).
     let life: LifetimeStats | undefined;
-    let k = at;
-    for (const h of ev.block_hashes) {
+    for (let k = at; k < at + n; k += 1) {
       // A hash without an id, or whose holder bit for the source is clear, is in no R of it.
-      const id = sids ? this.holdings.keptId(sids[k++] as number) : this.holdings.find(h);
+      const id = this.holdings.keptId(sids[k] as number);
       if (id < 0 || !this.holdings.heldBy(id, src.slot)) continue;
       const storedAt = m.resident.take(id);
       if (storedAt === undefined) continue;

@@ -50,7 +50,7 @@ export class GhostList {
     private readonly exactCap = GHOST_EXACT_CAP,
     private readonly tailCap = GHOST_TAIL_CAP,
   ) {
-    this.window = new GhostOrder(exactCap);
+    this.window = new GhostOrder(exactCap, ids);
   }
 
   /** True once entries fell past the exact bound (distances and re-stores are then estimates). */
@@ -118,7 +118,7 @@ export class GhostList {
       return;
     }
     // Sampled: the entry moves to the tail with its ghost reference.
-    const tail = (this.tail ??= new GhostOrder(this.tailCap));
+    const tail = (this.tail ??= new GhostOrder(this.tailCap, this.ids));
     tail.push(old.id, old.removedAt);
     if (tail.size <= this.tailCap) return;
     // Full: halve the rate and keep only what is still sampled (fixed-size SHARDS).

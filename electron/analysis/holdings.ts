@@ -14,6 +14,7 @@
 
 import type { HashKey } from '../../shared/events';
 import { NO_ID, SharedHashIds } from '../collections/shared-hash-ids';
+import type { GhostSlots } from './ghost-order';
 
 const EMPTY: readonly number[] = [];
 const FIRST_IDS = 1024;
@@ -22,10 +23,24 @@ const NONE = -1;
 /** Offsets in the info of an id; its holder words follow. */
 const DEPTH = 0;
 const REFS = 1;
-const WORDS = 2;
+/**
+ * Cells for the slots of the ghost orders holding the id: one a G is enough for a hash in the G of
+ * two sources and two media (GPU, then CPU) at once. A cell is (tag + 1) << SLOT_BITS | slot, 0
+ * when empty; an order whose tag or slot does not fit keeps its slots in its own table.
+ */
+const GHOST = 2;
+const GHOST_CELLS = 4;
+const SLOT_BITS = 23;
+const SLOT_MASK = (1 << SLOT_BITS) - 1;
+/** Tags + 1 below this fit a cell's top 8 bits and stay a positive Int32. */
+const TAG_LIMIT = 255;
+const WORDS = GHOST + GHOST_CELLS;
 
-/** What a ghost list needs of the interner: references that keep an id, and the id's hash. */
-export interface GhostIds {
+/**
+ * What a ghost list needs of the interner: references that keep an id, the id's hash, and a place
+ * for one order's slot of it.
+ */
+export interface GhostIds extends GhostSlots {
   /** One more G holds id. */
   ghostIn(id: number): void;
   /** One G fewer holds id (the id is recycled when nothing else keeps it). */
@@ -40,12 +55,12 @@ export interface GhostIds {
 export class Holdings implements GhostIds {
   /** 32-bit words of holder bits per id (slots 32 x words). */
   private words = 1;
-  /** Int32s per id: depth, ghost references, then the holder words. */
+  /** Int32s per id: depth, ghost references, ghost order cells, the holder words. */
   private stride = WORDS + 1;
   /**
    * Per id, side by side so that one cache line serves a block: its depth, blocks from the root
    * when its chain was seen from the root (NONE when unknown); how many ghost lists (exact part or
-   * tail) hold it; a bit per holder slot.
+   * tail) hold it; the ghost orders' slots of it (see ghost-order.ts); a bit per holder slot.
    */
   private info = newInfo(FIRST_IDS, this.stride);
   /** Whether each slot is taken by a source. */
@@ -54,6 +69,7 @@ export class Holdings implements GhostIds {
   private pairs = new Int32Array(32 * 32);
   /** Reused by holders(), so a lookup allocates nothing. */
   private readonly list: number[] = [];
+  private ghostTags = 0;
   /** Hashes held by two or more sources. */
   sharedNow = 0;
   /** Sum over hashes of (holders - 1). */
@@ -125,6 +141,42 @@ export class Holdings implements GhostIds {
   /** Whether some ghost list holds id. */
   inGhosts(id: number): boolean {
     return (this.info[this.stride * id + REFS] as number) > 0;
+  }
+
+  /** A tag for a new ghost order. */
+  ghostTag(): number {
+    return this.ghostTags++;
+  }
+
+  /** id's slot in the ghost order tagged tag when it is kept here, else -1. */
+  ghostSlot(id: number, tag: number): number {
+    const at = this.ghostCell(id, tag + 1);
+    return at < 0 ? -1 : (this.info[at] as number) & SLOT_MASK;
+  }
+
+  /** Keeps id's slot for the order tagged tag unless no cell is free (or it does not fit): false. */
+  setGhostSlot(id: number, tag: number, slot: number): boolean {
+    if (tag + 1 >= TAG_LIMIT || slot > SLOT_MASK) return false;
+    let at = this.ghostCell(id, tag + 1);
+    if (at < 0) at = this.ghostCell(id, 0);
+    if (at < 0) return false;
+    this.info[at] = ((tag + 1) << SLOT_BITS) | slot;
+    return true;
+  }
+
+  /** Forgets the slot kept here for the order tagged tag. */
+  clearGhostSlot(id: number, tag: number): void {
+    const at = this.ghostCell(id, tag + 1);
+    if (at >= 0) this.info[at] = 0;
+  }
+
+  /** Where id's cell whose tag part is tagPart (0: an empty one) is in info, or -1. */
+  private ghostCell(id: number, tagPart: number): number {
+    const info = this.info;
+    const base = this.stride * id + GHOST;
+    for (let i = base; i < base + GHOST_CELLS; i += 1)
+      if ((info[i] as number) >>> SLOT_BITS === tagPart) return i;
+    return -1;
   }
 
   /** Ids handed out so far (an upper bound for arrays keyed by id). */
@@ -254,7 +306,7 @@ export class Holdings implements GhostIds {
   }
 }
 
-/** Info for n ids of `stride` Int32s: no depth, no ghost reference, no holder. */
+/** Info for n ids of `stride` Int32s: no depth, no ghost reference or slot, no holder. */
 function newInfo(n: number, stride: number): Int32Array {
   const info = new Int32Array(stride * n);
   for (let i = DEPTH; i < info.length; i += stride) info[i] = NONE;

@@ -42,6 +42,62 @@ describe('ghost order', () => {
     );
   });
 
+  it('keeps the slots of ids held by more orders than an id has cells for, like plain lists', () => {
+    // Six orders over one Holdings: an id in five or six of them overflows its four cells into
+    // the orders' own tables; packing (capacity 8, 24 ids) moves slots of both kinds.
+    const orders = 6;
+    const step = fc.record({
+      g: fc.integer({ min: 0, max: orders - 1 }),
+      // Clears rare enough that an order fills its slots and packs between them.
+      kind: fc
+        .integer({ min: 0, max: 99 })
+        .map((n) => (n < 55 ? 'push' : n < 85 ? 'take' : n < 98 ? 'pop' : 'clear')),
+      h: fc.integer({ min: 0, max: universe - 1 }),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 1500 }), (steps) => {
+        const ids = new Holdings();
+        for (let h = 0; h < universe; h++) ids.intern(`h${h}`);
+        const gs = Array.from({ length: orders }, () => new GhostOrder(8, ids));
+        const lists: number[][] = gs.map(() => []);
+        for (const s of steps) {
+          const g = gs[s.g]!;
+          const list = lists[s.g]!;
+          const i = list.indexOf(s.h);
+          if (s.kind === 'push' && i < 0) {
+            g.push(s.h, 1);
+            list.push(s.h);
+          } else if (s.kind === 'take') {
+            const got = g.take(s.h);
+            expect(got?.newer ?? null).toBe(i < 0 ? null : list.length - 1 - i);
+            if (i >= 0) list.splice(i, 1);
+          } else if (s.kind === 'pop') {
+            expect(g.popOldest()?.id).toBe(list.shift());
+          } else if (s.kind === 'clear') {
+            g.clear();
+            list.length = 0;
+          }
+          expect(g.size).toBe(list.length);
+          expect(g.has(s.h)).toBe(list.includes(s.h));
+        }
+        gs.forEach((g, k) => expect([...g.entries()]).toEqual(lists[k]));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('moves the slots it keeps beside the ids when it packs', () => {
+    const ids = new Holdings();
+    for (let h = 0; h < 24; h++) ids.intern(`h${h}`);
+    const g = new GhostOrder(8, ids);
+    for (let h = 0; h < 16; h++) g.push(h, h);
+    g.take(3);
+    // The 16 slots are used: this push packs 15 entries into slots 0-14 first.
+    g.push(16, 16);
+    expect(g.take(10)?.newer).toBe(6);
+    expect(g.take(0)?.newer).toBe(14);
+  });
+
   it('pops the oldest first and stays right across packing', () => {
     const g = new GhostOrder(4);
     for (let round = 0; round < 500; round++) {
