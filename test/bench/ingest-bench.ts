@@ -106,12 +106,6 @@ function startPublisher(rate = RATE): Promise<Publisher> {
   });
 }
 
-/**
- * A full GC between rounds (the bench runs with --expose-gc): what one round left behind (the whole
- * path's model and analysis) is otherwise collected during the next round and counted there.
- */
-const collectGarbage = (): void => (globalThis as { gc?: () => void }).gc?.();
-
 const cpuNow = (): number => {
   const u = process.cpuUsage();
   return u.user + u.system;
@@ -284,20 +278,15 @@ export async function runIngestBench(): Promise<BenchResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-bench-'));
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      collectGarbage();
       const b = await bare(endpoint);
       bareUs.push(b.cpuUs / b.messages);
-      collectGarbage();
       const i = await ingest(endpoint);
       ingestUs.push(i.cpuUs / i.messages);
       eventsPerMsg = i.events / i.messages;
-      collectGarbage();
       const live = await LiveSession.start(path.join(dir, String(round)));
       const w = await ingest(endpoint, live.sink);
       wholeUs.push(w.cpuUs / w.messages);
       await live.close();
-      // The whole path's model and analysis are garbage now: collected here, not in the next round.
-      collectGarbage();
       // The recording's own share: its file's lines, gzip and writes, nothing else.
       const rec = await Recording.create({ dir: path.join(dir, `rec-${round}`), app: 'bench' });
       const r = await ingest(endpoint, rec);
