@@ -48,7 +48,7 @@ export function registerCollect(program: Command): void {
         'the bearer token a scrape needs when --metrics-host is not loopback (default: a new random one)',
       ).argParser(parseToken),
     );
-  addEndpointOptions(command).action((flags: CollectFlags) => runCollect(flags));
+  addEndpointOptions(command, { demo: false }).action((flags: CollectFlags) => runCollect(flags));
 }
 
 async function runCollect(flags: CollectFlags): Promise<void> {

@@ -1,6 +1,6 @@
-// The endpoint flags that `serve` and `desktop` share.
+// The endpoint flags that `serve`, `desktop` and `collect` share.
 
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ProfileInput } from '../../shared/api-types';
 import { profileInputSchema } from '../../shared/profile-rules';
 import { portOption } from './option-values';
@@ -23,9 +23,10 @@ export interface EndpointFlags {
 /**
  * Adds --endpoint, --replay-endpoint, --dp and --engine-metrics (each repeatable, the others taken
  * in the order of the endpoints, as the Connections form has them per connection), --topic,
- * --bind, --demo and --demo-port.
+ * --bind, --demo and --demo-port (hidden from --help where `demo` is false: collect refuses
+ * them, saying what to run instead).
  */
-export function addEndpointOptions(command: Command): Command {
+export function addEndpointOptions(command: Command, { demo = true } = {}): Command {
   return command
     .option('--endpoint <url>', 'engine endpoint to subscribe to (repeatable)', collect, [])
     .option('--topic <topic>', 'topic prefix filter for --endpoint ("" = every topic)', '')
@@ -52,16 +53,22 @@ export function addEndpointOptions(command: Command): Command {
       'bind the --endpoint instead of connecting (publishers that connect out)',
       false,
     )
-    .option(
-      '--demo',
-      'also run the built-in simulator (the default when no endpoint and no file to open is given)',
-      false,
+    .addOption(
+      new Option(
+        '--demo',
+        'also run the built-in simulator (the default when no endpoint and no file to open is given)',
+      )
+        .default(false)
+        .hideHelp(!demo),
     )
-    .option(
-      '--demo-port <port>',
-      "the demo's first port: its 2 ranks publish on it and the next, their replay on the 2 after (0 = free ones)",
-      portOption('--demo-port'),
-      0,
+    .addOption(
+      new Option(
+        '--demo-port <port>',
+        "the demo's first port: its 2 ranks publish on it and the next, their replay on the 2 after (0 = free ones)",
+      )
+        .argParser(portOption('--demo-port'))
+        .default(0)
+        .hideHelp(!demo),
     );
 }
 

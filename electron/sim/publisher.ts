@@ -9,6 +9,9 @@ import { SharedTraffic, Workload } from './workload';
 const VIRTUAL_EPOCH = 1_767_225_600;
 const TICK_MS = 20;
 const MAX_BURST = 500;
+/** Where several ranks on port 0 look for a free run of ports: below the OS's ephemeral range. */
+const BASE_LOW = 20_000;
+const BASE_HIGH = 32_768;
 
 interface Rank {
   index: number;
@@ -41,14 +44,23 @@ export class SimPublisher {
   /** Open every rank's sockets and start pacing when `rate` > 0. */
   static async start(opts: SimOptions): Promise<SimPublisher> {
     validate(opts);
-    // Port 0 with several ranks: rank 0 takes a free port and rank r gets base + r, as vLLM's
-    // data-parallel ranks do; when base + r is taken, try again from another free base.
-    const picksPorts = (opts.dp ?? 1) > 1 && opts.bind !== false && (opts.port ?? 0) === 0;
+    const dp = opts.dp ?? 1;
+    if (dp === 1 || opts.bind === false || (opts.port ?? 0) !== 0) return SimPublisher.open(opts);
+    // Port 0 with several ranks: rank r binds base + r (its replay, unless given, base + dp + r),
+    // as vLLM's data-parallel ranks do. The base is random below the OS's own free-port range
+    // (Linux's starts at 32768), since outgoing connections take their ports there and cut a
+    // run of 64 more often than not; while a port of the range is taken, another base is tried.
+    const replayFollows = opts.replay === true || opts.replay === 0;
     for (let attempt = 1; ; attempt++) {
+      const base = BASE_LOW + Math.floor(Math.random() * (BASE_HIGH - BASE_LOW - 2 * dp));
       try {
-        return await SimPublisher.open(opts);
+        return await SimPublisher.open({
+          ...opts,
+          port: base,
+          ...(replayFollows ? { replay: base + dp } : {}),
+        });
       } catch (err) {
-        if (!picksPorts || attempt >= 8 || !isAddressInUse(err)) throw err;
+        if (attempt >= 16 || !isAddressInUse(err)) throw err;
       }
     }
   }

@@ -39,6 +39,9 @@ export function seqFrame(seq: bigint): Buffer {
   return b;
 }
 
+/** What a replay slot before the head holds once its batch left the buffer. */
+const RELEASED = { seq: -1n, payload: new Uint8Array(0) };
+
 /** The sockets and replay buffer of one rank. */
 export class RankSockets {
   pubEndpoint = '';
@@ -105,6 +108,9 @@ export class RankSockets {
   send(seq: bigint, payload: Uint8Array, onPub: boolean): Promise<void> {
     this.buffer.push({ seq, payload });
     if (this.buffer.length - this.head > this.opts.replayBuffer) {
+      // Let go of the oldest payload now: the slots before `head` wait for the next compaction
+      // (up to 4096 per rank), and holding their payloads there tripled the buffer's bytes.
+      this.buffer[this.head] = RELEASED;
       this.head++;
       if (this.head >= 4096 && this.head * 2 >= this.buffer.length) {
         this.buffer = this.buffer.slice(this.head);

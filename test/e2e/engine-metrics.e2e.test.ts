@@ -6,7 +6,6 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
-import { freePorts } from '../ingest/helpers';
 import { closedPort, serveText, textHandler, type TextServer } from '../metrics/http-text-server';
 import { vllmMetricsText, type SampleEngine } from '../metrics/vllm-sample';
 import {
@@ -50,19 +49,20 @@ beforeAll(async () => {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   dir = await tempDir('engine-metrics');
   engine = await serveText(vllmMetricsText([sample(0.25)]));
-  const port = await freePorts(1);
-  const nowhere = await freePorts(1);
+  // The simulator binds port 0 and says where (a port looked up first could be taken before the
+  // bind); nothing listens on the other source's port.
+  const nowhere = await closedPort();
   sim = await SimPublisher.start({
     format: 'map',
     hash: 'int',
-    port,
+    port: 0,
     rate: 0,
     seed: 5,
     clearEvery: 0,
     gpuBlocks: 512,
     reannounce: 0.3,
   });
-  live = `tcp://127.0.0.1:${port}`;
+  live = sim.ranks[0]?.pubEndpoint ?? '';
   down = `tcp://127.0.0.1:${nowhere}`;
   serve = await startServe(path.join(dir, 'data'), [
     '--endpoint',

@@ -218,9 +218,11 @@ describe('KvSource over real ZeroMQ', () => {
   });
 
   it('reconnects by itself when the engine restarts on the same port, and sees a reset', async () => {
-    const port = await freePorts();
-    const first = await sim({ seed: 1, port });
-    const { s, rec } = await source(sourceConfig({ endpoint: `tcp://127.0.0.1:${port}` }));
+    // The first engine binds port 0; the restarted one binds the port it was given.
+    const first = await sim({ seed: 1 });
+    const endpoint = first.ranks[0]!.pubEndpoint;
+    const port = Number(new URL(endpoint).port);
+    const { s, rec } = await source(sourceConfig({ endpoint }));
     await heard(first, rec);
     // A run longer than the slow joiner's loss, so the restart shows as seq going back.
     await first.publish(100);
@@ -240,11 +242,11 @@ describe('KvSource over real ZeroMQ', () => {
   });
 
   it('says at once that an engine hung up, not after the stall timeout, and turns connected when it is back', async () => {
-    const port = await freePorts();
-    const first = await sim({ seed: 1, port });
-    const { s, rec } = await source(
-      sourceConfig({ endpoint: `tcp://127.0.0.1:${port}`, stallAfterSec: 3600 }),
-    );
+    // The first engine binds port 0; the restarted one binds the port it was given.
+    const first = await sim({ seed: 1 });
+    const endpoint = first.ranks[0]!.pubEndpoint;
+    const port = Number(new URL(endpoint).port);
+    const { s, rec } = await source(sourceConfig({ endpoint, stallAfterSec: 3600 }));
     await heard(first, rec);
     expect(s.status().state).toBe('connected');
     await first.close();
@@ -330,17 +332,18 @@ describe('KvSource over real ZeroMQ', () => {
   });
 
   it('subscribes to every data-parallel rank on base port + r', async () => {
-    // Four consecutive ports at once: two separate look-ups can both return the same free port.
-    const base = await freePorts(4);
-    const replayBase = base + 2;
-    const p = await sim({ dp: 2, port: base, replay: replayBase });
+    // Port 0: rank 0 binds where the OS says, rank 1 on the next port (the simulator tries again
+    // elsewhere when that one is taken), so no port is looked up first and bound later.
+    const p = await sim({ dp: 2, replay: true });
+    const endpoint = p.ranks[0]!.pubEndpoint;
+    const base = Number(new URL(endpoint).port);
     const cfgs = expandProfile({
       id: 'eng',
       name: 'engine',
-      endpoint: `tcp://127.0.0.1:${base}`,
+      endpoint,
       mode: 'connect',
       topic: '',
-      replayEndpoint: `tcp://127.0.0.1:${replayBase}`,
+      replayEndpoint: p.ranks[0]!.replayEndpoint,
       dpRanks: 2,
     });
     expect(cfgs.map((c) => c.id)).toEqual(['eng', 'eng#1']);

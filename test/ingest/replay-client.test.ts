@@ -66,12 +66,14 @@ describe('replay client streaming a long answer', () => {
     open.push(router);
     await router.bind('tcp://127.0.0.1:*');
     const payload = Buffer.alloc(200, 7);
-    // A slow engine: 10,000 batches in bursts, pausing longer in total than the idle timeout.
-    void (async () => {
+    // A slow engine: 10,000 batches in bursts, pausing longer in total than the idle timeout
+    // (3 x 800 ms against 2 s). Each pause is well under it, so that a timer fired late on a
+    // loaded machine (the engine runs on this test's own event loop) is no silence of 2 s.
+    const engine = (async () => {
       const [id] = await router.receive();
       for (let q = 0; q < 10_000; q++) {
         await router.send([id!, '', encodeSeq(BigInt(q)), payload]);
-        if (q % 2500 === 2499) await new Promise((r) => setTimeout(r, 150));
+        if (q % 3000 === 2999) await new Promise((r) => setTimeout(r, 800));
       }
       await router.send([id!, '', encodeSeq(-1n), '']);
     })();
@@ -80,8 +82,9 @@ describe('replay client streaming a long answer', () => {
       router.lastEndpoint!,
       0n,
       { batch: (seq) => seqs.push(seq) > 0, garbage: () => true },
-      { idleMs: 300 },
+      { idleMs: 2000 },
     );
+    await engine;
     expect(outcome).toBe('complete');
     expect(seqs).toHaveLength(10_000);
     expect(seqs.every((q, i) => q === BigInt(i))).toBe(true);
@@ -91,7 +94,9 @@ describe('replay client streaming a long answer', () => {
     const router = new Router({ linger: 0 });
     open.push(router);
     await router.bind('tcp://127.0.0.1:*');
-    void (async () => {
+    // Awaited before the test ends: closing the ROUTER under a pending send rejected it
+    // (ENOTSOCK) after the test, as an unhandled error of the whole run.
+    const engine = (async () => {
       const [id] = await router.receive();
       await router.send([id!, '', Buffer.from('bad'), Buffer.from('x')]);
       await router.send([id!, '', encodeSeq(3n), Buffer.from('p')]);
@@ -103,6 +108,7 @@ describe('replay client streaming a long answer', () => {
       batch: (seq) => seqs.push(seq) < 1,
       garbage: () => ++garbage > 0,
     });
+    await engine;
     expect(outcome).toBe('stopped');
     expect(garbage).toBe(1);
     expect(seqs).toEqual([3n]);

@@ -11,7 +11,6 @@ import type { EngineFigures } from '../../electron/metrics/engine-figures';
 import { KvScopeService } from '../../electron/service/service';
 import { SimPublisher } from '../../electron/sim/publisher';
 import type { PublishedBatch } from '../../electron/sim/types';
-import { freePorts } from '../ingest/helpers';
 import { eventually, waitFor } from '../support/wait-for';
 import { closedPort, serveText, textHandler, type TextServer } from './http-text-server';
 import { vllmMetricsText, type SampleEngine } from './vllm-sample';
@@ -59,12 +58,13 @@ beforeAll(async () => {
   engine = await serveText(vllmMetricsText([sample({})]));
   notVllm = await serveText('# just a web page\nnot_vllm_total 1\n');
   const down = await closedPort();
-  const port = await freePorts(1);
-  const nowhere = await freePorts(1);
+  // The simulator binds port 0 and says where (a port looked up first could be taken before the
+  // bind); nothing listens on the other source's port.
+  const nowhere = await closedPort();
   sim = await SimPublisher.start({
     format: 'map',
     hash: 'int',
-    port,
+    port: 0,
     rate: 0,
     seed: 3,
     clearEvery: 0,
@@ -72,9 +72,9 @@ beforeAll(async () => {
     reannounce: 0.3,
   });
   sim.onBatch((b) => published.push(b));
-  const profile = (name: string, p: number | undefined, metricsUrl: string) => ({
+  const profile = (name: string, endpoint: string, metricsUrl: string) => ({
     name,
-    endpoint: `tcp://127.0.0.1:${String(p)}`,
+    endpoint,
     mode: 'connect' as const,
     topic: '',
     replayEndpoint: null,
@@ -84,9 +84,9 @@ beforeAll(async () => {
   service = await KvScopeService.start({
     dataDir: path.join(dir, 'data'),
     endpoints: [
-      profile('engine-a', port, engine.url()),
-      profile('engine-down', nowhere, `http://127.0.0.1:${down}/metrics`),
-      profile('engine-wrong', nowhere, notVllm.url()),
+      profile('engine-a', sim.ranks[0]?.pubEndpoint ?? '', engine.url()),
+      profile('engine-down', `tcp://127.0.0.1:${nowhere}`, `http://127.0.0.1:${down}/metrics`),
+      profile('engine-wrong', `tcp://127.0.0.1:${nowhere}`, notVllm.url()),
     ],
     demo: false,
     persistProfiles: false,

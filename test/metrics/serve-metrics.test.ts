@@ -13,7 +13,6 @@ import { linkInThread } from '../support/in-thread-host';
 import { SimPublisher } from '../../electron/sim/publisher';
 import type { PublishedBatch } from '../../electron/sim/types';
 import { parsePromText, type PromSample } from '../../electron/metrics/prom-text';
-import { freePorts } from '../ingest/helpers';
 import { serveText, type TextServer } from './http-text-server';
 import { vllmMetricsText } from './vllm-sample';
 import { eventually, waitFor } from '../support/wait-for';
@@ -51,15 +50,14 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-metrics-'));
   writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>KV Scope</title>');
   engine = await serveText(vllmMetricsText(ENGINES));
-  // Four consecutive ports at once: two separate look-ups can both return the same free port.
-  const port = await freePorts(4);
-  const replayPort = port + 2;
+  // Port 0: the simulator binds rank 0 and its replay where the OS says, rank 1 on the next
+  // ports (trying again elsewhere when one is taken), so no port is looked up and bound later.
   sim = await SimPublisher.start({
     format: 'map',
     hash: 'int',
-    port,
+    port: 0,
     dp: 2,
-    replay: replayPort,
+    replay: true,
     rate: 0,
     seed: 7,
     clearEvery: 0,
@@ -72,10 +70,10 @@ beforeAll(async () => {
     endpoints: [
       {
         name: 'engine-a',
-        endpoint: `tcp://127.0.0.1:${port}`,
+        endpoint: sim.ranks[0]?.pubEndpoint ?? '',
         mode: 'connect',
         topic: '',
-        replayEndpoint: `tcp://127.0.0.1:${replayPort}`,
+        replayEndpoint: sim.ranks[0]?.replayEndpoint ?? null,
         dpRanks: 2,
         metricsUrl: engine.url(),
       },
