@@ -164,10 +164,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       result = await service.saveSessionCopy(copy);
     } catch (err) {
       await rm(copy, { force: true });
-      const code = (err as NodeJS.ErrnoException).code ?? '';
-      if (!NO_SPACE.has(code)) throw err;
-      const message = `the session could not be copied for the download (${errorText(err)}): free disk space for ${transfers.dir}`;
-      return sendJson(res, 507, failed('save', message));
+      // Any failure says why (the browser shows the reply), not only a full disk.
+      const full = NO_SPACE.has((err as NodeJS.ErrnoException).code ?? '');
+      const message = `the session could not be copied for the download (${errorText(err)})${full ? `: free disk space for ${transfers.dir}` : ''}`;
+      return sendJson(res, full ? 507 : 500, failed('save', message));
     }
     if (result.status !== 'done') return sendJson(res, 507, result);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);

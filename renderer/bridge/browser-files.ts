@@ -2,7 +2,7 @@
 // and saving is a download.
 
 import type { FileResult } from '../../shared/api-types';
-import { CANCELLED, done } from '../../shared/file-result';
+import { CANCELLED, done, failed } from '../../shared/file-result';
 import { HTTP_ROUTES } from '../../shared/ws-protocol';
 import { uploadEnded, uploadProgress, uploadStarted } from './upload-progress';
 
@@ -70,15 +70,21 @@ export function uploadBytes(
   });
 }
 
-/** The server's answer to an upload as a FileResult. */
-function uploadResult(status: number, text: string, name: string): FileResult {
+/** A reply's text as the FileResult the server sent, null when it is not one. */
+function sentResult(text: string): FileResult | null {
   let parsed: unknown = null;
   try {
     parsed = JSON.parse(text);
   } catch {
     parsed = null;
   }
-  if (parsed && typeof parsed === 'object' && 'status' in parsed) return parsed as FileResult;
+  return parsed && typeof parsed === 'object' && 'status' in parsed ? (parsed as FileResult) : null;
+}
+
+/** The server's answer to an upload as a FileResult. */
+function uploadResult(status: number, text: string, name: string): FileResult {
+  const sent = sentResult(text);
+  if (sent) return sent;
   if (status < 200 || status >= 300) throw new Error(text || `upload failed: HTTP ${status}`);
   return done('opened', name);
 }
@@ -91,24 +97,57 @@ export async function pickAndUpload(route: string, accept: string): Promise<File
   return uploadBytes(route, file.name, file);
 }
 
-/** Starts a download of a URL (same origin) under a suggested name. */
-export function downloadUrl(url: string, name: string): FileResult {
+/**
+ * Downloads a URL of the server (same origin) under a suggested name. The reply is read first: a
+ * refusal (a full disk, a bad filter) comes back as its FileResult with the server's reason, which
+ * an `<a download>` of the URL would drop unread; a good reply's body is handed to the download.
+ */
+export async function downloadUrl(
+  url: string,
+  name: string,
+  action: 'save' | 'export',
+): Promise<FileResult> {
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch {
+    return failed(action, 'kvscope serve did not answer: is it still running?', name);
+  }
+  if (!res.ok) return refusal(res.status, await res.text(), action, name);
+  return clickDownload(await res.blob(), name);
+}
+
+/** The server's refusal of a download as a FileResult, its reason kept. */
+function refusal(
+  status: number,
+  text: string,
+  action: 'save' | 'export',
+  name: string,
+): FileResult {
+  const sent = sentResult(text);
+  // The server's refusal names no file: the notice names the one the user asked for.
+  if (sent?.status === 'failed') return { ...sent, name: sent.name ?? name };
+  return sent ?? failed(action, text || `kvscope serve refused it (HTTP ${status})`, name);
+}
+
+/** Hands bytes to the browser's download under a name (an object URL, revoked once taken). */
+function clickDownload(blob: Blob, name: string): FileResult {
+  const href = URL.createObjectURL(blob);
   const a = document.createElement('a');
-  a.href = url;
+  a.href = href;
   a.download = name;
   a.rel = 'noopener';
   document.body.append(a);
   a.click();
   a.remove();
+  // The browser reads the object URL after the click returns: revoke it later, not now.
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
   return done('downloading', name);
 }
 
 /** Downloads bytes made here (a chart PNG) as a file. */
 export function downloadBytes(data: Uint8Array, name: string, type: string): FileResult {
-  const url = URL.createObjectURL(new Blob([data as BlobPart], { type }));
-  const result = downloadUrl(url, name);
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return result;
+  return clickDownload(new Blob([data as BlobPart], { type }), name);
 }
 
 /** A file name with the current local time: kvscope-2026-11-30-0712.png. */

@@ -55,19 +55,25 @@ const fileMethods: Pick<Bridge, FileMethod> = {
   openSession: () => pickAndUpload(HTTP_ROUTES.openSession, '.gz,.jsonl,.kvscope,application/gzip'),
   importCapture: () => pickAndUpload(HTTP_ROUTES.importCapture, '.jsonl,.json,.txt,.gz'),
   openSessionData: (name, data) => uploadBytes(HTTP_ROUTES.openSession, name, data),
-  saveSessionAs: async () =>
-    downloadUrl(HTTP_ROUTES.saveSession, stampedName('kvscope-session', 'kvscope.jsonl.gz')),
-  exportRatesCsv: async () =>
-    downloadUrl(HTTP_ROUTES.ratesCsv, stampedName('kvscope-rates', 'csv')),
-  exportEvents: async (filter, format) =>
+  saveSessionAs: () =>
+    downloadUrl(
+      HTTP_ROUTES.saveSession,
+      stampedName('kvscope-session', 'kvscope.jsonl.gz'),
+      'save',
+    ),
+  exportRatesCsv: () =>
+    downloadUrl(HTTP_ROUTES.ratesCsv, stampedName('kvscope-rates', 'csv'), 'export'),
+  exportEvents: (filter, format) =>
     downloadUrl(
       exportUrl(HTTP_ROUTES.exportEvents, filter, format),
       stampedName('kvscope-events', format),
+      'export',
     ),
-  exportChains: async (filter, format) =>
+  exportChains: (filter, format) =>
     downloadUrl(
       exportUrl(HTTP_ROUTES.exportChains, filter, format),
       stampedName('kvscope-chains', format),
+      'export',
     ),
   exportChartPng: async (png) =>
     downloadBytes(png, stampedName('kvscope-chart', 'png'), 'image/png'),

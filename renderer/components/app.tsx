@@ -213,7 +213,11 @@ export function App() {
         </div>
       )}
       {showProblems && (
-        <ProblemsPanel problems={problems} onDismiss={() => setDismissed(problemsKey)} />
+        <ProblemsPanel
+          problems={problems}
+          live={frame?.view.kind === 'live'}
+          onDismiss={() => setDismissed(problemsKey)}
+        />
       )}
       <main
         className="main"

@@ -1,16 +1,18 @@
 interface Props {
   problems: string[];
+  /** The live view's problems (a full disk, a recordings folder it could not read): no file was opened. */
+  live: boolean;
   onDismiss(): void;
 }
 
-/** What could not be loaded from the last opened file, dismissible. */
-export function ProblemsPanel({ problems, onDismiss }: Props) {
+/** The view's problems, dismissible: what could not be loaded from a file, or what went wrong live. */
+export function ProblemsPanel({ problems, live, onDismiss }: Props) {
+  const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
   return (
     <section className="problems" role="alert" aria-label="Problems" data-testid="problems">
       <div className="problems-head">
         <strong>
-          Some of the file was not loaded ({problems.length} problem
-          {problems.length === 1 ? '' : 's'})
+          {live ? `The live view has ${count}` : `Some of the file was not loaded (${count})`}
         </strong>
         <button
           type="button"
