@@ -1,3 +1,4 @@
+import type { CSSProperties } from 'react';
 import type { Kpis } from '../../shared/api-types';
 import { formatInt, formatRate } from '../lib/format';
 
@@ -85,7 +86,13 @@ export function KpiTiles({ kpis }: Props) {
           title={`${t.title}: ${t.pretty}`}
         >
           <div className="kpi-label">{t.label}</div>
-          <div className="kpi-value" data-testid={`kpi-${t.id}`} data-value={t.value}>
+          <div
+            className="kpi-value"
+            data-testid={`kpi-${t.id}`}
+            data-value={t.value}
+            // Its length sizes the font down in a narrow tile, so a 7-8 digit total shows whole.
+            style={{ '--kpi-chars': t.pretty.length } as CSSProperties}
+          >
             {t.pretty}
           </div>
           {t.note && (
