@@ -133,10 +133,7 @@ export class CacheModel {
       case 'batch':
         if (lines !== undefined && 'buf' in lines) {
           // The live path's lines, as bytes: copied into the ring's arena without a string.
-          for (let i = 0; i < r.events.length; i += 1) {
-            const rec = r.events[i] as EventRecord;
-            this.ring.pushBytes(rec, lines.buf, lines.lineStart(i), lines.lineEnd(i));
-          }
+          this.ring.pushLines(r.events, lines);
         } else {
           for (let i = 0; i < r.events.length; i += 1) {
             this.ring.push(r.events[i] as EventRecord, lines?.[i]);

@@ -6,7 +6,7 @@ import type { EventQuery, EventRow } from '../../shared/api-types';
 import type { EventRecord, KvEventType } from '../../shared/events';
 import { EventRing } from '../../electron/model/event-ring';
 import { hashMatcher } from '../../electron/model/hash-query';
-import { eventLine, readEventLine } from '../../electron/session/event-line';
+import { EventLines, eventLine, readEventLine } from '../../electron/session/event-line';
 import { cleared, removed, stored } from './helpers';
 
 /** The filters of EventQuery over a plain list, oldest first, as the event log defines them. */
@@ -133,6 +133,52 @@ describe('the event ring (bytes and columns)', () => {
             const held = recs.slice(-capacity);
             expect(ring.query(op.q)).toEqual(reference(held, recs.length - held.length, op.q));
           }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('answers the same when batches of lines are pushed as bytes in one copy (pushLines)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.array(
+          fc.oneof(
+            fc.array(rec, { minLength: 1, maxLength: 5 }).map((batch) => ({ batch })),
+            fc.oneof(query, hashOnly).map((q) => ({ q })),
+          ),
+          { maxLength: 60, size: 'large' },
+        ),
+        fc.integer({ min: 64, max: 4096 }),
+        (capacity, ops, maxBytes) => {
+          // Tiny arenas: batches make them grow (runs of rows a newline apart copied whole), wrap,
+          // and drop rows for bytes as well as for slots; a batch longer than a row may be is
+          // pushed line by line.
+          const ring = new EventRing(capacity, {
+            initialBytes: 64,
+            maxBytes,
+            readLine: readEventLine,
+          });
+          const lines = new EventLines();
+          const recs: EventRecord[] = [];
+          for (const op of ops) {
+            if ('batch' in op) {
+              lines.clear();
+              for (const r of op.batch) lines.add(r);
+              ring.pushLines(op.batch, lines);
+              recs.push(...op.batch);
+              continue;
+            }
+            const page = ring.query(op.q);
+            // Rows dropped for bytes: the ring holds the newest `held` of them.
+            const held = recs.slice(recs.length - ring.size());
+            expect(page).toEqual(reference(held, recs.length - held.length, op.q));
+          }
+          const all = ring.query({ offset: 0, limit: 100 });
+          expect(all.rows.map((r) => r.n)).toEqual(
+            Array.from({ length: ring.size() }, (_, k) => recs.length - 1 - k),
+          );
         },
       ),
       { numRuns: 400 },
