@@ -4,6 +4,7 @@
 // read a row pushed as bytes as it reads one pushed as a string.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EventRing } from '../../electron/model/event-ring';
 import { EventLines, eventLine, readEventLine } from '../../electron/session/event-line';
@@ -25,6 +26,43 @@ describe('event lines as bytes', () => {
       expect(lines.buf[lines.lineEnd(i)]).toBe(0x0a);
       expect(eventLine(cases[i] as (typeof cases)[number])).toBe(pinned[i]);
     }
+  });
+
+  it('writes a batch time as JSON.stringify does, epoch seconds to the microsecond or not', () => {
+    const base = eventLineCases()[0] as ReturnType<typeof eventLineCases>[number];
+    const lines = new EventLines();
+    const tsText = (ts: number): string => {
+      lines.clear();
+      lines.add({ ...base, ts });
+      const line = lines.buf.toString('latin1', 0, lines.lineEnd(0));
+      return line.slice(line.indexOf('"ts":') + 5, line.indexOf(',', line.indexOf('"ts":')));
+    };
+    const edges = [
+      1,
+      0.999999,
+      1.000001,
+      1767225601.310731,
+      1767225601.1,
+      1767225601.000001,
+      1767225601.1234567,
+      2 ** 32 - 1e-6,
+      2 ** 32 - 2 ** -20,
+      2 ** 32,
+      2 ** 32 + 0.5,
+      123456.7,
+      5e-7,
+      -1767225601.5,
+    ];
+    for (const ts of edges) expect(tsText(ts)).toBe(JSON.stringify(ts));
+    const micros = fc
+      .tuple(fc.integer({ min: 1, max: 2 ** 32 - 1 }), fc.integer({ min: 0, max: 999_999 }))
+      .map(([s, us]) => s + us / 1e6);
+    fc.assert(
+      fc.property(fc.oneof(micros, fc.double({ min: 0, max: 2 ** 33, noNaN: true })), (ts) => {
+        expect(tsText(ts)).toBe(JSON.stringify(ts));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('keeps the lines written so far when a line needs a larger buffer', () => {
