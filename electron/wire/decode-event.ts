@@ -52,6 +52,16 @@ const ODD_FIELD_NAME = '<non-identifier key>';
 
 const TYPE_NAMES = ['BlockStored', 'BlockRemoved', 'AllBlocksCleared'] as const;
 
+/**
+ * `${type}.${field}` by field id, for each type name and for an event whose type is not read yet:
+ * made once. A field's label names it only in an error, and made per field read it was a string
+ * per field of every event (about 20 a message of vLLM's, the most of the decoder's garbage).
+ */
+const labelsOf = (typeName: string): readonly string[] =>
+  KNOWN_EVENT_FIELDS.map((field) => `${typeName}.${field}`);
+const TYPE_LABELS: readonly (readonly string[])[] = TYPE_NAMES.map(labelsOf);
+const UNTYPED_LABELS = labelsOf('event');
+
 /** What the events of one batch looked like: merged into the batch's shape. */
 export class ShapeCollector {
   fieldMask = 0;
@@ -211,30 +221,35 @@ function readLabel(r: MsgpackReader): string | null | undefined {
 }
 
 /** Reads the value of field `id` at the cursor into `f`; returns the field id it counted as. */
-function readField(r: MsgpackReader, id: number, typeName: string, shape: ShapeCollector): number {
+function readField(
+  r: MsgpackReader,
+  id: number,
+  labels: readonly string[],
+  shape: ShapeCollector,
+): number {
   switch (id) {
     case F_BLOCK_HASHES:
-      f.hashes = readHashes(r, `${typeName}.block_hashes`);
+      f.hashes = readHashes(r, labels[F_BLOCK_HASHES] as string);
       return id;
     case F_PARENT:
-      f.parent = r.nil() ? null : r.hashKey(`${typeName}.parent_block_hash`);
+      f.parent = r.nil() ? null : r.hashKey(labels[F_PARENT] as string);
       return id;
     case F_TOKEN_IDS:
-      f.tokenCount = r.skipIntArray(`${typeName}.token_ids`);
+      f.tokenCount = r.skipIntArray(labels[F_TOKEN_IDS] as string);
       return id;
     case F_BLOCK_SIZE:
       f.blockSize = ranged(
-        r.int(`${typeName}.block_size`),
-        `${typeName}.block_size`,
+        r.int(labels[F_BLOCK_SIZE] as string),
+        labels[F_BLOCK_SIZE] as string,
         1,
         MAX_BLOCK_SIZE,
       );
       return id;
     case F_LORA_ID:
-      f.loraId = rangedOrNull(r, `${typeName}.lora_id`, INT32_MIN, INT32_MAX);
+      f.loraId = rangedOrNull(r, labels[F_LORA_ID] as string, INT32_MIN, INT32_MAX);
       return id;
     case F_MEDIUM:
-      f.medium = r.strOrNull(`${typeName}.medium`);
+      f.medium = r.strOrNull(labels[F_MEDIUM] as string);
       return id;
     case F_LORA_NAME: {
       // SGLang puts a {cache_salt: ...} metadata map where vLLM has lora_name: tell by type.
@@ -243,20 +258,20 @@ function readField(r: MsgpackReader, id: number, typeName: string, shape: ShapeC
         f.metadataCount += countPresence(r);
         return F_METADATA;
       }
-      f.loraName = r.strOrNull(`${typeName}.lora_name`);
+      f.loraName = r.strOrNull(labels[F_LORA_NAME] as string);
       return id;
     }
     case F_EXTRA_KEYS:
-      f.extraKeysCount = countExtraKeys(r, `${typeName}.extra_keys`);
+      f.extraKeysCount = countExtraKeys(r, labels[F_EXTRA_KEYS] as string);
       return id;
     case F_GROUP_IDX:
-      f.groupIdx = rangedOrNull(r, `${typeName}.group_idx`, 0, MAX_GROUP_IDX);
+      f.groupIdx = rangedOrNull(r, labels[F_GROUP_IDX] as string, 0, MAX_GROUP_IDX);
       return id;
     case F_SPEC_KIND:
-      f.specKind = r.strOrNull(`${typeName}.kv_cache_spec_kind`);
+      f.specKind = r.strOrNull(labels[F_SPEC_KIND] as string);
       return id;
     case F_SPEC_WINDOW:
-      f.specWindow = rangedOrNull(r, `${typeName}.kv_cache_spec_sliding_window`, 0, MAX_WINDOW);
+      f.specWindow = rangedOrNull(r, labels[F_SPEC_WINDOW] as string, 0, MAX_WINDOW);
       return id;
     case F_METADATA:
     case F_CACHE_SALT:
@@ -338,6 +353,7 @@ function readPositional(r: MsgpackReader, n: number, shape: ShapeCollector): KvE
         ? REMOVED_POSITIONS
         : CLEARED_POSITIONS;
   const typeName = TYPE_NAMES[f.type] as string;
+  const labels = TYPE_LABELS[f.type] as readonly string[];
   let seen = 1 << F_TYPE;
   for (let i = 1; i < n; i++) {
     const id = layout[i];
@@ -346,7 +362,7 @@ function readPositional(r: MsgpackReader, n: number, shape: ShapeCollector): KvE
       shape.addUnknown(`${typeName}[${i}]`);
       continue;
     }
-    seen |= 1 << readField(r, id, typeName, shape);
+    seen |= 1 << readField(r, id, labels, shape);
   }
   f.seen = seen;
   shape.fieldMask |= seen;
@@ -377,8 +393,8 @@ function readMap(r: MsgpackReader, n: number, shape: ShapeCollector): KvEvent {
     } else if (id < 0) {
       r.skip();
     } else {
-      const typeName = f.type >= 0 ? (TYPE_NAMES[f.type] as string) : 'event';
-      seen |= (1 << id) | (1 << readField(r, id, typeName, shape));
+      const labels = f.type >= 0 ? (TYPE_LABELS[f.type] as readonly string[]) : UNTYPED_LABELS;
+      seen |= (1 << id) | (1 << readField(r, id, labels, shape));
     }
   }
   f.seen = seen;

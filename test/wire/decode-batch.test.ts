@@ -394,3 +394,52 @@ describe('decodeBatch: records and repeated labels', () => {
     expect(again.events.map((e) => e.event.medium)).toEqual(media);
   });
 });
+
+describe('decodeBatch: the field an error names', () => {
+  // Labels are made once per type and field (decode-event.ts): each must name its own field, in a
+  // positional event (its type known) and in a map event read before its type ('event.').
+  const wrong = 'not a value of this field';
+  const cases: [field: string, position: number][] = [
+    ['block_hashes', 1],
+    ['parent_block_hash', 2],
+    ['token_ids', 3],
+    ['block_size', 4],
+    ['lora_id', 5],
+    ['medium', 6],
+    ['lora_name', 7],
+    ['extra_keys', 8],
+    ['group_idx', 9],
+    ['kv_cache_spec_kind', 10],
+    ['kv_cache_spec_sliding_window', 11],
+  ];
+  const positional: unknown[] = [
+    'BlockStored',
+    [11n],
+    null,
+    TOKENS,
+    2,
+    null,
+    'GPU',
+    null,
+    null,
+    0,
+    'full_attention',
+    null,
+  ];
+  const wrongOf = (field: string): unknown =>
+    field === 'medium' || field.endsWith('kind') || field === 'lora_name' ? 7 : wrong;
+
+  it.each(cases)('names %s (position %i) after BlockStored. or event.', (field, position) => {
+    const event = [...positional];
+    event[position] = wrongOf(field);
+    const inArray = ok(decodeBatch(enc([TS, [event]])));
+    expect(inArray.errors[0]?.error).toMatch(new RegExp(`^SchemaError: BlockStored\\.${field}: `));
+    const inMap = ok(decodeBatch(enc([TS, [{ [field]: wrongOf(field), type: 'BlockStored' }]])));
+    expect(inMap.errors[0]?.error).toMatch(new RegExp(`^SchemaError: event\\.${field}: `));
+  });
+
+  it('names BlockRemoved.block_hashes', () => {
+    const r = ok(decodeBatch(enc([TS, [['BlockRemoved', wrong, 'GPU']]])));
+    expect(r.errors[0]?.error).toMatch(/^SchemaError: BlockRemoved\.block_hashes: /);
+  });
+});
