@@ -246,20 +246,28 @@ export async function runOpenBench(): Promise<BenchResult> {
     )
       throw new Error(`loadIntoModel and kvscope analyze disagree: ${load.out} / ${cli.out}`);
     const verdict = (ok: boolean): string => (ok ? 'within' : 'OVER');
-    /** A reader's figures; with a budget, its ratio to the baseline against that budget. */
+    /**
+     * A reader's figures, each time both ways: CPU (all threads, zlib's included) and wall (spawn
+     * to exit), each as a ratio to the baseline's same measure; with a budget, both against it
+     * (the bench's verdict is CPU's, DESIGN words the budget as time: the row says both).
+     */
     const row = (label: string, r: Run, budget: number | null): [string, string] => {
       const x = r.cpuMs / base.cpuMs;
+      const xw = r.wallMs / base.wallMs;
       const against =
-        budget === null ? '' : ` (budget ${budget.toFixed(1)}x): ${verdict(x <= budget)}`;
+        budget === null
+          ? ''
+          : ` (budget ${budget.toFixed(1)}x): CPU ${verdict(x <= budget)}, wall ${verdict(xw <= budget)}`;
       return [
         label,
-        `${r.cpuMs.toFixed(0)} ms CPU, ${r.wallMs.toFixed(0)} ms wall, peak RSS ${r.peakMb.toFixed(0)} MB, ${x.toFixed(2)}x${against}`,
+        `${r.cpuMs.toFixed(0)} ms CPU ${x.toFixed(2)}x, ${r.wallMs.toFixed(0)} ms wall ${xw.toFixed(2)}x, peak RSS ${r.peakMb.toFixed(0)} MB${against}`,
       ];
     };
+    // The verdict: CPU (steadier than wall on a shared machine); the rows give wall beside it.
     const ratio = Math.max(load.cpuMs, cli.cpuMs) / base.cpuMs;
     const peak = Math.max(load.peakMb, cli.peakMb);
     return {
-      title: `Opening a session: ${events.toLocaleString('en-US')} events of two ranks against a bare gunzip + JSON.parse (CPU, each in its own process)`,
+      title: `Opening a session: ${events.toLocaleString('en-US')} events of two ranks against a bare gunzip + JSON.parse (CPU and wall, each in its own process; the ratio is CPU's)`,
       rows: [
         [
           'events / stored blocks / gzip bytes',
