@@ -1,7 +1,7 @@
 // The whole live path (socket, decode, sequencer, recording, model, analysis) against a bare
 // zeromq.js receive loop on the same stream (DESIGN's budget: at most 2x its CPU), with KvSource
 // alone and KvSource + the recording alone for the breakdown. The publisher runs in a child process so its CPU is not counted; it
-// replays the vLLM fixture payloads with a continuous seq at a fixed pace. Each receiver is
+// replays the vLLM fixture payloads with a continuous seq and a ts from the clock at a fixed pace. Each receiver is
 // measured with process.cpuUsage() over the same number of messages; rounds alternate bare /
 // KvSource / whole path. Then the whole path takes rising rates until it loses messages or falls
 // behind: the highest rate it kept up with, lossless, is printed (DESIGN: 50,000 events/s).
@@ -46,6 +46,7 @@ for (const f of ['hybrid-int', 'legacy-int']) {
     const n = b.readUInt32BE(o); o += 4;
     const frames = [];
     for (let i = 0; i < n; i++) { const len = b.readUInt32BE(o); o += 4; frames.push(b.subarray(o, o + len)); o += len; }
+    if (frames[2][0] !== 0x93 || frames[2][1] !== 0xcb) throw new Error(f + ': a batch not [float64 ts, ...]');
     payloads.push(frames[2]);
   }
 }
@@ -64,7 +65,11 @@ for (const f of ['hybrid-int', 'legacy-int']) {
     const owed = Math.floor(((performance.now() - t0) / 1000) * rate) - sent;
     for (let i = 0; i < owed; i++) {
       const s = Buffer.alloc(8); s.writeBigUInt64BE(seq++);
-      await pub.send([topic, s, payloads[sent++ % payloads.length]]);
+      // Every fixture batch starts [ts as float64, ...]: each message gets its own ts from the
+      // clock, as an engine's do (a repeated ts let V8's number-to-string cache hide its cost).
+      const payload = Buffer.from(payloads[sent++ % payloads.length]);
+      payload.writeDoubleBE(Date.now() / 1000, 2);
+      await pub.send([topic, s, payload]);
     }
     await new Promise((r) => setTimeout(r, 2));
   }
