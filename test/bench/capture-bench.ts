@@ -105,28 +105,64 @@ interface Consumer {
 }
 
 interface Sample {
-  cpuMs: number;
+  cpu: Cpu;
   lines: number;
   stderr: string;
 }
 
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
+/** CPU of a process in ms: every thread's, and the split by kind of thread (see threadKind). */
+interface Cpu {
+  total: number;
+  /** Empty where the threads could not be read apart (no schedstat). */
+  byThread: Partial<Record<ThreadKind, number>>;
+}
+
+type ThreadKind = 'main' | 'zeromq' | 'other';
+
+/**
+ * The main thread (JavaScript, and zeromq.js's receive), ZeroMQ's own threads (its I/O thread
+ * reads the socket and splits frames) or the rest (V8's helpers: GC, compilers; libuv's pool).
+ */
+function threadKind(pid: number, tid: string): ThreadKind {
+  if (tid === String(pid)) return 'main';
+  const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8');
+  return comm.startsWith('ZMQbg') ? 'zeromq' : 'other';
+}
+
 /**
  * CPU time of a live process in ms, every thread included: the sum of its threads' schedstat
  * (ns), or utime + stime from its stat (clock ticks) where schedstat is missing.
  */
-function cpuMs(pid: number): number {
+function cpuMs(pid: number): Cpu {
   try {
-    let ns = 0;
-    for (const t of readdirSync(`/proc/${pid}/task`))
-      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
-    return ns / 1e6;
+    const byThread: Partial<Record<ThreadKind, number>> = {};
+    let total = 0;
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      const ms =
+        Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+      const kind = threadKind(pid, t);
+      byThread[kind] = (byThread[kind] ?? 0) + ms;
+      total += ms;
+    }
+    return { total, byThread };
   } catch {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(f[11]) + Number(f[12])) / CLK_TCK) * 1000;
+    return { total: ((Number(f[11]) + Number(f[12])) / CLK_TCK) * 1000, byThread: {} };
   }
+}
+
+/**
+ * CPU spent between two readings of one process. A thread that ends in between takes its time out
+ * of both sums (as it did out of the total before the split): the streams' threads all live on.
+ */
+function cpuSince(before: Cpu, after: Cpu): Cpu {
+  const byThread: Partial<Record<ThreadKind, number>> = {};
+  for (const k of Object.keys(after.byThread) as ThreadKind[])
+    byThread[k] = (after.byThread[k] ?? 0) - (before.byThread[k] ?? 0);
+  return { total: after.total - before.total, byThread };
 }
 
 /** Lines from a child's stdout, without keeping more than the tail of a partial line. */
@@ -240,11 +276,11 @@ async function measure(pub: Publisher, c: Consumer, rate: number): Promise<Sampl
   const sent = pub.next();
   pub.go(rate, MESSAGES);
   await out.reached(WARMUP_MESSAGES > 0 ? 2 : 1);
-  const cpu = cpuMs(pid) - before;
+  const cpu = cpuSince(before, cpuMs(pid));
   await sent;
   child.kill('SIGINT');
   await exited;
-  return { cpuMs: cpu, lines: out.lines(), stderr };
+  return { cpu, lines: out.lines(), stderr };
 }
 
 /** The seed script, where shared/seed is beside the repository (or KVSCOPE_SEED names it). */
@@ -348,13 +384,17 @@ export async function runCaptureBench(): Promise<BenchResult> {
     { name: 'unpaced', rate: 0 },
   ];
   const us: Record<string, number[]> = {};
+  // The same per thread kind (key `mode/consumer/kind`), for where capture's CPU goes.
+  const threadUs: Record<string, number[]> = {};
   let lost = 0;
   try {
     for (let round = 0; round < ROUNDS; round++) {
       for (const m of modes) {
         for (const c of consumers) {
           const s = await measure(pub, c, m.rate);
-          (us[`${m.name}/${c.name}`] ??= []).push((s.cpuMs * 1000) / events);
+          (us[`${m.name}/${c.name}`] ??= []).push((s.cpu.total * 1000) / events);
+          for (const [kind, ms] of Object.entries(s.cpu.byThread))
+            (threadUs[`${m.name}/${c.name}/${kind}`] ??= []).push((ms * 1000) / events);
           if (c.name === 'capture' && s.lines !== captureLines) lost++;
         }
       }
@@ -382,6 +422,15 @@ export async function runCaptureBench(): Promise<BenchResult> {
       ]);
     }
     worst = Math.max(worst, median(us[`${m.name}/capture`] ?? []) / bare);
+    const split = (c: string): string =>
+      (['main', 'zeromq', 'other'] as const)
+        .map((k) => `${median(threadUs[`${m.name}/${c}/${k}`] ?? []).toFixed(2)}`)
+        .join(' / ');
+    if (threadUs[`${m.name}/bare/main`] !== undefined)
+      rows.push([
+        `${m.name}: main / ZeroMQ / other threads`,
+        `capture ${split('capture')} µs, bare ${split('bare')} µs per event (medians)`,
+      ]);
   }
   const fast = fastPathUs(MESSAGES, ROUNDS);
   const perEvent = (median(fast) * MESSAGES) / events;
