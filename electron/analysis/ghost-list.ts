@@ -6,6 +6,7 @@
 // holding a ghost reference on its id while it is in the list (exact part or tail).
 
 import type { HashKey } from '../../shared/events';
+import type { DecimalParts } from '../collections/hash-ids';
 import { GhostOrder } from './ghost-order';
 import type { GhostIds } from './holdings';
 
@@ -29,6 +30,38 @@ export interface GhostHit {
 export function sampleHash(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i += 1) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return finish(h);
+}
+
+/**
+ * sampleHash of a canonical decimal key from its parts (hash-ids.ts), digit by digit without
+ * making its text: a full G spills an entry per removal, and a string per spill was garbage that
+ * lived long enough to reach the old generation.
+ */
+export function sampleHashOfParts(hi: number, lo: number): number {
+  let h = 0x811c9dc5;
+  if (hi === 0) h = fnvDigits(h, lo, digitCount(lo));
+  else {
+    h = fnvDigits(h, hi, digitCount(hi));
+    h = fnvDigits(h, lo, 10);
+  }
+  return finish(h);
+}
+
+/** FNV-1a over the d decimal digits of n (an integer below 10^10, zero-padded to d). */
+function fnvDigits(h: number, n: number, d: number): number {
+  for (let p = 10 ** (d - 1); p >= 1; p /= 10)
+    h = Math.imul(h ^ (48 + (Math.floor(n / p) % 10)), 0x01000193);
+  return h;
+}
+
+function digitCount(n: number): number {
+  let d = 1;
+  for (let p = 10; p <= n; p *= 10) d += 1;
+  return d;
+}
+
+function finish(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -44,6 +77,7 @@ export class GhostList {
   /** Sampled when sampleHash(key) < threshold; the rate is threshold / 2^32. */
   private threshold = FULL_RATE / 64;
   private spilled = false;
+  private readonly parts: DecimalParts = { hi: 0, lo: 0 };
 
   constructor(
     private readonly ids: GhostIds,
@@ -113,7 +147,7 @@ export class GhostList {
     if (!old) return;
     this.spilled = true;
     const ids = this.ids;
-    if (sampleHash(ids.keyOf(old.id)) >= this.threshold) {
+    if (this.sampleOf(old.id) >= this.threshold) {
       ids.ghostOut(old.id);
       return;
     }
@@ -124,9 +158,17 @@ export class GhostList {
     // Full: halve the rate and keep only what is still sampled (fixed-size SHARDS).
     this.threshold /= 2;
     for (const id of [...tail.entries()])
-      if (sampleHash(ids.keyOf(id)) >= this.threshold) {
+      if (this.sampleOf(id) >= this.threshold) {
         tail.delete(id);
         ids.ghostOut(id);
       }
+  }
+
+  /** sampleHash of id's key, from its parts when it is a decimal (no string made). */
+  private sampleOf(id: number): number {
+    const p = this.parts;
+    return this.ids.keyParts(id, p)
+      ? sampleHashOfParts(p.hi, p.lo)
+      : sampleHash(this.ids.keyOf(id));
   }
 }

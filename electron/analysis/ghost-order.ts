@@ -1,8 +1,9 @@
 // Hash ids in removal order, oldest first, with "how many entries are newer than this one" in
 // O(log n): slots are handed out in order, and a Fenwick tree counts the slots freed since (so a
-// push costs no tree update; newer = later slots - freed later slots). When slots
-// run out, the live entries are packed to the front (and the slots doubled when more than half
-// are live), so a push costs O(1) amortized and memory stays within four times the entries held.
+// push costs no tree update; newer = later slots - freed later slots). When slots run out, the
+// live entries are packed to the front in place (the slots grown when fewer than a quarter of them
+// would be free, never past 1.25 times the capacity), so a push costs O(1) amortized and a full
+// order of a million entries holds 21 MB, not the 34 MB of slots doubled to twice the entries.
 // Entries are Holdings ids, not hash text: the slots are typed arrays, so neither a push nor a
 // lookup hashes a string (the interner did that once). The slot of an id is kept in the id's own
 // info in Holdings (GhostSlots) when no other order keeps one there: a removal and a re-store read
@@ -14,6 +15,13 @@ import { IdTable } from '../collections/id-table';
 const FIRST_SLOTS = 1024;
 /** A slot without an entry. */
 const FREE = -1;
+
+/** The most slots an order of `capacity` entries takes: a quarter more (at least two) than it holds. */
+export function maxGhostSlots(capacity: number): number {
+  // The caller may push one entry past the capacity before it pops the oldest.
+  const most = capacity + 1;
+  return most + Math.max(2, most >>> 2);
+}
 
 /** An entry taken out of the order. */
 export interface TakenGhost {
@@ -37,6 +45,7 @@ export interface GhostSlots {
 /** A removal-ordered set of hash ids with rank queries. */
 export class GhostOrder {
   private slots: number;
+  private readonly maxSlots: number;
   private tree: Int32Array;
   private keys: Int32Array;
   private at: Float64Array;
@@ -58,7 +67,8 @@ export class GhostOrder {
     private readonly ids: GhostSlots | null = null,
   ) {
     this.tag = ids?.ghostTag() ?? -1;
-    this.slots = Math.min(FIRST_SLOTS, Math.max(2, 2 * capacity));
+    this.maxSlots = maxGhostSlots(capacity);
+    this.slots = Math.min(FIRST_SLOTS, this.maxSlots);
     this.tree = new Int32Array(this.slots + 1);
     this.keys = new Int32Array(this.slots).fill(FREE);
     this.at = new Float64Array(this.slots);
@@ -137,7 +147,7 @@ export class GhostOrder {
     if (ids !== null) this.forEachId((id) => ids.clearGhostSlot(id, this.tag));
     this.slotOf.clear();
     this.count = 0;
-    this.slots = Math.min(FIRST_SLOTS, Math.max(2, 2 * this.capacity));
+    this.slots = Math.min(FIRST_SLOTS, this.maxSlots);
     this.tree = new Int32Array(this.slots + 1);
     this.keys = new Int32Array(this.slots).fill(FREE);
     this.at = new Float64Array(this.slots);
@@ -175,34 +185,51 @@ export class GhostOrder {
     this.add(slot, 1);
   }
 
-  /** Packs live entries to slots 0..n-1 in order, growing the slots when over half are live. */
+  /** Slots this order holds now (its arrays' length). */
+  get slotCount(): number {
+    return this.slots;
+  }
+
+  /**
+   * Packs live entries to slots 0..n-1 in order, in place, growing the slots first when fewer
+   * than a quarter of them (at least two) would be free: a pack then comes at most every n/4
+   * pushes. In place, a pack allocates nothing (a new set of arrays per pack was 16 bytes a slot
+   * of garbage each time).
+   */
   private pack(): void {
     const n = this.count;
-    const slots = n * 2 > this.slots ? Math.max(this.slots * 2, 2) : this.slots;
-    const keys = new Int32Array(slots).fill(FREE);
-    const at = new Float64Array(slots);
-    // The old keys array becomes old slot -> new slot once read, and slotOf is rewritten in one
-    // sequential pass over its own table: setting each id anew would cost a random probe per
-    // live entry, as many as the pushes between packs.
-    const moved = this.keys;
+    const room = Math.max(2, n >>> 2);
+    let slots = this.slots;
+    if (n + room > slots) slots = Math.max(Math.min(2 * slots, this.maxSlots), n + room);
+    const grow = slots !== this.slots;
+    const keys = grow ? new Int32Array(slots).fill(FREE) : this.keys;
+    const at = grow ? new Float64Array(slots) : this.at;
+    const old = this.keys;
+    const oldAt = this.at;
+    // Old slot -> new slot for the ids whose slot is in slotOf, rewritten in one sequential pass
+    // over its own table: setting each id anew would cost a random probe per entry there.
+    const moved = this.slotOf.size > 0 ? new Int32Array(this.next) : null;
+    const ids = this.ids;
     let j = 0;
     for (let s = this.oldest; s < this.next; s += 1) {
-      const k = moved[s] as number;
+      const k = old[s] as number;
       if (k === FREE) continue;
+      // j <= s: moving forward in place never overwrites an entry not read yet.
       keys[j] = k;
-      at[j] = this.at[s] as number;
-      moved[s] = j;
+      at[j] = oldAt[s] as number;
+      if (moved !== null) moved[s] = j;
       // The slot kept beside the id moves here; the table's move in its own pass below.
-      if (this.ids !== null && this.ids.ghostSlot(k, this.tag) >= 0)
-        this.ids.setGhostSlot(k, this.tag, j);
+      if (ids !== null && ids.ghostSlot(k, this.tag) >= 0) ids.setGhostSlot(k, this.tag, j);
       j += 1;
     }
-    if (this.slotOf.size > 0) this.slotOf.remapValues(moved);
+    if (!grow) keys.fill(FREE, j, this.next);
+    if (moved !== null) this.slotOf.remapValues(moved);
     this.slots = slots;
     this.keys = keys;
     this.at = at;
     // Packed: no slot below next is free.
-    this.tree = new Int32Array(slots + 1);
+    if (grow) this.tree = new Int32Array(slots + 1);
+    else this.tree.fill(0);
     this.freed = 0;
     this.next = n;
     this.oldest = 0;

@@ -13,11 +13,19 @@
 // sources there were at once (64 ranks: two 32-bit words per hash), never a Map per shared hash.
 
 import type { HashKey } from '../../shared/events';
+import type { DecimalParts } from '../collections/hash-ids';
 import { NO_ID, SharedHashIds } from '../collections/shared-hash-ids';
 import type { GhostSlots } from './ghost-order';
 
 const EMPTY: readonly number[] = [];
 const FIRST_IDS = 1024;
+/**
+ * Ids per page of info. The info grows a page at a time (the first page doubling up to a whole
+ * one): a doubling array held twice the ids in use, and old and new together while it was copied.
+ */
+const PAGE_BITS = 16;
+const PAGE_IDS = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE_IDS - 1;
 /** No depth. */
 const NONE = -1;
 /** Offsets in the info of an id; its holder words follow. */
@@ -49,6 +57,8 @@ export interface GhostIds extends GhostSlots {
   inGhosts(id: number): boolean;
   /** The hash an id names. */
   keyOf(id: number): HashKey;
+  /** Reads id's hash into out when it is a canonical decimal (hash-ids.ts); false if not. */
+  keyParts(id: number, out: DecimalParts): boolean;
 }
 
 /** Source holdings per held hash, by holder slot, and the hash's id. */
@@ -60,9 +70,10 @@ export class Holdings implements GhostIds {
   /**
    * Per id, side by side so that one cache line serves a block: its depth, blocks from the root
    * when its chain was seen from the root (NONE when unknown); how many ghost lists (exact part or
-   * tail) hold it; the ghost orders' slots of it (see ghost-order.ts); a bit per holder slot.
+   * tail) hold it; the ghost orders' slots of it (see ghost-order.ts); a bit per holder slot. By
+   * page: id's info starts at stride * (id & PAGE_MASK) in pages[id >>> PAGE_BITS].
    */
-  private info = newInfo(FIRST_IDS, this.stride);
+  private pages: Int32Array[] = [newInfo(FIRST_IDS, this.stride)];
   /** Whether each slot is taken by a source. */
   private readonly taken: boolean[] = [];
   /** Hashes held by both of two slots: a dense matrix (32 x words square), no Map per bump. */
@@ -109,14 +120,17 @@ export class Holdings implements GhostIds {
 
   /** Makes sid, the shared id of a hash that keptId() just said has none, this hash's id. */
   keep(sid: number): number {
-    while (this.stride * sid >= this.info.length) {
-      // The info of ids never kept is fresh: no depth, no ghost reference, no holder.
-      const info = newInfo((2 * this.info.length) / this.stride, this.stride);
-      info.set(this.info);
-      this.info = info;
-    }
+    const page = this.pages[sid >>> PAGE_BITS];
+    if (page === undefined || this.stride * (sid & PAGE_MASK) >= page.length) this.addPages(sid);
     this.ids.setKept(sid, true);
     return sid;
+  }
+
+  /** Bytes of the per-id info and the pair matrix (for the memory figures). */
+  bytes(): number {
+    let n = this.pairs.byteLength;
+    for (const p of this.pages) n += p.byteLength;
+    return n;
   }
 
   /** The hash an id names. */
@@ -124,23 +138,31 @@ export class Holdings implements GhostIds {
     return this.ids.keyOf(id);
   }
 
+  /** Reads id's hash into out when it is a canonical decimal; false if not. */
+  keyParts(id: number, out: DecimalParts): boolean {
+    return this.ids.keyParts(id, out);
+  }
+
   /** One more ghost list holds id. */
   ghostIn(id: number): void {
-    const at = this.stride * id + REFS;
-    this.info[at] = (this.info[at] as number) + 1;
+    const info = this.pages[id >>> PAGE_BITS] as Int32Array;
+    const at = this.stride * (id & PAGE_MASK) + REFS;
+    info[at] = (info[at] as number) + 1;
   }
 
   /** One ghost list fewer holds id; the id goes when no source holds it either. */
   ghostOut(id: number): void {
-    const at = this.stride * id + REFS;
-    const refs = (this.info[at] as number) - 1;
-    this.info[at] = refs;
+    const info = this.pages[id >>> PAGE_BITS] as Int32Array;
+    const at = this.stride * (id & PAGE_MASK) + REFS;
+    const refs = (info[at] as number) - 1;
+    info[at] = refs;
     if (refs === 0 && !this.held(id)) this.recycle(id);
   }
 
   /** Whether some ghost list holds id. */
   inGhosts(id: number): boolean {
-    return (this.info[this.stride * id + REFS] as number) > 0;
+    const info = this.pages[id >>> PAGE_BITS] as Int32Array;
+    return (info[this.stride * (id & PAGE_MASK) + REFS] as number) > 0;
   }
 
   /** A tag for a new ghost order. */
@@ -151,7 +173,8 @@ export class Holdings implements GhostIds {
   /** id's slot in the ghost order tagged tag when it is kept here, else -1. */
   ghostSlot(id: number, tag: number): number {
     const at = this.ghostCell(id, tag + 1);
-    return at < 0 ? -1 : (this.info[at] as number) & SLOT_MASK;
+    if (at < 0) return -1;
+    return ((this.pages[id >>> PAGE_BITS] as Int32Array)[at] as number) & SLOT_MASK;
   }
 
   /** Keeps id's slot for the order tagged tag unless no cell is free (or it does not fit): false. */
@@ -160,20 +183,20 @@ export class Holdings implements GhostIds {
     let at = this.ghostCell(id, tag + 1);
     if (at < 0) at = this.ghostCell(id, 0);
     if (at < 0) return false;
-    this.info[at] = ((tag + 1) << SLOT_BITS) | slot;
+    (this.pages[id >>> PAGE_BITS] as Int32Array)[at] = ((tag + 1) << SLOT_BITS) | slot;
     return true;
   }
 
   /** Forgets the slot kept here for the order tagged tag. */
   clearGhostSlot(id: number, tag: number): void {
     const at = this.ghostCell(id, tag + 1);
-    if (at >= 0) this.info[at] = 0;
+    if (at >= 0) (this.pages[id >>> PAGE_BITS] as Int32Array)[at] = 0;
   }
 
-  /** Where id's cell whose tag part is tagPart (0: an empty one) is in info, or -1. */
+  /** Where id's cell whose tag part is tagPart (0: an empty one) is in id's page, or -1. */
   private ghostCell(id: number, tagPart: number): number {
-    const info = this.info;
-    const base = this.stride * id + GHOST;
+    const info = this.pages[id >>> PAGE_BITS] as Int32Array;
+    const base = this.stride * (id & PAGE_MASK) + GHOST;
     for (let i = base; i < base + GHOST_CELLS; i += 1)
       if ((info[i] as number) >>> SLOT_BITS === tagPart) return i;
     return -1;
@@ -186,10 +209,11 @@ export class Holdings implements GhostIds {
 
   /** Whether a source other than the one in slot holds id. */
   heldByOther(id: number, slot: number): boolean {
-    const base = this.stride * id + WORDS;
+    const info = this.pages[id >>> PAGE_BITS] as Int32Array;
+    const base = this.stride * (id & PAGE_MASK) + WORDS;
     const own = slot >>> 5;
     for (let w = 0; w < this.words; w += 1) {
-      let bits = this.info[base + w] as number;
+      let bits = info[base + w] as number;
       if (w === own) bits &= ~(1 << (slot & 31));
       if (bits !== 0) return true;
     }
@@ -198,7 +222,8 @@ export class Holdings implements GhostIds {
 
   /** Whether the source in slot holds id. */
   heldBy(id: number, slot: number): boolean {
-    const bits = this.info[this.stride * id + WORDS + (slot >>> 5)] as number;
+    const info = this.pages[id >>> PAGE_BITS] as Int32Array;
+    const bits = info[this.stride * (id & PAGE_MASK) + WORDS + (slot >>> 5)] as number;
     return ((bits >>> (slot & 31)) & 1) === 1;
   }
 
@@ -207,10 +232,11 @@ export class Holdings implements GhostIds {
     if (!this.held(id)) return EMPTY;
     const list = this.list;
     list.length = 0;
-    const base = this.stride * id + WORDS;
+    const info = this.pages[id >>> PAGE_BITS] as Int32Array;
+    const base = this.stride * (id & PAGE_MASK) + WORDS;
     for (let w = 0; w < this.words; w += 1) {
       // Lowest set bit first: as many steps as holders, not 32 per word.
-      for (let bits = this.info[base + w] as number; bits !== 0; bits &= bits - 1)
+      for (let bits = info[base + w] as number; bits !== 0; bits &= bits - 1)
         list.push(32 * w + 31 - Math.clz32(bits & -bits));
     }
     return list;
@@ -219,14 +245,16 @@ export class Holdings implements GhostIds {
   /** The depth recorded for id (-1: no id), null when none is known (or nobody holds it). */
   depthOf(id: number): number | null {
     if (id < 0) return null;
-    const d = this.info[this.stride * id + DEPTH] as number;
+    const info = this.pages[id >>> PAGE_BITS] as Int32Array;
+    const d = info[this.stride * (id & PAGE_MASK) + DEPTH] as number;
     return d === NONE ? null : d;
   }
 
   /** Records id's depth unless it has one. */
   keepDepth(id: number, depth: number): void {
-    const at = this.stride * id + DEPTH;
-    if (this.info[at] === NONE) this.info[at] = Math.min(depth, 0x7fffffff);
+    const info = this.pages[id >>> PAGE_BITS] as Int32Array;
+    const at = this.stride * (id & PAGE_MASK) + DEPTH;
+    if (info[at] === NONE) info[at] = Math.min(depth, 0x7fffffff);
   }
 
   /** The source in slot starts holding id (the caller knows it did not). */
@@ -238,17 +266,19 @@ export class Holdings implements GhostIds {
       if (before.length === 1) this.sharedNow += 1;
       this.duplicateNow += 1;
     }
-    const at = this.stride * id + WORDS + (slot >>> 5);
-    this.info[at] = (this.info[at] as number) | (1 << (slot & 31));
+    const info = this.pages[id >>> PAGE_BITS] as Int32Array;
+    const at = this.stride * (id & PAGE_MASK) + WORDS + (slot >>> 5);
+    info[at] = (info[at] as number) | (1 << (slot & 31));
   }
 
   /** The source in slot no longer holds id (a no-op when it did not); the last holder's going frees the id. */
   remove(id: number, slot: number): void {
-    const at = this.stride * id + WORDS + (slot >>> 5);
-    const bits = this.info[at] as number;
+    const info = this.pages[id >>> PAGE_BITS] as Int32Array;
+    const at = this.stride * (id & PAGE_MASK) + WORDS + (slot >>> 5);
+    const bits = info[at] as number;
     const bit = 1 << (slot & 31);
     if ((bits & bit) === 0) return;
-    this.info[at] = bits & ~bit;
+    info[at] = bits & ~bit;
     if (!this.held(id)) {
       this.release(id);
       return;
@@ -267,32 +297,53 @@ export class Holdings implements GhostIds {
 
   /** Whether any source holds id. */
   private held(id: number): boolean {
-    const base = this.stride * id + WORDS;
-    for (let w = 0; w < this.words; w += 1) if (this.info[base + w] !== 0) return true;
+    const info = this.pages[id >>> PAGE_BITS] as Int32Array;
+    const base = this.stride * (id & PAGE_MASK) + WORDS;
+    for (let w = 0; w < this.words; w += 1) if (info[base + w] !== 0) return true;
     return false;
   }
 
   /** The last holder went: the hash is no longer held (its depth goes); its id may stay for G. */
   private release(id: number): void {
-    this.info[this.stride * id + DEPTH] = NONE;
-    if (this.info[this.stride * id + REFS] === 0) this.recycle(id);
+    const info = this.pages[id >>> PAGE_BITS] as Int32Array;
+    const base = this.stride * (id & PAGE_MASK);
+    info[base + DEPTH] = NONE;
+    if (info[base + REFS] === 0) this.recycle(id);
   }
 
   private recycle(id: number): void {
     this.ids.setKept(id, false);
   }
 
+  /** Pages up to sid's, fresh (no depth, ghost reference or holder); the first grows to a whole one. */
+  private addPages(sid: number): void {
+    const pages = this.pages;
+    const whole = PAGE_IDS * this.stride;
+    const first = pages[0] as Int32Array;
+    if (first.length < whole) {
+      const need = sid >= PAGE_IDS ? whole : this.stride * (sid + 1);
+      let n = first.length;
+      while (n < need) n *= 2;
+      const grown = newInfo(Math.min(n, whole) / this.stride, this.stride);
+      grown.set(first);
+      pages[0] = grown;
+    }
+    while (pages.length <= sid >>> PAGE_BITS) pages.push(newInfo(PAGE_IDS, this.stride));
+  }
+
   /** One more word of holder bits per id, and the pair matrix to match (rare: 32 more sources). */
   private widen(): void {
     const stride = this.stride + 1;
-    const ids = this.info.length / this.stride;
-    const info = newInfo(ids, stride);
-    for (let id = 0; id < ids; id += 1)
-      info.set(this.info.subarray(this.stride * id, this.stride * (id + 1)), stride * id);
+    this.pages = this.pages.map((old) => {
+      const ids = old.length / this.stride;
+      const info = newInfo(ids, stride);
+      for (let id = 0; id < ids; id += 1)
+        info.set(old.subarray(this.stride * id, this.stride * (id + 1)), stride * id);
+      return info;
+    });
     const n = 32 * this.words;
     const pairs = new Int32Array((n + 32) * (n + 32));
     for (let a = 0; a < n; a += 1) pairs.set(this.pairs.subarray(a * n, (a + 1) * n), a * (n + 32));
-    this.info = info;
     this.stride = stride;
     this.pairs = pairs;
     this.words += 1;

@@ -1,11 +1,14 @@
 // Dense ids for hash keys, handed out and recycled by the caller. Most keys are u64 hashes in
 // canonical decimal (vLLM, SGLang): a key of up to 20 digits without a leading zero is
-// hi * 10^10 + lo, read as two exact numbers below 10^10, and kept in a
-// Float64Array per id (beside two integers of the caller's, in the same cache line), found through
-// an open-addressing table of (id, check bits). A lookup then
-// touches one or two cache lines and no string: a Map<string, id> compares the key's text through
-// pointers (three or four cache misses a block on large maps) and keeps every key string alive.
-// Other keys (hex digests, negative integers) go to a Map.
+// hi * 10^10 + lo, read as two exact numbers below 10^10, and kept per id beside one payload value
+// of the caller's (three doubles, in the same cache line), found through an open-addressing table
+// of (id, check bits). A lookup then touches one or two cache lines and no string: a Map<string,
+// id> compares the key's text through pointers (three or four cache misses a block on large maps)
+// and keeps every key string alive. Other keys (hex digests, negative integers) go to a Map.
+//
+// The per-id values live in pages of PAGE ids (the first page grows up to one), so the table
+// grows by a page at a time: a doubling array held twice the ids in use and, while it was copied,
+// old and new together (with a million hashes in the ghost lists, 64 MB for 38).
 
 import type { HashKey } from '../../shared/events';
 
@@ -13,8 +16,51 @@ import type { HashKey } from '../../shared/events';
 const EMPTY = -1;
 const FIRST_SLOTS = 1024;
 const TWO_32 = 2 ** 32;
-/** Per id in parts: hi, lo, then the two payload values. */
-const STRIDE = 4;
+/** Per id: hi, lo, then the caller's payload value. */
+const STRIDE = 3;
+const PAGE_BITS = 16;
+/** Ids per page. */
+export const HASH_IDS_PAGE = 1 << PAGE_BITS;
+const PAGE_MASK = HASH_IDS_PAGE - 1;
+const FIRST_PAGE_IDS = 1024;
+/**
+ * The table grows once more than this share of its slots is used (then it is half that full):
+ * a miss, the common look-up of a new hash, probes about 1/(1-load)^2 / 2 slots of 8 bytes, most
+ * in one cache line, and a slot costs 8 bytes.
+ */
+const MAX_LOAD = 0.75;
+
+/** The parts of a canonical decimal key (see HashIds), or null: what parseDecimalKey reads. */
+export interface DecimalParts {
+  hi: number;
+  lo: number;
+}
+
+/**
+ * Reads key as a canonical decimal of at most 20 digits (no sign, no leading zero) into out's hi
+ * (the digits before the last ten) and lo (the last ten); false when it is no such decimal.
+ */
+export function parseDecimalKey(key: string, out: DecimalParts): boolean {
+  const n = key.length;
+  if (n === 0 || n > 20 || (n > 1 && key.charCodeAt(0) === 48)) return false;
+  const split = n > 10 ? n - 10 : 0;
+  let hi = 0;
+  let lo = 0;
+  for (let i = 0; i < n; i += 1) {
+    const d = key.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return false;
+    if (i < split) hi = hi * 10 + d;
+    else lo = lo * 10 + d;
+  }
+  out.hi = hi;
+  out.lo = lo;
+  return true;
+}
+
+/** The canonical decimal text of parts read by parseDecimalKey. */
+export function decimalKeyText(hi: number, lo: number): string {
+  return hi === 0 ? `${lo}` : `${hi}${`${lo}`.padStart(10, '0')}`;
+}
 
 /** Hash keys to ids and back. */
 export class HashIds {
@@ -23,71 +69,117 @@ export class HashIds {
   private mask = FIRST_SLOTS - 1;
   private shift = 32 - Math.log2(FIRST_SLOTS);
   private used = 0;
-  /** hi, lo per id (decimal keys; NaN for a key kept in `other`), then its two payload values. */
-  private parts = new Float64Array(STRIDE * FIRST_SLOTS);
+  private grownAt = Math.floor(FIRST_SLOTS * MAX_LOAD);
+  /** hi, lo per id (decimal keys; NaN for a key kept in `other`), then its payload: by page. */
+  private pages: Float64Array[] = [new Float64Array(STRIDE * FIRST_PAGE_IDS)];
   /** Keys that are not canonical decimals, both ways. */
   private readonly other = new Map<HashKey, number>();
   private readonly otherKeys = new Map<number, HashKey>();
   /** The last key parse() read (null when it was no canonical decimal): its parts and mix. */
   private parsed: HashKey | null = null;
-  private hi = 0;
-  private lo = 0;
+  private readonly parts: DecimalParts = { hi: 0, lo: 0 };
   private mix = 0;
 
   /** The id of key, or -1. */
   find(key: HashKey): number {
     if (!this.parse(key)) return this.other.get(key) ?? EMPTY;
     const table = this.table;
-    const parts = this.parts;
-    for (let i = this.mix >>> this.shift; ; i = (i + 1) & this.mask) {
+    const pages = this.pages;
+    const hi = this.parts.hi;
+    const lo = this.parts.lo;
+    const mix = this.mix;
+    for (let i = mix >>> this.shift; ; i = (i + 1) & this.mask) {
       const id = table[2 * i] as number;
       if (id === EMPTY) return EMPTY;
-      if (
-        table[2 * i + 1] === this.mix &&
-        parts[STRIDE * id + 1] === this.lo &&
-        parts[STRIDE * id] === this.hi
-      )
-        return id;
+      if (table[2 * i + 1] !== mix) continue;
+      const page = pages[id >>> PAGE_BITS] as Float64Array;
+      const at = STRIDE * (id & PAGE_MASK);
+      if (page[at + 1] === lo && page[at] === hi) return id;
     }
   }
 
-  /** Gives key (which find() just said has none) the id, an unused one below idCapacity. */
+  /** Gives key (which find() just said has none) the id, an unused one chosen by the caller. */
   set(key: HashKey, id: number): void {
-    if (id >= this.parts.length / STRIDE) this.growParts(id);
+    const page = this.pageFor(id);
+    const at = STRIDE * (id & PAGE_MASK);
     // A new block's set() follows the find() of its key: its parts are read already.
     if (key !== this.parsed && !this.parse(key)) {
       this.other.set(key, id);
       this.otherKeys.set(id, key);
-      this.parts[STRIDE * id] = NaN;
+      page[at] = NaN;
       return;
     }
-    this.parts[STRIDE * id] = this.hi;
-    this.parts[STRIDE * id + 1] = this.lo;
-    if ((this.used + 1) * 2 > this.mask + 1) this.growTable();
+    page[at] = this.parts.hi;
+    page[at + 1] = this.parts.lo;
+    if (this.used + 1 > this.grownAt) this.growTable();
     this.place(id, this.mix);
   }
 
-  /** Payload value k (0 or 1) of id: the caller's, kept beside the key (0 for an id never set). */
-  payload(id: number, k: number): number {
-    return this.parts[STRIDE * id + 2 + k] as number;
+  /** The caller's payload value of id (0 for an id never given one). */
+  payload(id: number): number {
+    return (this.pages[id >>> PAGE_BITS] as Float64Array)[STRIDE * (id & PAGE_MASK) + 2] as number;
   }
 
-  /** Sets payload value k (0 or 1) of id, an id set() gave (an exact integer). */
-  setPayload(id: number, k: number, value: number): void {
-    this.parts[STRIDE * id + 2 + k] = value;
+  /** Sets the payload value of id, an id set() gave. */
+  setPayload(id: number, value: number): void {
+    (this.pages[id >>> PAGE_BITS] as Float64Array)[STRIDE * (id & PAGE_MASK) + 2] = value;
   }
 
   /** The key of id. */
   keyOf(id: number): HashKey {
-    const hi = this.parts[STRIDE * id] as number;
+    const page = this.pages[id >>> PAGE_BITS] as Float64Array;
+    const at = STRIDE * (id & PAGE_MASK);
+    const hi = page[at] as number;
     if (Number.isNaN(hi)) return this.otherKeys.get(id) as HashKey;
-    const lo = this.parts[STRIDE * id + 1] as number;
-    return hi === 0 ? `${lo}` : `${hi}${`${lo}`.padStart(10, '0')}`;
+    return decimalKeyText(hi, page[at + 1] as number);
+  }
+
+  /** Reads id's key into out when it is a canonical decimal; false when it is kept as text. */
+  keyParts(id: number, out: DecimalParts): boolean {
+    const page = this.pages[id >>> PAGE_BITS] as Float64Array;
+    const at = STRIDE * (id & PAGE_MASK);
+    const hi = page[at] as number;
+    if (Number.isNaN(hi)) return false;
+    out.hi = hi;
+    out.lo = page[at + 1] as number;
+    return true;
+  }
+
+  /**
+   * Orders the keys of ids a and b as their texts compare (JS `<`), without making the texts when
+   * both are decimals: a digit string's order is that of its digits right-padded with zeros to 20,
+   * then of its length (a prefix comes first).
+   */
+  compareKeys(a: number, b: number): number {
+    const pa = this.pages[a >>> PAGE_BITS] as Float64Array;
+    const pb = this.pages[b >>> PAGE_BITS] as Float64Array;
+    const ia = STRIDE * (a & PAGE_MASK);
+    const ib = STRIDE * (b & PAGE_MASK);
+    const hiA = pa[ia] as number;
+    const hiB = pb[ib] as number;
+    if (Number.isNaN(hiA) || Number.isNaN(hiB)) {
+      const ka = this.keyOf(a);
+      const kb = this.keyOf(b);
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    }
+    const loA = pa[ia + 1] as number;
+    const loB = pb[ib + 1] as number;
+    const dA = hiA === 0 ? digits(loA) : digits(hiA) + 10;
+    const dB = hiB === 0 ? digits(loB) : digits(hiB) + 10;
+    const headA = padHead(hiA, loA, dA);
+    const headB = padHead(hiB, loB, dB);
+    if (headA !== headB) return headA < headB ? -1 : 1;
+    const tailA = padTail(hiA, loA, dA);
+    const tailB = padTail(hiB, loB, dB);
+    if (tailA !== tailB) return tailA < tailB ? -1 : 1;
+    return dA - dB;
   }
 
   /** Forgets id (and its key). */
   delete(id: number): void {
-    const hi = this.parts[STRIDE * id] as number;
+    const page = this.pages[id >>> PAGE_BITS] as Float64Array;
+    const at = STRIDE * (id & PAGE_MASK);
+    const hi = page[at] as number;
     if (Number.isNaN(hi)) {
       this.other.delete(this.otherKeys.get(id) as HashKey);
       this.otherKeys.delete(id);
@@ -95,7 +187,7 @@ export class HashIds {
     }
     const table = this.table;
     const mask = this.mask;
-    let i = mixOf(hi, this.parts[STRIDE * id + 1] as number) >>> this.shift;
+    let i = mixOf(hi, page[at + 1] as number) >>> this.shift;
     while (table[2 * i] !== id) i = (i + 1) & mask;
     this.used -= 1;
     // Backward shift (linear probing without tombstones): later entries of the run move into the
@@ -112,25 +204,42 @@ export class HashIds {
     table[2 * i] = EMPTY;
   }
 
-  /** Reads key as a canonical decimal of at most 20 digits into hi, lo and mix; false if not. */
+  /** Bytes held by the table and the per-id values (for the memory figures). */
+  bytes(): number {
+    let n = this.table.byteLength;
+    for (const p of this.pages) n += p.byteLength;
+    return n;
+  }
+
+  /** Reads key as a canonical decimal of at most 20 digits into parts and mix; false if not. */
   private parse(key: HashKey): boolean {
     this.parsed = null;
-    const n = key.length;
-    if (n === 0 || n > 20 || (n > 1 && key.charCodeAt(0) === 48)) return false;
-    const split = n > 10 ? n - 10 : 0;
-    let hi = 0;
-    let lo = 0;
-    for (let i = 0; i < n; i += 1) {
-      const d = key.charCodeAt(i) - 48;
-      if (d < 0 || d > 9) return false;
-      if (i < split) hi = hi * 10 + d;
-      else lo = lo * 10 + d;
-    }
-    this.hi = hi;
-    this.lo = lo;
-    this.mix = mixOf(hi, lo);
+    if (!parseDecimalKey(key, this.parts)) return false;
+    this.mix = mixOf(this.parts.hi, this.parts.lo);
     this.parsed = key;
     return true;
+  }
+
+  /** The page id's values go to, added (or the first one grown) when id is past the last. */
+  private pageFor(id: number): Float64Array {
+    const p = id >>> PAGE_BITS;
+    const pages = this.pages;
+    if (p === 0) {
+      const first = pages[0] as Float64Array;
+      if (STRIDE * id < first.length) return first;
+      // The first page grows (doubling) up to a whole one: a small session stays small.
+      let n = first.length;
+      while (n <= STRIDE * id) n *= 2;
+      const grown = new Float64Array(Math.min(n, STRIDE * HASH_IDS_PAGE));
+      grown.set(first);
+      pages[0] = grown;
+      return grown;
+    }
+    while (pages.length <= p) {
+      if ((pages[0] as Float64Array).length < STRIDE * HASH_IDS_PAGE) this.pageFor(PAGE_MASK);
+      pages.push(new Float64Array(STRIDE * HASH_IDS_PAGE));
+    }
+    return pages[p] as Float64Array;
   }
 
   private place(id: number, mix: number): void {
@@ -149,19 +258,33 @@ export class HashIds {
     this.mask = slots - 1;
     this.shift -= 1;
     this.used = 0;
+    this.grownAt = Math.floor(slots * MAX_LOAD);
     for (let i = 0; i < old.length; i += 2) {
       const id = old[i] as number;
       if (id !== EMPTY) this.place(id, old[i + 1] as number);
     }
   }
+}
 
-  private growParts(id: number): void {
-    let n = this.parts.length;
-    while (n < STRIDE * (id + 1)) n *= 2;
-    const parts = new Float64Array(n);
-    parts.set(this.parts);
-    this.parts = parts;
-  }
+/** Decimal digits of n, an integer in 1 .. 10^10 - 1 (0 has one). */
+function digits(n: number): number {
+  let d = 1;
+  for (let p = 10; p <= n; p *= 10) d += 1;
+  return d;
+}
+
+/** The first ten digits of the key's text right-padded with zeros to 20 (d: its length). */
+function padHead(hi: number, lo: number, d: number): number {
+  if (hi === 0) return lo * 10 ** (10 - d);
+  const h = d - 10;
+  return hi * 10 ** (10 - h) + Math.floor(lo / 10 ** h);
+}
+
+/** The last ten digits of the key's text right-padded with zeros to 20. */
+function padTail(hi: number, lo: number, d: number): number {
+  if (hi === 0) return 0;
+  const h = d - 10;
+  return (lo % 10 ** h) * 10 ** (10 - h);
 }
 
 /** 32 well-mixed bits of a decimal key's parts (murmur3's finalizer over both halves). */

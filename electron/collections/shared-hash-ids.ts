@@ -11,16 +11,21 @@
 // a later event of the batch never names another hash by then.
 
 import type { HashKey } from '../../shared/events';
-import { HashIds } from './hash-ids';
+import { HashIds, type DecimalParts } from './hash-ids';
 
 /** No id / no forest id. */
 export const NO_ID = -1;
-/** The table's payload per sid: the forest's id of the block, the analysis' mark. */
-const FOREST = 0;
-const ANALYSIS = 1;
 /** The analysis' mark: it keeps the sid; DEAD: the sid is free. */
 const KEPT = 1;
 const DEAD = -1;
+
+/**
+ * The table's one payload value per sid holds both marks: (forest id + 1) * 4 + (analysis' mark
+ * + 1), an exact integer (forest ids stay far below 2^50).
+ */
+const pack = (forestId: number, mark: number): number => (forestId + 1) * 4 + (mark + 1);
+const forestOf = (payload: number): number => Math.floor(payload / 4) - 1;
+const markOf = (payload: number): number => (payload % 4) - 1;
 
 /**
  * Hash keys to shared ids, with the forest's id (NO_ID: none) and the analysis' mark (0, KEPT or
@@ -39,6 +44,16 @@ export class SharedHashIds {
     return this.next;
   }
 
+  /** Sids in use now (handed out and not free). */
+  get live(): number {
+    return this.next - this.free.length;
+  }
+
+  /** Bytes of the table and its per-sid values (for the memory figures). */
+  bytes(): number {
+    return this.table.bytes() + 8 * this.free.length;
+  }
+
   /** The sid of key, or NO_ID when neither side keeps it (nor a held batch looked it up). */
   find(key: HashKey): number {
     return this.table.find(key);
@@ -50,8 +65,7 @@ export class SharedHashIds {
     if (found !== NO_ID) return found;
     const sid = this.free.pop() ?? this.next++;
     this.table.set(key, sid);
-    this.table.setPayload(sid, FOREST, NO_ID);
-    this.table.setPayload(sid, ANALYSIS, 0);
+    this.table.setPayload(sid, pack(NO_ID, 0));
     // Looked up for a batch but maybe kept by neither side: settle() frees it then.
     if (this.held) this.pending.push(sid);
     return sid;
@@ -62,25 +76,30 @@ export class SharedHashIds {
     return this.table.keyOf(sid);
   }
 
+  /** Reads sid's hash into out when it is a canonical decimal; false if not. */
+  keyParts(sid: number, out: DecimalParts): boolean {
+    return this.table.keyParts(sid, out);
+  }
+
   /** The forest's id of sid's block, NO_ID when the forest does not know it. */
   forestId(sid: number): number {
-    return this.table.payload(sid, FOREST);
+    return forestOf(this.table.payload(sid));
   }
 
   /** The forest knows sid's block as id (NO_ID: it forgot the block). */
   setForestId(sid: number, id: number): void {
-    this.table.setPayload(sid, FOREST, id);
+    this.table.setPayload(sid, pack(id, markOf(this.table.payload(sid))));
     if (id === NO_ID) this.drop(sid);
   }
 
   /** Whether the analysis keeps sid. */
   kept(sid: number): boolean {
-    return this.table.payload(sid, ANALYSIS) === KEPT;
+    return markOf(this.table.payload(sid)) === KEPT;
   }
 
   /** The analysis starts or stops keeping sid. */
   setKept(sid: number, kept: boolean): void {
-    this.table.setPayload(sid, ANALYSIS, kept ? KEPT : 0);
+    this.table.setPayload(sid, pack(forestOf(this.table.payload(sid)), kept ? KEPT : 0));
     if (!kept) this.drop(sid);
   }
 
@@ -100,12 +119,13 @@ export class SharedHashIds {
   /** Frees sid when neither side keeps it (at settle() while held). */
   private drop(sid: number): void {
     const table = this.table;
-    if (table.payload(sid, FOREST) !== NO_ID || table.payload(sid, ANALYSIS) !== 0) return;
+    const payload = table.payload(sid);
+    if (payload !== pack(NO_ID, 0)) return;
     if (this.held) {
       this.pending.push(sid);
       return;
     }
-    table.setPayload(sid, ANALYSIS, DEAD);
+    table.setPayload(sid, pack(NO_ID, DEAD));
     this.table.delete(sid);
     this.free.push(sid);
   }

@@ -69,12 +69,16 @@ export class NodeTable {
   /** Bit s: resident-set slot s (a source and medium, see resident-id-slot.ts) holds the block. */
   slots = new Int32Array(0);
   /**
-   * The store and removal times while there is one of each at most: most blocks are stored once
-   * and removed at most once, so the rings below are taken only by a second store or removal
-   * (2 columns of 8 bytes instead of 128 bytes per block: 8 M resident blocks kept 1 GB of rings).
+   * The store and removal times while there are two of each at most: most blocks are stored once
+   * or twice (a GPU store, then its offload to CPU) and removed once or twice, so the rings below
+   * are taken only by a third store or removal (4 columns of 8 bytes instead of 128 bytes per
+   * block: 8 M resident blocks kept 1 GB of rings, and the 200,000 evicted blocks of a stream
+   * offloaded to CPU kept 32 MB).
    */
   onlyStoredAt = new Float64Array(0);
   onlyRemovedAt = new Float64Array(0);
+  secondStoredAt = new Float64Array(0);
+  secondRemovedAt = new Float64Array(0);
   /** Index of id's history in the pool below, NONE while it has none. */
   history = new Int32Array(0);
   private readonly rings = new HistoryRings();
@@ -133,11 +137,18 @@ export class NodeTable {
   /** Appends a store time to id's history (call after counting the store in timesStored). */
   pushStored(id: number, ts: number): void {
     const n = this.timesStored[id] as number;
-    if (n === 1 && this.history[id] === NONE) {
-      this.onlyStoredAt[id] = ts;
-      return;
+    if (this.history[id] === NONE) {
+      if (n === 1) {
+        this.onlyStoredAt[id] = ts;
+        return;
+      }
+      if (n === 2) {
+        this.secondStoredAt[id] = ts;
+        return;
+      }
     }
-    const h = this.ringOf(id); // first: taking a ring may grow (replace) the pool's arrays
+    // First: taking a ring may grow (replace) the pool's arrays.
+    const h = this.ringOf(id, n - 1, this.removals[id] as number);
     this.rings.stored[h * HISTORY_LEN + ((n - 1) % HISTORY_LEN)] = ts;
   }
 
@@ -145,11 +156,17 @@ export class NodeTable {
   pushRemoved(id: number, ts: number): void {
     const n = (this.removals[id] as number) + 1;
     this.removals[id] = n;
-    if (n === 1 && this.history[id] === NONE) {
-      this.onlyRemovedAt[id] = ts;
-      return;
+    if (this.history[id] === NONE) {
+      if (n === 1) {
+        this.onlyRemovedAt[id] = ts;
+        return;
+      }
+      if (n === 2) {
+        this.secondRemovedAt[id] = ts;
+        return;
+      }
     }
-    const h = this.ringOf(id);
+    const h = this.ringOf(id, this.timesStored[id] as number, n - 1);
     this.rings.removed[h * HISTORY_LEN + ((n - 1) % HISTORY_LEN)] = ts;
   }
 
@@ -157,7 +174,7 @@ export class NodeTable {
   storeTimes(id: number): number[] {
     const n = this.timesStored[id] as number;
     const h = this.history[id] as number;
-    if (h === NONE) return n === 0 ? [] : [this.onlyStoredAt[id] as number];
+    if (h === NONE) return firstTwo(this.onlyStoredAt, this.secondStoredAt, id, n);
     return ring(this.rings.stored, h, n);
   }
 
@@ -165,23 +182,25 @@ export class NodeTable {
   removeTimes(id: number): number[] {
     const n = this.removals[id] as number;
     const h = this.history[id] as number;
-    if (h === NONE) return n === 0 ? [] : [this.onlyRemovedAt[id] as number];
+    if (h === NONE) return firstTwo(this.onlyRemovedAt, this.secondRemovedAt, id, n);
     return ring(this.rings.removed, h, n);
   }
 
-  /** id's ring in the pool, taken on its second store or removal with the single times moved in. */
-  private ringOf(id: number): number {
+  /**
+   * id's ring in the pool, taken on its third store or removal with the times kept so far moved in
+   * (`stored` and `removed` of them, two at most each).
+   */
+  private ringOf(id: number, stored: number, removed: number): number {
     let h = this.history[id] as number;
     if (h !== NONE) return h;
     h = this.rings.take();
     this.history[id] = h;
-    // The single times are the first of each ring: slot 0, read back in order by ring().
-    if ((this.timesStored[id] as number) > 0) {
-      this.rings.stored[h * HISTORY_LEN] = this.onlyStoredAt[id] as number;
-    }
-    if ((this.removals[id] as number) > 0) {
-      this.rings.removed[h * HISTORY_LEN] = this.onlyRemovedAt[id] as number;
-    }
+    // The first times are the first of each ring: slots 0 and 1, read back in order by ring().
+    const at = h * HISTORY_LEN;
+    if (stored > 0) this.rings.stored[at] = this.onlyStoredAt[id] as number;
+    if (stored > 1) this.rings.stored[at + 1] = this.secondStoredAt[id] as number;
+    if (removed > 0) this.rings.removed[at] = this.onlyRemovedAt[id] as number;
+    if (removed > 1) this.rings.removed[at + 1] = this.secondRemovedAt[id] as number;
     return h;
   }
 
@@ -214,6 +233,8 @@ export class NodeTable {
     this.slots = grown(this.slots, cap);
     this.onlyStoredAt = grown(this.onlyStoredAt, cap);
     this.onlyRemovedAt = grown(this.onlyRemovedAt, cap);
+    this.secondStoredAt = grown(this.secondStoredAt, cap);
+    this.secondRemovedAt = grown(this.secondRemovedAt, cap);
     this.history = grown(this.history, cap);
     this.sid = grown(this.sid, cap);
     this.capacity = cap;
@@ -252,6 +273,13 @@ function grown<T extends Column>(a: T, n: number): T {
   const out = new (a.constructor as new (n: number) => T)(n);
   out.set(a);
   return out;
+}
+
+/** The times of a block without a ring: none, one or two of them (count). */
+function firstTwo(first: Float64Array, second: Float64Array, id: number, count: number): number[] {
+  if (count === 0) return [];
+  if (count === 1) return [first[id] as number];
+  return [first[id] as number, second[id] as number];
 }
 
 /** The last min(count, HISTORY_LEN) values of id's ring, oldest first. */

@@ -71,4 +71,26 @@ describe('line writer buffers', () => {
     expect(cut.length).toBe(count * line.length);
     await w.close();
   }, 60_000);
+
+  it('writes every line exactly while its buffers are reused, written alone or joined', async () => {
+    const file = join(dir, 'reused.gz');
+    const w = new GzipLineWriter(file, { flushIntervalMs: 5, maxQueueBytes: 32 << 20 });
+    const expected: Buffer[] = [];
+    // Bursts of every size: a few lines (one segment goes to gzip alone), then tens of segments
+    // joined into one write; each burst's lines differ, so a buffer reused too early shows.
+    for (let burst = 0; burst < 60; burst++) {
+      const lines = burst % 3 === 0 ? 3 : 200 + 400 * (burst % 7);
+      for (let i = 0; i < lines; i++) {
+        const line = Buffer.from(
+          `{"burst":${burst},"i":${i},"pad":"${'x'.repeat((i * 37) % 500)}"}\n`,
+        );
+        expect(w.writeBytes(line, 0, line.length, 1)).toBe(true);
+        expected.push(line);
+      }
+      if (burst % 4 === 0) await w.flush();
+      else await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await w.close();
+    expect(gunzipSync(await readFile(file)).equals(Buffer.concat(expected))).toBe(true);
+  }, 60_000);
 });
