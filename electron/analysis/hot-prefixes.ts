@@ -17,6 +17,7 @@ import {
   parseDecimalKey,
   type DecimalParts,
 } from '../collections/hash-ids';
+import { grown } from '../collections/grown-column';
 
 /** Parents tracked before the table is pruned. */
 export const MAX_PARENTS = 200_000;
@@ -227,9 +228,7 @@ export class HotPrefixes {
   private deleteEntry(id: number): void {
     this.keys.delete(id);
     this.live[id] = 0;
-    if ((this.fanOut[id] as number) >= 2) this.childSets.delete(id);
-    else if ((this.fanOut[id] as number) === 1 && Number.isNaN(this.childHi[id]))
-      this.childText.delete(id);
+    this.dropChildren(id);
     if (this.source[id] === SEVERAL) this.parts.delete(id);
     this.free.push(id);
     this.count -= 1;
@@ -237,15 +236,20 @@ export class HotPrefixes {
 
   /** The entry's first hashes become exactly `set` (fan-out 0, 1 or more). */
   private setChildren(id: number, set: Set<HashKey>): void {
-    if ((this.fanOut[id] as number) >= 2) this.childSets.delete(id);
-    else if ((this.fanOut[id] as number) === 1 && Number.isNaN(this.childHi[id]))
-      this.childText.delete(id);
+    this.dropChildren(id);
     this.fanOut[id] = 0;
     if (set.size === 1) this.setOneChild(id, set.values().next().value as HashKey);
     else if (set.size > 1) {
       this.childSets.set(id, set);
       this.fanOut[id] = set.size;
     }
+  }
+
+  /** Frees what holds the entry's first hashes outside its columns (a set, or a hash as text). */
+  private dropChildren(id: number): void {
+    const fanOut = this.fanOut[id] as number;
+    if (fanOut >= 2) this.childSets.delete(id);
+    else if (fanOut === 1 && Number.isNaN(this.childHi[id])) this.childText.delete(id);
   }
 
   private setOneChild(id: number, first: HashKey): void {
@@ -315,24 +319,11 @@ export class HotPrefixes {
   }
 }
 
-type Column = Float64Array | Int32Array | Uint8Array;
-
-/** A column of length n holding a's values first. */
-function grown<T extends Column>(a: T, n: number): T {
-  const out = new (a.constructor as new (n: number) => T)(n);
-  out.set(a);
-  return out;
-}
-
 /**
  * Rearranges ids so that its first k are the k smallest by cmp (a total order), in no particular
  * order: quickselect with a median-of-three pivot.
  */
-export function selectBest(
-  ids: Int32Array,
-  k: number,
-  cmp: (a: number, b: number) => number,
-): void {
+function selectBest(ids: Int32Array, k: number, cmp: (a: number, b: number) => number): void {
   let lo = 0;
   let hi = ids.length - 1;
   while (lo < hi && k > lo && k <= hi) {

@@ -7,6 +7,7 @@
 
 import type { HashKey } from '../../shared/events';
 import { HISTORY_LEN } from './block-node';
+import { grown } from '../collections/grown-column';
 
 /** No node: an empty link, an unknown parent, a block with no medium. */
 export const NONE = -1;
@@ -264,15 +265,6 @@ class HistoryRings {
   release(h: number): void {
     this.free.push(h);
   }
-}
-
-type Column = Float64Array | Int32Array | Uint8Array;
-
-/** A column of length n holding a's values first. */
-function grown<T extends Column>(a: T, n: number): T {
-  const out = new (a.constructor as new (n: number) => T)(n);
-  out.set(a);
-  return out;
 }
 
 /** The times of a block without a ring: none, one or two of them (count). */
