@@ -363,6 +363,20 @@ export class CacheModel {
     return this.ring.query(q);
   }
 
+  /**
+   * Bytes of the model's typed arrays by part (the forest's columns, the event log, the rate bins,
+   * the resident sets), for the memory figures of /metrics. The hash id table shared with the
+   * analysis is not among them (ModelAndAnalysis counts it once).
+   */
+  memoryParts(): Record<string, number> {
+    return {
+      forest: this.forest.bytes(),
+      event_log: this.ring.bytes(),
+      rate_bins: this.bins.bytes(),
+      model_resident_sets: this.residency.bytes(),
+    };
+  }
+
   /** Blocks forgotten after eviction to keep the forest bounded. */
   forgottenBlocks(): number {
     return this.forest.forgotten;

@@ -5,7 +5,7 @@ import type { ChainPage, ChainQuery, ChainSummary, HashMatch } from '../../share
 import type { HashKey } from '../../shared/events';
 import type { Forest } from './forest';
 import { hashMatcher } from './hash-query';
-import { NONE, type NodeTable } from './node-table';
+import { NONE } from './node-table';
 
 /** A root-to-node aggregate: what a chain summary adds up. */
 interface Agg {
@@ -46,10 +46,11 @@ function emptyAgg(root: HashKey): Agg {
 /** Extends a root-to-parent aggregate by the block with id (mutates a). */
 function addNode(
   a: Agg,
-  t: NodeTable,
+  forest: Forest,
   id: number,
   match: ((key: HashKey) => boolean) | null,
 ): void {
+  const t = forest.table;
   a.depth += 1;
   a.tokens += t.tokens[id] as number;
   if ((t.holders[id] as number) > 0) a.resident += 1;
@@ -60,7 +61,7 @@ function addNode(
   const last = t.lastSeen[id] as number;
   if (first < a.first) a.first = first;
   if (last > a.last) a.last = last;
-  if (!a.match && match !== null && match(t.hash[id] as HashKey)) a.match = true;
+  if (!a.match && match !== null && match(forest.hashOf(id))) a.match = true;
 }
 
 function toSummary(a: Agg, leaf: HashKey, sourceNames: (mask: number) => string[]): ChainSummary {
@@ -85,10 +86,9 @@ export function pathSummary(
   path: readonly number[],
   sourceNames: (mask: number) => string[],
 ): ChainSummary {
-  const t = forest.table;
-  const a = emptyAgg(t.hash[path[0] as number] as HashKey);
-  for (const id of path) addNode(a, t, id, null);
-  return toSummary(a, t.hash[path[path.length - 1] as number] as HashKey, sourceNames);
+  const a = emptyAgg(forest.hashOf(path[0] as number));
+  for (const id of path) addNode(a, forest, id, null);
+  return toSummary(a, forest.hashOf(path[path.length - 1] as number), sourceNames);
 }
 
 /**
@@ -106,7 +106,7 @@ export function computeChains(
   const rows: ChainRow[] = [];
   const stack: number[] = [];
   for (const leafId of forest.leaves()) {
-    const leaf = t.hash[leafId] as HashKey;
+    const leaf = forest.hashOf(leafId);
     let cur = leafId;
     stack.length = 0;
     let above: Agg | undefined;
@@ -118,12 +118,10 @@ export function computeChains(
       cur = forest.parentOf(cur);
     }
     const top = stack[stack.length - 1];
-    const agg = above
-      ? { ...above }
-      : emptyAgg(top === undefined ? leaf : (t.hash[top] as HashKey));
+    const agg = above ? { ...above } : emptyAgg(top === undefined ? leaf : forest.hashOf(top));
     for (let i = stack.length - 1; i >= 0; i -= 1) {
       const id = stack[i] as number;
-      addNode(agg, t, id, match);
+      addNode(agg, forest, id, match);
       if (i > 0 && (t.children[id] as number) > 1) memo.set(id, { ...agg });
     }
     if (agg.depth === 0) continue;
@@ -184,16 +182,16 @@ export function searchForest(
   ids.sort((x, y) => (t.born[x] as number) - (t.born[y] as number));
   const found = new Map<HashKey, HashMatch>();
   for (const id of ids.slice(0, maxResults)) {
-    const hash = t.hash[id] as HashKey;
+    const hash = forest.hashOf(id);
     found.set(hash, { hash, resident: (t.holders[id] as number) > 0, chainIds: [] });
   }
   for (const leafId of forest.leaves()) {
-    const leaf = t.hash[leafId] as HashKey;
+    const leaf = forest.hashOf(leafId);
     const seen = new Set<number>();
     let cur = leafId;
     while (cur !== NONE && !seen.has(cur)) {
       seen.add(cur);
-      const m = found.get(t.hash[cur] as HashKey);
+      const m = found.get(forest.hashOf(cur));
       if (m && m.chainIds.length < maxChains) m.chainIds.push(leaf);
       cur = forest.parentOf(cur);
     }

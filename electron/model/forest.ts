@@ -9,10 +9,12 @@
 // (checked by the id's gen), so unlinking it from its parent needs no look-up while the parent lives.
 
 import type { HashKey } from '../../shared/events';
+import type { DecimalParts } from '../collections/hash-ids';
 import { NO_ID, SharedHashIds } from '../collections/shared-hash-ids';
 import { sourceBit, type BlockNode } from './block-node';
 import { appendId, detachId, emptyIdList } from './id-list';
 import { NodeTable, NONE } from './node-table';
+import { OrphanCounts } from './orphan-counts';
 
 /** Blocks resident nowhere that stay known (oldest forgotten first). */
 export const DEFAULT_EVICTED_CAP = 200_000;
@@ -26,7 +28,7 @@ export class Forest {
    * Children of parents that are not known blocks (a parent never stored, or forgotten), so that
    * counts survive forgetting; a known block counts its own (table.children).
    */
-  private readonly orphanChildren = new Map<HashKey, number>();
+  private readonly orphanChildren = new OrphanCounts();
   /**
    * The known blocks with no known child, in the order they became leaves, linked through
    * table.leafPrev / leafNext: a Set of ids cost a hash-table operation (a cache miss on a large
@@ -38,6 +40,7 @@ export class Forest {
   private evictedCount = 0;
   private readonly mediaNames: string[] = [];
   private readonly mediaIds = new Map<string, number>();
+  private readonly parts: DecimalParts = { hi: 0, lo: 0 };
   /** Bumped on every change, so query results can be cached. */
   version = 0;
   forgotten = 0;
@@ -59,8 +62,17 @@ export class Forest {
   /** Every known block's hash and id, in id order. */
   *entries(): IterableIterator<[HashKey, number]> {
     const t = this.table;
-    for (let id = 0; id < t.issued; id += 1)
-      if (t.live[id] === 1) yield [t.hash[id] as HashKey, id];
+    for (let id = 0; id < t.issued; id += 1) if (t.live[id] === 1) yield [this.hashOf(id), id];
+  }
+
+  /** The hash of the known block with this id (made from its sid's parts: no string per block). */
+  hashOf(id: number): HashKey {
+    return this.ids.keyOf(this.table.sid[id] as number);
+  }
+
+  /** Bytes of the forest's columns (for the memory figures). */
+  bytes(): number {
+    return this.table.bytes() + this.orphanChildren.bytes();
   }
 
   /** Ids of the known blocks with no known child, in the order they became leaves. */
@@ -72,7 +84,7 @@ export class Forest {
   /** Known children of hash. */
   children(hash: HashKey): number {
     const id = this.idOf(hash);
-    return id === NONE ? (this.orphanChildren.get(hash) ?? 0) : (this.table.children[id] ?? 0);
+    return id === NONE ? this.orphanChildren.get(hash) : (this.table.children[id] ?? 0);
   }
 
   /** The id of a known block, NONE when it is not known. */
@@ -110,8 +122,8 @@ export class Forest {
     const medium = t.medium[id] as number;
     const lifetime = t.lastLifetime[id] as number;
     return {
-      hash: t.hash[id] as HashKey,
-      parent: t.parent[id] ?? null,
+      hash: this.hashOf(id),
+      parent: t.parentKey(id),
       firstStored: t.firstStored[id] as number,
       medium: medium === NONE ? null : (this.mediaNames[medium] as string),
       tokens: t.tokens[id] as number,
@@ -151,17 +163,11 @@ export class Forest {
     const s = sid === NO_ID ? this.ids.intern(hash) : sid;
     let id = this.ids.forestId(s);
     if (id === NONE) {
-      id = t.alloc(hash, ts, medium, tokens);
+      id = t.alloc(ts, medium, tokens);
       t.sid[id] = s;
       this.ids.setForestId(s, id);
       this.known += 1;
-      if (this.orphanChildren.size > 0) {
-        const had = this.orphanChildren.get(hash);
-        if (had !== undefined) {
-          t.children[id] = had;
-          this.orphanChildren.delete(hash);
-        }
-      }
+      if (this.orphanChildren.size > 0) t.children[id] = this.orphanChildren.take(hash);
       if (t.children[id] === 0) this.addLeaf(id);
       // Only a block that took children back can close a cycle through its new parent.
       if (parent !== null && (t.children[id] === 0 || !this.descends(parent, id)))
@@ -175,7 +181,7 @@ export class Forest {
       // known yet is learnt, unless it descends from the block (that would close a cycle).
       if (
         parent !== null &&
-        (t.parent[id] ?? null) === null &&
+        !t.hasParent(id) &&
         (t.children[id] === 0 || !this.descends(parent, id))
       )
         this.link(id, parent, prev);
@@ -243,12 +249,15 @@ export class Forest {
   /** The id of the known block that is id's parent, NONE when it has none or it is not known. */
   parentOf(id: number): number {
     const t = this.table;
-    const parent = t.parent[id] ?? null;
-    if (parent === null) return NONE;
+    if (!t.hasParent(id)) return NONE;
     const known = t.parentId[id] as number;
     if (known !== NONE && t.gen[known] === t.parentGen[id]) return known;
     // That life of the parent ended (or it was never found): look it up by hash, and keep it.
-    const found = this.idOf(parent);
+    const parts = this.parts;
+    const sid = t.parentParts(id, parts)
+      ? this.ids.findParts(parts.hi, parts.lo)
+      : this.ids.find(t.parentKey(id) as HashKey);
+    const found = sid === NO_ID ? NONE : this.ids.forestId(sid);
     t.parentId[id] = found;
     if (found !== NONE) t.parentGen[id] = t.gen[found] as number;
     return found;
@@ -292,37 +301,42 @@ export class Forest {
 
   private forget(id: number): void {
     const t = this.table;
-    const hash = t.hash[id] as HashKey;
     const children = t.children[id] as number;
+    // Children that outlive it count under it as orphans (by its hash's parts: no string made).
+    if (children > 0) {
+      const sid = t.sid[id] as number;
+      if (this.ids.keyParts(sid, this.parts))
+        this.orphanChildren.addParts(this.parts.hi, this.parts.lo, children);
+      else this.orphanChildren.add(this.ids.keyOf(sid), children);
+    }
     this.unlist(id);
     this.ids.setForestId(t.sid[id] as number, NONE);
     this.known -= 1;
     this.removeLeaf(id);
-    if (t.parent[id] !== null) this.unlink(id);
+    if (t.hasParent(id)) this.unlink(id);
     t.release(id);
-    if (children > 0) this.orphanChildren.set(hash, children);
+
     this.forgotten += 1;
     this.version += 1;
   }
 
-  /**
-   * Links id under parent (one more child of it); `known` is parent's id when the caller has it.
-   * A known parent's own text is kept, so that a node holds no second copy of it.
-   */
+  /** Links id under parent (one more child of it); `known` is parent's id when the caller has it. */
   private link(id: number, parent: HashKey, known: number): void {
     const t = this.table;
     const p = known !== NONE ? known : this.idOf(parent);
     t.parentId[id] = p;
+    // A known parent's hash is read from its sid's parts, not parsed again from the text.
+    if (p !== NONE && this.ids.keyParts(t.sid[p] as number, this.parts))
+      t.setParentParts(id, this.parts.hi, this.parts.lo);
+    else t.setParent(id, parent);
     if (p !== NONE) {
       const n = t.children[p] as number;
       if (n === 0) this.removeLeaf(p);
       t.children[p] = n + 1;
-      t.parent[id] = t.hash[p] as HashKey;
       t.parentGen[id] = t.gen[p] as number;
       return;
     }
-    this.orphanChildren.set(parent, (this.orphanChildren.get(parent) ?? 0) + 1);
-    t.parent[id] = parent;
+    this.orphanChildren.add(parent, 1);
   }
 
   /** One child fewer for id's parent (id's parent hash is not null). */
@@ -335,10 +349,9 @@ export class Forest {
       if (n === 0) this.addLeaf(p);
       return;
     }
-    const parent = t.parent[id] as HashKey;
-    const c = (this.orphanChildren.get(parent) ?? 1) - 1;
-    if (c > 0) this.orphanChildren.set(parent, c);
-    else this.orphanChildren.delete(parent);
+    if (t.parentParts(id, this.parts))
+      this.orphanChildren.addParts(this.parts.hi, this.parts.lo, -1);
+    else this.orphanChildren.add(t.parentKey(id) as HashKey, -1);
   }
 
   /** Appends id to the leaves unless it is one (a Set's add: a leaf keeps its place). */

@@ -3,15 +3,21 @@
 // of stores through the 200,000 evicted blocks the forest keeps, and an object (with its history
 // arrays) per block lived just long enough to be promoted before it died, so V8 grew the heap to
 // four times the live size between major collections. Columns are a few large allocations that
-// are rewritten in place: a store or a removal allocates nothing.
+// are rewritten in place: a store or a removal allocates nothing. A block's hash is not kept here
+// as text: it is its sid's in the forest's SharedHashIds, and its parent's is kept as the two
+// numbers of a decimal hash (a string per block and per parent were 10 MB of the service's heap at
+// 250,000 known blocks, and garbage that reached the old generation as blocks were forgotten).
 
 import type { HashKey } from '../../shared/events';
+import { decimalKeyText, parseDecimalKey, type DecimalParts } from '../collections/hash-ids';
 import { HISTORY_LEN } from './block-node';
 
 /** No node: an empty link, an unknown parent, a block with no medium. */
 export const NONE = -1;
 
 const INITIAL_CAPACITY = 1024;
+/** parentHi of a block with no parent; NaN: a parent that is no decimal (kept in parentText). */
+const NO_PARENT = -1;
 
 /** Typed columns of block fields with a free list of ids. */
 export class NodeTable {
@@ -20,15 +26,19 @@ export class NodeTable {
   issued = 0;
   private readonly free: number[] = [];
 
-  /** The hash of each live id. */
-  readonly hash: HashKey[] = [];
   /** 1 for an id that names a known block, 0 for a free one. */
   live = new Uint8Array(0);
   /** The order in which the known blocks became known (a count of allocs). */
   born = new Float64Array(0);
   private allocs = 0;
-  /** The parent hash as last stored (it may name a block that is not known). */
-  readonly parent: (HashKey | null)[] = [];
+  /**
+   * The parent hash as last stored (it may name a block that is not known): a canonical decimal's
+   * parts (hash-ids.ts), NO_PARENT hi for none, NaN hi for a parent kept as text in parentText.
+   */
+  parentHi = new Float64Array(0);
+  parentLo = new Float64Array(0);
+  private readonly parentText = new Map<number, HashKey>();
+  private readonly parts: DecimalParts = { hi: 0, lo: 0 };
   firstStored = new Float64Array(0);
   lastStore = new Float64Array(0);
   lastSeen = new Float64Array(0);
@@ -86,18 +96,17 @@ export class NodeTable {
   sid = new Int32Array(0);
 
   /** A fresh id for a new block with no parent yet, its other fields zeroed. */
-  alloc(hash: HashKey, ts: number, medium: number, tokens: number): number {
+  alloc(ts: number, medium: number, tokens: number): number {
     let id = this.free.pop();
     if (id === undefined) {
       if (this.issued === this.capacity) this.grow();
       id = this.issued;
       this.issued += 1;
     }
-    this.hash[id] = hash;
     this.live[id] = 1;
     this.born[id] = this.allocs;
     this.allocs += 1;
-    this.parent[id] = null;
+    this.parentHi[id] = NO_PARENT;
     this.firstStored[id] = ts;
     this.lastStore[id] = 0;
     this.lastSeen[id] = ts;
@@ -122,16 +131,67 @@ export class NodeTable {
     return id;
   }
 
-  /** Gives id back; its strings are dropped so that they can be collected. */
+  /** Gives id back. */
   release(id: number): void {
-    this.hash[id] = '';
     this.live[id] = 0;
-    this.parent[id] = null;
+    this.clearParent(id);
     this.gen[id] = (this.gen[id] as number) + 1;
     const h = this.history[id] as number;
     if (h !== NONE) this.rings.release(h);
     this.history[id] = NONE;
     this.free.push(id);
+  }
+
+  /** Whether id's block names a parent. */
+  hasParent(id: number): boolean {
+    return this.parentHi[id] !== NO_PARENT;
+  }
+
+  /** The parent hash id's block names, null for none. */
+  parentKey(id: number): HashKey | null {
+    const hi = this.parentHi[id] as number;
+    if (hi === NO_PARENT) return null;
+    if (Number.isNaN(hi)) return this.parentText.get(id) as HashKey;
+    return decimalKeyText(hi, this.parentLo[id] as number);
+  }
+
+  /** id's block names parent as its parent. */
+  setParent(id: number, parent: HashKey): void {
+    this.clearParent(id);
+    if (parseDecimalKey(parent, this.parts)) {
+      this.parentHi[id] = this.parts.hi;
+      this.parentLo[id] = this.parts.lo;
+    } else {
+      this.parentHi[id] = NaN;
+      this.parentText.set(id, parent);
+    }
+  }
+
+  /** id's block names as its parent the canonical decimal with these parts (hash-ids.ts). */
+  setParentParts(id: number, hi: number, lo: number): void {
+    this.clearParent(id);
+    this.parentHi[id] = hi;
+    this.parentLo[id] = lo;
+  }
+
+  /** Reads id's parent into out when it is a canonical decimal; false when it is text or none. */
+  parentParts(id: number, out: DecimalParts): boolean {
+    const hi = this.parentHi[id] as number;
+    if (hi === NO_PARENT || Number.isNaN(hi)) return false;
+    out.hi = hi;
+    out.lo = this.parentLo[id] as number;
+    return true;
+  }
+
+  /** Bytes of the columns and the history rings (for the memory figures). */
+  bytes(): number {
+    // 12 columns of 8 bytes, 18 of 4 and 3 of 1 per id.
+    return this.capacity * (12 * 8 + 18 * 4 + 3) + this.rings.bytes();
+  }
+
+  private clearParent(id: number): void {
+    if (Number.isNaN(this.parentHi[id])) this.parentText.delete(id);
+    this.parentHi[id] = NO_PARENT;
   }
 
   /** Appends a store time to id's history (call after counting the store in timesStored). */
@@ -208,6 +268,8 @@ export class NodeTable {
     const cap = Math.max(INITIAL_CAPACITY, this.capacity * 2);
     this.live = grown(this.live, cap);
     this.born = grown(this.born, cap);
+    this.parentHi = grown(this.parentHi, cap);
+    this.parentLo = grown(this.parentLo, cap);
     this.firstStored = grown(this.firstStored, cap);
     this.lastStore = grown(this.lastStore, cap);
     this.lastSeen = grown(this.lastSeen, cap);
@@ -263,6 +325,10 @@ class HistoryRings {
 
   release(h: number): void {
     this.free.push(h);
+  }
+
+  bytes(): number {
+    return this.stored.byteLength + this.removed.byteLength;
   }
 }
 

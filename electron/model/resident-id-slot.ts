@@ -65,6 +65,10 @@ export class ResidentIdSlot extends ResidentSlot<number> {
     return true;
   }
 
+  override bytes(): number {
+    return this.log.byteLength + super.bytes();
+  }
+
   override has(id: number): boolean {
     return this.bit === 0 ? super.has(id) : ((this.table.slots[id] as number) & this.bit) !== 0;
   }

@@ -1,4 +1,4 @@
-// A block's store and removal times: single columns until a second of either, then a ring from a
+// A block's store and removal times: two columns each until a third of either, then a ring from a
 // pool that grows and is reused as ids are released. Checked against plain arrays of every time.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -30,7 +30,7 @@ describe('the node table keeps the last store and removal times of each block', 
             continue;
           }
           if (id === undefined) {
-            id = table.alloc(String(o.key), ts, 0, 16);
+            id = table.alloc(ts, 0, 16);
             ids.set(o.key, id);
             truth.set(o.key, { stored: [], removed: [] });
           }
