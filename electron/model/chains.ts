@@ -5,7 +5,7 @@ import type { ChainPage, ChainQuery, ChainSummary, HashMatch } from '../../share
 import type { HashKey } from '../../shared/events';
 import type { Forest } from './forest';
 import { hashMatcher } from './hash-query';
-import { NONE } from './node-table';
+import { NODE_MASK, NONE } from './node-table';
 
 /** A root-to-node aggregate: what a chain summary adds up. */
 interface Agg {
@@ -50,15 +50,16 @@ function addNode(
   id: number,
   match: ((key: HashKey) => boolean) | null,
 ): void {
-  const t = forest.table;
+  const p = forest.table.page(id);
+  const o = id & NODE_MASK;
   a.depth += 1;
-  a.tokens += t.tokens[id] as number;
-  if ((t.holders[id] as number) > 0) a.resident += 1;
-  a.restores += t.restores[id] as number;
-  a.mask |= t.srcMask[id] as number;
-  a.seen |= t.seenMask[id] as number;
-  const first = t.firstStored[id] as number;
-  const last = t.lastSeen[id] as number;
+  a.tokens += p.tokens[o] as number;
+  if ((p.holders[o] as number) > 0) a.resident += 1;
+  a.restores += p.restores[o] as number;
+  a.mask |= p.srcMask[o] as number;
+  a.seen |= p.seenMask[o] as number;
+  const first = p.firstStored[o] as number;
+  const last = p.lastSeen[o] as number;
   if (first < a.first) a.first = first;
   if (last > a.last) a.last = last;
   if (!a.match && match !== null && match(forest.hashOf(id))) a.match = true;
@@ -122,7 +123,7 @@ export function computeChains(
     for (let i = stack.length - 1; i >= 0; i -= 1) {
       const id = stack[i] as number;
       addNode(agg, forest, id, match);
-      if (i > 0 && (t.children[id] as number) > 1) memo.set(id, { ...agg });
+      if (i > 0 && (t.page(id).children[id & NODE_MASK] as number) > 1) memo.set(id, { ...agg });
     }
     if (agg.depth === 0) continue;
     rows.push({ summary: toSummary(agg, leaf, sourceNames), seenMask: agg.seen, match: agg.match });
@@ -179,11 +180,13 @@ export function searchForest(
   const ids: number[] = [];
   for (const [hash, id] of forest.entries()) if (match(hash)) ids.push(id);
   if (ids.length === 0) return [];
-  ids.sort((x, y) => (t.born[x] as number) - (t.born[y] as number));
+  const born = (id: number) => t.page(id).born[id & NODE_MASK] as number;
+  ids.sort((x, y) => born(x) - born(y));
   const found = new Map<HashKey, HashMatch>();
   for (const id of ids.slice(0, maxResults)) {
     const hash = forest.hashOf(id);
-    found.set(hash, { hash, resident: (t.holders[id] as number) > 0, chainIds: [] });
+    const resident = (t.page(id).holders[id & NODE_MASK] as number) > 0;
+    found.set(hash, { hash, resident, chainIds: [] });
   }
   for (const leafId of forest.leaves()) {
     const leaf = forest.hashOf(leafId);
