@@ -90,6 +90,8 @@ export class CacheAnalysis {
    * ModelAndAnalysis does for both, so that the per-block code has one path: by shared id.
    */
   private readonly ownIds: BatchIds;
+  /** The hash id table when this analysis made it (not shared with a model). */
+  private readonly ownIdTable: SharedHashIds | null;
   private nextIdx = 0;
 
   constructor(private readonly opts: CacheAnalysisOptions = {}) {
@@ -98,6 +100,7 @@ export class CacheAnalysis {
       throw new Error(`the thrash window must be a number of seconds >= 0, got ${t}`);
     this.thrashWindowS = t;
     const hashIds = opts.hashIds ?? new SharedHashIds();
+    this.ownIdTable = opts.hashIds === undefined ? hashIds : null;
     this.holdings = new Holdings(hashIds);
     this.ownIds = new BatchIds(hashIds);
     for (const c of opts.capacities ?? []) this.setCapacity(c.source, c.medium, c.blocks);
@@ -266,6 +269,33 @@ export class CacheAnalysis {
   /** Everything the Insights show, as plain bounded data. */
   report(): AnalysisReport {
     return buildReport(this);
+  }
+
+  /**
+   * Bytes of the analysis' typed arrays by part, for the memory figures of /metrics. The hash id
+   * table is among them only when the analysis made it (shared with a model, ModelAndAnalysis
+   * counts it once).
+   */
+  memoryParts(): Record<string, number> {
+    let ghosts = 0;
+    let resident = 0;
+    let lifetimes = 0;
+    for (const s of this.sources)
+      for (const m of s.mediaList) {
+        ghosts += m.ghosts.bytes();
+        resident += m.resident.bytes();
+        lifetimes += m.life?.bytes() ?? 0;
+      }
+    for (const retired of this.retiredLives.values())
+      for (const l of retired) lifetimes += l.bytes();
+    return {
+      ...(this.ownIdTable === null ? {} : { hash_ids: this.ownIdTable.bytes() }),
+      ghost_lists: ghosts,
+      analysis_holdings: this.holdings.bytes(),
+      analysis_resident_sets: resident,
+      lifetimes,
+      hot_prefixes: this.hot.bytes(),
+    };
   }
 
   /** |R| of (source, medium): the blocks resident there now. */

@@ -97,6 +97,11 @@ export class GhostList {
     return this.window.size + Math.round((this.tail?.size ?? 0) / this.rate());
   }
 
+  /** Bytes of its exact part and its sampled tail (for the memory figures). */
+  bytes(): number {
+    return this.window.bytes() + (this.tail?.bytes() ?? 0);
+  }
+
   /** A removal from R: the hash (id) goes to the newest end; the caller knows it is not in G. */
   add(id: number, removedAt: number): void {
     if (this.window.size >= this.exactCap) this.spill();

@@ -185,6 +185,11 @@ export class GhostOrder {
     this.add(slot, 1);
   }
 
+  /** Bytes of its slots and its own table (for the memory figures). */
+  bytes(): number {
+    return this.tree.byteLength + this.keys.byteLength + this.at.byteLength + this.slotOf.bytes();
+  }
+
   /** Slots this order holds now (its arrays' length). */
   get slotCount(): number {
     return this.slots;

@@ -103,6 +103,11 @@ export class LifetimeStats {
     };
   }
 
+  /** Bytes of its exact samples or its sketch (for the memory figures). */
+  bytes(): number {
+    return (this.samples?.byteLength ?? 0) + (this.sketch?.byteLength ?? 0);
+  }
+
   /** Samples taken. */
   get count(): number {
     return this.n;

@@ -51,6 +51,11 @@ export class ResidentSet {
     this.slotOf.forEach(fn);
   }
 
+  /** Bytes of its table and store times (for the memory figures). */
+  bytes(): number {
+    return this.slotOf.bytes() + this.at.byteLength + 8 * this.free.length;
+  }
+
   /** Empties the set. */
   clear(): void {
     this.slotOf.clear();

@@ -98,6 +98,21 @@ export class HashIds {
     }
   }
 
+  /** The id of the canonical decimal key with these parts (parseDecimalKey's), or -1. */
+  findParts(hi: number, lo: number): number {
+    const table = this.table;
+    const pages = this.pages;
+    const mix = mixOf(hi, lo);
+    for (let i = mix >>> this.shift; ; i = (i + 1) & this.mask) {
+      const id = table[2 * i] as number;
+      if (id === EMPTY) return EMPTY;
+      if (table[2 * i + 1] !== mix) continue;
+      const page = pages[id >>> PAGE_BITS] as Float64Array;
+      const at = STRIDE * (id & PAGE_MASK);
+      if (page[at + 1] === lo && page[at] === hi) return id;
+    }
+  }
+
   /** Gives key (which find() just said has none) the id, an unused one chosen by the caller. */
   set(key: HashKey, id: number): void {
     const page = this.pageFor(id);

@@ -106,6 +106,11 @@ export class IdTable {
       if (pairs[i] !== EMPTY) pairs[i + 1] = to[pairs[i + 1] as number] as number;
   }
 
+  /** Bytes of the table (for the memory figures). */
+  bytes(): number {
+    return this.pairs.byteLength;
+  }
+
   /** Forgets every entry (memory shrinks back to the first allocation). */
   clear(): void {
     this.pairs = new Int32Array(2 * FIRST_CAPACITY).fill(EMPTY);

@@ -59,6 +59,11 @@ export class SharedHashIds {
     return this.table.find(key);
   }
 
+  /** The sid of the canonical decimal hash with these parts (hash-ids.ts), or NO_ID. */
+  findParts(hi: number, lo: number): number {
+    return this.table.findParts(hi, lo);
+  }
+
   /** The sid of key, made when it has none (the caller takes it as an owner next). */
   intern(key: HashKey): number {
     const found = this.table.find(key);

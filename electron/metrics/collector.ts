@@ -52,7 +52,10 @@ export class Collector {
       // The analysis sees every record the tally does: its R is the tally's resident count.
       ...(analysis === null ? {} : { resident: (s, m) => analysis.residentOf(s, m) }),
     });
-    if (analysis) hub.setAnalysis(() => analysisMetrics(analysis));
+    if (analysis) {
+      hub.setAnalysis(() => analysisMetrics(analysis));
+      hub.setMemory(() => analysis.memoryParts());
+    }
     const recording =
       opts.recordDir === null
         ? null

@@ -7,6 +7,7 @@ import {
   ANALYSIS_METRICS,
   ENGINE_METRICS,
   LIFETIME_BOUNDS_S,
+  SELF_METRICS,
   MEDIUM_LABELS,
   SOURCE_LABELS,
   STREAM_METRICS,
@@ -155,6 +156,16 @@ export class KvMetricsRegistry {
       help: ANALYSIS_METRICS.kvscope_block_lifetime_seconds.help,
       bounds: LIFETIME_BOUNDS_S,
       rows: () => this.lifetimeRows(),
+    });
+    const memory: Gauge<'part'> = new Gauge({
+      name: 'kvscope_memory_bytes',
+      help: SELF_METRICS.kvscope_memory_bytes.help,
+      labelNames: ['part'],
+      registers: [this.registry],
+      collect: () => {
+        memory.reset();
+        for (const m of this.snap.memory ?? []) memory.set({ part: m.part }, m.bytes);
+      },
     });
     if (opts.processMetrics) collectDefaultMetrics({ register: this.registry });
   }

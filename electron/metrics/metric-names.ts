@@ -80,6 +80,15 @@ export const ENGINE_METRICS = {
   kvscope_engine_preemptions_total: counter("The engine's vllm:num_preemptions_total."),
 } as const satisfies Record<string, MetricSpec>;
 
+/** KV Scope's own figures (prom-client's process_* and nodejs_* come beside them). */
+export const SELF_METRICS = {
+  kvscope_memory_bytes: {
+    kind: 'gauge',
+    help: "Bytes of KV Scope's own structures by part (typed arrays: hash ids, ghost lists, the forest, the event log...); the JS heap is in nodejs_heap_*.",
+    byMedium: false,
+  },
+} as const satisfies Record<string, MetricSpec>;
+
 export type StreamMetricName = keyof typeof STREAM_METRICS;
 export type AnalysisMetricName = keyof typeof ANALYSIS_METRICS;
 export type EngineMetricName = keyof typeof ENGINE_METRICS;
@@ -92,4 +101,5 @@ export const KVSCOPE_METRIC_NAMES: readonly string[] = [
   ...Object.keys(STREAM_METRICS),
   ...Object.keys(ANALYSIS_METRICS),
   ...Object.keys(ENGINE_METRICS),
+  ...Object.keys(SELF_METRICS),
 ];

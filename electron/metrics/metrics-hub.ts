@@ -11,6 +11,7 @@ import { EnginePoller, type EngineReading } from './engine-poller';
 import { KvMetricsRegistry } from './kv-registry';
 import type {
   AnalysisMetrics,
+  MemoryPart,
   MediumTally,
   MetricsSnapshot,
   SourceMetrics,
@@ -71,6 +72,7 @@ export class MetricsHub {
   private openRegistry: KvMetricsRegistry | null = null;
   private readonly watched = new Map<string, Watched>();
   private analysis: (() => AnalysisMetrics | null) | null = null;
+  private memory: (() => Record<string, number>) | null = null;
 
   constructor(private readonly opts: MetricsHubOptions) {
     this.tally = new BlockTally(opts.resident);
@@ -119,6 +121,11 @@ export class MetricsHub {
    */
   setAnalysis(read: (() => AnalysisMetrics | null) | null): void {
     this.analysis = read;
+  }
+
+  /** The hook for the service's memory by part (kvscope_memory_bytes), read at scrape time. */
+  setMemory(read: (() => Record<string, number>) | null): void {
+    this.memory = read;
   }
 
   /** Reads every engine metrics URL now (tests, and a "check now" button). */
@@ -180,7 +187,17 @@ export class MetricsHub {
       figures: e.ok ? e.figures : null,
     }));
     const analysis = this.analysis?.() ?? null;
-    return { at: Date.now(), sources, engines, analysis: analysis && boundedAnalysis(analysis) };
+    const memory: MemoryPart[] = Object.entries(this.memory?.() ?? {}).map(([part, bytes]) => ({
+      part,
+      bytes,
+    }));
+    return {
+      at: Date.now(),
+      sources,
+      engines,
+      analysis: analysis && boundedAnalysis(analysis),
+      memory,
+    };
   }
 
   /** The text of /metrics now, in Prometheus text or (asked for) OpenMetrics. */

@@ -69,6 +69,12 @@ export interface AnalysisMetrics {
   lifetimes: LifetimeHistogram[];
 }
 
+/** Bytes held by one part of KV Scope's own structures (the hash id table, the ghost lists...). */
+export interface MemoryPart {
+  part: string;
+  bytes: number;
+}
+
 /** Everything one scrape exports. */
 export interface MetricsSnapshot {
   /** Wall clock (ms) the snapshot was taken. */
@@ -76,4 +82,6 @@ export interface MetricsSnapshot {
   sources: SourceMetrics[];
   engines: EngineSourceMetrics[];
   analysis: AnalysisMetrics | null;
+  /** The service's memory by part, where it reports it (absent: no series). */
+  memory?: MemoryPart[];
 }

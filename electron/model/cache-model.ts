@@ -25,7 +25,7 @@ import { EventRing, type EventLineReader, type LineBytes } from './event-ring';
 import type { BatchIds } from '../collections/batch-ids';
 import { NO_ID, type SharedHashIds } from '../collections/shared-hash-ids';
 import { Forest } from './forest';
-import { NONE } from './node-table';
+import { NODE_MASK, NONE } from './node-table';
 import { hashMatcher } from './hash-query';
 import { Residency, UNSPECIFIED_MEDIUM, type ResidentSlot } from './residency';
 import { ResidentIdSlot, slotBit } from './resident-id-slot';
@@ -360,6 +360,20 @@ export class CacheModel {
     return this.ring.query(q);
   }
 
+  /**
+   * Bytes of the model's typed arrays by part (the forest's columns, the event log, the rate bins,
+   * the resident sets), for the memory figures of /metrics. The hash id table shared with the
+   * analysis is not among them (ModelAndAnalysis counts it once).
+   */
+  memoryParts(): Record<string, number> {
+    return {
+      forest: this.forest.bytes(),
+      event_log: this.ring.bytes(),
+      rate_bins: this.bins.bytes(),
+      model_resident_sets: this.residency.bytes(),
+    };
+  }
+
   /** Blocks forgotten after eviction to keep the forest bounded. */
   forgottenBlocks(): number {
     return this.forest.forgotten;
@@ -434,12 +448,13 @@ export class CacheModel {
     evicted: boolean,
     rows: SourceRows | undefined,
   ): void {
-    const t = this.forest.table;
+    const p = this.forest.table.page(id);
+    const o = id & NODE_MASK;
     // holders counts (source, medium) pairs: with this one the last, no other medium of source has it.
     const stillInSource =
-      (t.holders[id] as number) > 1 &&
+      (p.holders[o] as number) > 1 &&
       (rows?.allSlotsBits === true
-        ? ((t.slots[id] as number) & rows.slotMask) !== 0
+        ? ((p.slots[o] as number) & rows.slotMask) !== 0
         : this.residency.inSource(source, id));
     this.forest.removeHolder(id, srcIdx, stillInSource, ts, evicted);
   }

@@ -5,7 +5,7 @@ import type { ChainPage, ChainQuery, ChainSummary, HashMatch } from '../../share
 import type { HashKey } from '../../shared/events';
 import type { Forest } from './forest';
 import { hashMatcher } from './hash-query';
-import { NONE, type NodeTable } from './node-table';
+import { NODE_MASK, NONE } from './node-table';
 
 /** A root-to-node aggregate: what a chain summary adds up. */
 interface Agg {
@@ -46,21 +46,23 @@ function emptyAgg(root: HashKey): Agg {
 /** Extends a root-to-parent aggregate by the block with id (mutates a). */
 function addNode(
   a: Agg,
-  t: NodeTable,
+  forest: Forest,
   id: number,
   match: ((key: HashKey) => boolean) | null,
 ): void {
+  const p = forest.table.page(id);
+  const o = id & NODE_MASK;
   a.depth += 1;
-  a.tokens += t.tokens[id] as number;
-  if ((t.holders[id] as number) > 0) a.resident += 1;
-  a.restores += t.restores[id] as number;
-  a.mask |= t.srcMask[id] as number;
-  a.seen |= t.seenMask[id] as number;
-  const first = t.firstStored[id] as number;
-  const last = t.lastSeen[id] as number;
+  a.tokens += p.tokens[o] as number;
+  if ((p.holders[o] as number) > 0) a.resident += 1;
+  a.restores += p.restores[o] as number;
+  a.mask |= p.srcMask[o] as number;
+  a.seen |= p.seenMask[o] as number;
+  const first = p.firstStored[o] as number;
+  const last = p.lastSeen[o] as number;
   if (first < a.first) a.first = first;
   if (last > a.last) a.last = last;
-  if (!a.match && match !== null && match(t.hash[id] as HashKey)) a.match = true;
+  if (!a.match && match !== null && match(forest.hashOf(id))) a.match = true;
 }
 
 function toSummary(a: Agg, leaf: HashKey, sourceNames: (mask: number) => string[]): ChainSummary {
@@ -85,10 +87,9 @@ export function pathSummary(
   path: readonly number[],
   sourceNames: (mask: number) => string[],
 ): ChainSummary {
-  const t = forest.table;
-  const a = emptyAgg(t.hash[path[0] as number] as HashKey);
-  for (const id of path) addNode(a, t, id, null);
-  return toSummary(a, t.hash[path[path.length - 1] as number] as HashKey, sourceNames);
+  const a = emptyAgg(forest.hashOf(path[0] as number));
+  for (const id of path) addNode(a, forest, id, null);
+  return toSummary(a, forest.hashOf(path[path.length - 1] as number), sourceNames);
 }
 
 /**
@@ -106,7 +107,7 @@ export function computeChains(
   const rows: ChainRow[] = [];
   const stack: number[] = [];
   for (const leafId of forest.leaves()) {
-    const leaf = t.hash[leafId] as HashKey;
+    const leaf = forest.hashOf(leafId);
     let cur = leafId;
     stack.length = 0;
     let above: Agg | undefined;
@@ -118,13 +119,11 @@ export function computeChains(
       cur = forest.parentOf(cur);
     }
     const top = stack[stack.length - 1];
-    const agg = above
-      ? { ...above }
-      : emptyAgg(top === undefined ? leaf : (t.hash[top] as HashKey));
+    const agg = above ? { ...above } : emptyAgg(top === undefined ? leaf : forest.hashOf(top));
     for (let i = stack.length - 1; i >= 0; i -= 1) {
       const id = stack[i] as number;
-      addNode(agg, t, id, match);
-      if (i > 0 && (t.children[id] as number) > 1) memo.set(id, { ...agg });
+      addNode(agg, forest, id, match);
+      if (i > 0 && (t.page(id).children[id & NODE_MASK] as number) > 1) memo.set(id, { ...agg });
     }
     if (agg.depth === 0) continue;
     rows.push({ summary: toSummary(agg, leaf, sourceNames), seenMask: agg.seen, match: agg.match });
@@ -181,19 +180,21 @@ export function searchForest(
   const ids: number[] = [];
   for (const [hash, id] of forest.entries()) if (match(hash)) ids.push(id);
   if (ids.length === 0) return [];
-  ids.sort((x, y) => (t.born[x] as number) - (t.born[y] as number));
+  const born = (id: number) => t.page(id).born[id & NODE_MASK] as number;
+  ids.sort((x, y) => born(x) - born(y));
   const found = new Map<HashKey, HashMatch>();
   for (const id of ids.slice(0, maxResults)) {
-    const hash = t.hash[id] as HashKey;
-    found.set(hash, { hash, resident: (t.holders[id] as number) > 0, chainIds: [] });
+    const hash = forest.hashOf(id);
+    const resident = (t.page(id).holders[id & NODE_MASK] as number) > 0;
+    found.set(hash, { hash, resident, chainIds: [] });
   }
   for (const leafId of forest.leaves()) {
-    const leaf = t.hash[leafId] as HashKey;
+    const leaf = forest.hashOf(leafId);
     const seen = new Set<number>();
     let cur = leafId;
     while (cur !== NONE && !seen.has(cur)) {
       seen.add(cur);
-      const m = found.get(t.hash[cur] as HashKey);
+      const m = found.get(forest.hashOf(cur));
       if (m && m.chainIds.length < maxChains) m.chainIds.push(leaf);
       cur = forest.parentOf(cur);
     }

@@ -228,6 +228,12 @@ export class EventRing {
     }
   }
 
+  /** Bytes of the arena and the columns (for the memory figures). */
+  bytes(): number {
+    const columns = this.capacity * (4 + 4 + 8 + 4 + 4 + 1 + 1);
+    return this.arena.length + columns + (this.verdicts?.of.byteLength ?? 0);
+  }
+
   /** Bytes the arena holds now (it grows to its cap as rows need). */
   arenaBytes(): number {
     return this.arena.length;

@@ -9,10 +9,12 @@
 // (checked by the id's gen), so unlinking it from its parent needs no look-up while the parent lives.
 
 import type { HashKey } from '../../shared/events';
+import type { DecimalParts } from '../collections/hash-ids';
 import { NO_ID, SharedHashIds } from '../collections/shared-hash-ids';
 import { sourceBit, type BlockNode } from './block-node';
 import { appendId, detachId, emptyIdList } from './id-list';
-import { NodeTable, NONE } from './node-table';
+import { NODE_MASK, NodeTable, NONE } from './node-table';
+import { OrphanCounts } from './orphan-counts';
 
 /** Blocks resident nowhere that stay known (oldest forgotten first). */
 export const DEFAULT_EVICTED_CAP = 200_000;
@@ -26,7 +28,7 @@ export class Forest {
    * Children of parents that are not known blocks (a parent never stored, or forgotten), so that
    * counts survive forgetting; a known block counts its own (table.children).
    */
-  private readonly orphanChildren = new Map<HashKey, number>();
+  private readonly orphanChildren = new OrphanCounts();
   /**
    * The known blocks with no known child, in the order they became leaves, linked through
    * table.leafPrev / leafNext: a Set of ids cost a hash-table operation (a cache miss on a large
@@ -38,6 +40,7 @@ export class Forest {
   private evictedCount = 0;
   private readonly mediaNames: string[] = [];
   private readonly mediaIds = new Map<string, number>();
+  private readonly parts: DecimalParts = { hi: 0, lo: 0 };
   /** Bumped on every change, so query results can be cached. */
   version = 0;
   forgotten = 0;
@@ -60,19 +63,36 @@ export class Forest {
   *entries(): IterableIterator<[HashKey, number]> {
     const t = this.table;
     for (let id = 0; id < t.issued; id += 1)
-      if (t.live[id] === 1) yield [t.hash[id] as HashKey, id];
+      if (t.page(id).live[id & NODE_MASK] === 1) yield [this.hashOf(id), id];
+  }
+
+  /** The hash of the known block with this id (made from its sid's parts: no string per block). */
+  hashOf(id: number): HashKey {
+    return this.ids.keyOf(this.table.page(id).sid[id & NODE_MASK] as number);
+  }
+
+  /** Bytes of the forest's columns (for the memory figures). */
+  bytes(): number {
+    return this.table.bytes() + this.orphanChildren.bytes();
   }
 
   /** Ids of the known blocks with no known child, in the order they became leaves. */
   *leaves(): IterableIterator<number> {
     const t = this.table;
-    for (let id = this.leafList.head; id !== NONE; id = t.leafNext[id] as number) yield id;
+    for (
+      let id = this.leafList.head;
+      id !== NONE;
+      id = t.page(id).leafNext[id & NODE_MASK] as number
+    )
+      yield id;
   }
 
   /** Known children of hash. */
   children(hash: HashKey): number {
     const id = this.idOf(hash);
-    return id === NONE ? (this.orphanChildren.get(hash) ?? 0) : (this.table.children[id] ?? 0);
+    return id === NONE
+      ? this.orphanChildren.get(hash)
+      : (this.table.page(id).children[id & NODE_MASK] as number);
   }
 
   /** The id of a known block, NONE when it is not known. */
@@ -107,25 +127,27 @@ export class Forest {
   /** A copy of the fields of the block with this id. */
   view(id: number): BlockNode {
     const t = this.table;
-    const medium = t.medium[id] as number;
-    const lifetime = t.lastLifetime[id] as number;
+    const p = t.page(id);
+    const o = id & NODE_MASK;
+    const medium = p.medium[o] as number;
+    const lifetime = p.lastLifetime[o] as number;
     return {
-      hash: t.hash[id] as HashKey,
-      parent: t.parent[id] ?? null,
-      firstStored: t.firstStored[id] as number,
+      hash: this.hashOf(id),
+      parent: t.parentKey(id),
+      firstStored: p.firstStored[o] as number,
       medium: medium === NONE ? null : (this.mediaNames[medium] as string),
-      tokens: t.tokens[id] as number,
-      timesStored: t.timesStored[id] as number,
-      restores: t.restores[id] as number,
+      tokens: p.tokens[o] as number,
+      timesStored: p.timesStored[o] as number,
+      restores: p.restores[o] as number,
       storedAt: t.storeTimes(id),
       removedAt: t.removeTimes(id),
-      lastStore: t.lastStore[id] as number,
-      lastSeen: t.lastSeen[id] as number,
+      lastStore: p.lastStore[o] as number,
+      lastSeen: p.lastSeen[o] as number,
       lastLifetime: Number.isNaN(lifetime) ? null : lifetime,
-      holders: t.holders[id] as number,
-      srcMask: t.srcMask[id] as number,
-      seenMask: t.seenMask[id] as number,
-      children: t.children[id] as number,
+      holders: p.holders[o] as number,
+      srcMask: p.srcMask[o] as number,
+      seenMask: p.seenMask[o] as number,
+      children: p.children[o] as number,
     };
   }
 
@@ -151,40 +173,40 @@ export class Forest {
     const s = sid === NO_ID ? this.ids.intern(hash) : sid;
     let id = this.ids.forestId(s);
     if (id === NONE) {
-      id = t.alloc(hash, ts, medium, tokens);
-      t.sid[id] = s;
+      id = t.alloc(ts, medium, tokens);
+      const p = t.page(id);
+      const o = id & NODE_MASK;
+      p.sid[o] = s;
       this.ids.setForestId(s, id);
       this.known += 1;
-      if (this.orphanChildren.size > 0) {
-        const had = this.orphanChildren.get(hash);
-        if (had !== undefined) {
-          t.children[id] = had;
-          this.orphanChildren.delete(hash);
-        }
-      }
-      if (t.children[id] === 0) this.addLeaf(id);
+      if (this.orphanChildren.size > 0) p.children[o] = this.orphanChildren.take(hash);
+      if (p.children[o] === 0) this.addLeaf(id);
       // Only a block that took children back can close a cycle through its new parent.
-      if (parent !== null && (t.children[id] === 0 || !this.descends(parent, id)))
+      if (parent !== null && (p.children[o] === 0 || !this.descends(parent, id)))
         this.link(id, parent, prev);
     } else {
+      const p = t.page(id);
+      const o = id & NODE_MASK;
       // Recomputed: stored again while no (source, medium) held it. A GPU eviction followed by
       // its offload to CPU is a move, not a recompute.
-      if (chain && t.holders[id] === 0) t.restores[id] = (t.restores[id] as number) + 1;
+      if (chain && p.holders[o] === 0) p.restores[o] = (p.restores[o] as number) + 1;
       // A block hash names its whole prefix, so a known parent never changes: a store naming
       // another one (an offload tier's, a collision) does not re-parent the block. A parent not
       // known yet is learnt, unless it descends from the block (that would close a cycle).
       if (
         parent !== null &&
-        (t.parent[id] ?? null) === null &&
-        (t.children[id] === 0 || !this.descends(parent, id))
+        !t.hasParent(id) &&
+        (p.children[o] === 0 || !this.descends(parent, id))
       )
         this.link(id, parent, prev);
-      if (medium !== NONE) t.medium[id] = medium;
-      if (tokens > 0) t.tokens[id] = tokens;
+      if (medium !== NONE) p.medium[o] = medium;
+      if (tokens > 0) p.tokens[o] = tokens;
     }
-    t.timesStored[id] = (t.timesStored[id] as number) + 1;
-    t.lastStore[id] = ts;
-    t.lastSeen[id] = Math.max(t.lastSeen[id] as number, ts);
+    const page = t.page(id);
+    const at = id & NODE_MASK;
+    page.timesStored[at] = (page.timesStored[at] as number) + 1;
+    page.lastStore[at] = ts;
+    page.lastSeen[at] = Math.max(page.lastSeen[at] as number, ts);
     t.pushStored(id, ts);
     return id;
   }
@@ -192,11 +214,12 @@ export class Forest {
   /** A (source, medium) pair now holds the block. */
   addHolder(id: number, sourceIdx: number): void {
     this.version += 1;
-    const t = this.table;
-    if (t.evicted[id] === 1) this.unlist(id);
-    t.holders[id] = (t.holders[id] as number) + 1;
-    t.srcMask[id] = (t.srcMask[id] as number) | sourceBit(sourceIdx);
-    t.seenMask[id] = (t.seenMask[id] as number) | sourceBit(sourceIdx);
+    const p = this.table.page(id);
+    const o = id & NODE_MASK;
+    if (p.evicted[o] === 1) this.unlist(id);
+    p.holders[o] = (p.holders[o] as number) + 1;
+    p.srcMask[o] = (p.srcMask[o] as number) | sourceBit(sourceIdx);
+    p.seenMask[o] = (p.seenMask[o] as number) | sourceBit(sourceIdx);
   }
 
   /**
@@ -213,15 +236,17 @@ export class Forest {
   ): void {
     this.version += 1;
     const t = this.table;
-    const holders = Math.max(0, (t.holders[id] as number) - 1);
-    t.holders[id] = holders;
-    if (!stillInSource) t.srcMask[id] = (t.srcMask[id] as number) & ~sourceBit(sourceIdx);
-    t.lastSeen[id] = Math.max(t.lastSeen[id] as number, ts);
+    const p = t.page(id);
+    const o = id & NODE_MASK;
+    const holders = Math.max(0, (p.holders[o] as number) - 1);
+    p.holders[o] = holders;
+    if (!stillInSource) p.srcMask[o] = (p.srcMask[o] as number) & ~sourceBit(sourceIdx);
+    p.lastSeen[o] = Math.max(p.lastSeen[o] as number, ts);
     if (holders === 0) {
       t.pushRemoved(id, ts);
       // A removal before its store (the clock stepped back) ends no lifetime either.
-      const stored = t.lastStore[id] as number;
-      t.lastLifetime[id] = evicted && ts >= stored ? ts - stored : NaN;
+      const stored = p.lastStore[o] as number;
+      p.lastLifetime[o] = evicted && ts >= stored ? ts - stored : NaN;
       this.list(id);
       this.trim();
     }
@@ -243,14 +268,19 @@ export class Forest {
   /** The id of the known block that is id's parent, NONE when it has none or it is not known. */
   parentOf(id: number): number {
     const t = this.table;
-    const parent = t.parent[id] ?? null;
-    if (parent === null) return NONE;
-    const known = t.parentId[id] as number;
-    if (known !== NONE && t.gen[known] === t.parentGen[id]) return known;
+    if (!t.hasParent(id)) return NONE;
+    const p = t.page(id);
+    const o = id & NODE_MASK;
+    const known = p.parentId[o] as number;
+    if (known !== NONE && t.page(known).gen[known & NODE_MASK] === p.parentGen[o]) return known;
     // That life of the parent ended (or it was never found): look it up by hash, and keep it.
-    const found = this.idOf(parent);
-    t.parentId[id] = found;
-    if (found !== NONE) t.parentGen[id] = t.gen[found] as number;
+    const parts = this.parts;
+    const sid = t.parentParts(id, parts)
+      ? this.ids.findParts(parts.hi, parts.lo)
+      : this.ids.find(t.parentKey(id) as HashKey);
+    const found = sid === NO_ID ? NONE : this.ids.forestId(sid);
+    p.parentId[o] = found;
+    if (found !== NONE) p.parentGen[o] = t.page(found).gen[found & NODE_MASK] as number;
     return found;
   }
 
@@ -277,52 +307,64 @@ export class Forest {
   /** Puts id at the newest end of the evicted list (moving it when it is there already). */
   private list(id: number): void {
     const t = this.table;
-    if (t.evicted[id] === 1) this.unlist(id);
-    t.evicted[id] = 1;
-    appendId(t.prev, t.next, this.evictedList, id);
+    const p = t.page(id);
+    if (p.evicted[id & NODE_MASK] === 1) this.unlist(id);
+    p.evicted[id & NODE_MASK] = 1;
+    appendId(t, false, this.evictedList, id);
     this.evictedCount += 1;
   }
 
   private unlist(id: number): void {
     const t = this.table;
-    detachId(t.prev, t.next, this.evictedList, id);
-    t.evicted[id] = 0;
+    detachId(t, false, this.evictedList, id);
+    t.page(id).evicted[id & NODE_MASK] = 0;
     this.evictedCount -= 1;
   }
 
   private forget(id: number): void {
     const t = this.table;
-    const hash = t.hash[id] as HashKey;
-    const children = t.children[id] as number;
+    const p = t.page(id);
+    const o = id & NODE_MASK;
+    const children = p.children[o] as number;
+    const sid = p.sid[o] as number;
+    // Children that outlive it count under it as orphans (by its hash's parts: no string made).
+    if (children > 0) {
+      if (this.ids.keyParts(sid, this.parts))
+        this.orphanChildren.addParts(this.parts.hi, this.parts.lo, children);
+      else this.orphanChildren.add(this.ids.keyOf(sid), children);
+    }
     this.unlist(id);
-    this.ids.setForestId(t.sid[id] as number, NONE);
+    this.ids.setForestId(sid, NONE);
     this.known -= 1;
     this.removeLeaf(id);
-    if (t.parent[id] !== null) this.unlink(id);
+    if (t.hasParent(id)) this.unlink(id);
     t.release(id);
-    if (children > 0) this.orphanChildren.set(hash, children);
     this.forgotten += 1;
     this.version += 1;
   }
 
-  /**
-   * Links id under parent (one more child of it); `known` is parent's id when the caller has it.
-   * A known parent's own text is kept, so that a node holds no second copy of it.
-   */
+  /** Links id under parent (one more child of it); `known` is parent's id when the caller has it. */
   private link(id: number, parent: HashKey, known: number): void {
     const t = this.table;
+    const page = t.page(id);
+    const o = id & NODE_MASK;
     const p = known !== NONE ? known : this.idOf(parent);
-    t.parentId[id] = p;
-    if (p !== NONE) {
-      const n = t.children[p] as number;
-      if (n === 0) this.removeLeaf(p);
-      t.children[p] = n + 1;
-      t.parent[id] = t.hash[p] as HashKey;
-      t.parentGen[id] = t.gen[p] as number;
+    page.parentId[o] = p;
+    if (p === NONE) {
+      t.setParent(id, parent);
+      this.orphanChildren.add(parent, 1);
       return;
     }
-    this.orphanChildren.set(parent, (this.orphanChildren.get(parent) ?? 0) + 1);
-    t.parent[id] = parent;
+    const pp = t.page(p);
+    const po = p & NODE_MASK;
+    // A known parent's hash is read from its sid's parts, not parsed again from the text.
+    if (this.ids.keyParts(pp.sid[po] as number, this.parts))
+      t.setParentParts(id, this.parts.hi, this.parts.lo);
+    else t.setParent(id, parent);
+    const n = pp.children[po] as number;
+    if (n === 0) this.removeLeaf(p);
+    pp.children[po] = n + 1;
+    page.parentGen[o] = pp.gen[po] as number;
   }
 
   /** One child fewer for id's parent (id's parent hash is not null). */
@@ -330,29 +372,31 @@ export class Forest {
     const t = this.table;
     const p = this.parentOf(id);
     if (p !== NONE) {
-      const n = Math.max(0, (t.children[p] as number) - 1);
-      t.children[p] = n;
+      const pp = t.page(p);
+      const n = Math.max(0, (pp.children[p & NODE_MASK] as number) - 1);
+      pp.children[p & NODE_MASK] = n;
       if (n === 0) this.addLeaf(p);
       return;
     }
-    const parent = t.parent[id] as HashKey;
-    const c = (this.orphanChildren.get(parent) ?? 1) - 1;
-    if (c > 0) this.orphanChildren.set(parent, c);
-    else this.orphanChildren.delete(parent);
+    if (t.parentParts(id, this.parts))
+      this.orphanChildren.addParts(this.parts.hi, this.parts.lo, -1);
+    else this.orphanChildren.add(t.parentKey(id) as HashKey, -1);
   }
 
   /** Appends id to the leaves unless it is one (a Set's add: a leaf keeps its place). */
   private addLeaf(id: number): void {
     const t = this.table;
-    if (t.leaf[id] === 1) return;
-    t.leaf[id] = 1;
-    appendId(t.leafPrev, t.leafNext, this.leafList, id);
+    const p = t.page(id);
+    if (p.leaf[id & NODE_MASK] === 1) return;
+    p.leaf[id & NODE_MASK] = 1;
+    appendId(t, true, this.leafList, id);
   }
 
   private removeLeaf(id: number): void {
     const t = this.table;
-    if (t.leaf[id] === 0) return;
-    t.leaf[id] = 0;
-    detachId(t.leafPrev, t.leafNext, this.leafList, id);
+    const p = t.page(id);
+    if (p.leaf[id & NODE_MASK] === 0) return;
+    p.leaf[id & NODE_MASK] = 0;
+    detachId(t, true, this.leafList, id);
   }
 }

@@ -7,7 +7,7 @@
 // latest insertion; the log's newest entry for each id still resident is that insertion, so
 // reading the log newest first and keeping the first entry of each resident id gives that order.
 
-import type { NodeTable } from './node-table';
+import { NODE_MASK, type NodeTable } from './node-table';
 import { ResidentSlot, type Count } from './residency';
 
 /** Slots past this many have no bit: they keep their members in their Set. */
@@ -41,10 +41,11 @@ export class ResidentIdSlot extends ResidentSlot<number> {
 
   override add(id: number): boolean {
     if (this.bit === 0) return super.add(id);
-    const slots = this.table.slots;
-    const was = slots[id] as number;
+    const slots = this.table.page(id).slots;
+    const o = id & NODE_MASK;
+    const was = slots[o] as number;
     if ((was & this.bit) !== 0) return false;
-    slots[id] = was | this.bit;
+    slots[o] = was | this.bit;
     if (this.logLen === this.log.length) this.growLog();
     this.log[this.logLen] = id;
     this.logLen += 1;
@@ -56,17 +57,23 @@ export class ResidentIdSlot extends ResidentSlot<number> {
 
   override delete(id: number): boolean {
     if (this.bit === 0) return super.delete(id);
-    const slots = this.table.slots;
-    const was = slots[id] as number;
+    const slots = this.table.page(id).slots;
+    const o = id & NODE_MASK;
+    const was = slots[o] as number;
     if ((was & this.bit) === 0) return false;
-    slots[id] = was & ~this.bit;
+    slots[o] = was & ~this.bit;
     this.members -= 1;
     this.bump(-1);
     return true;
   }
 
+  override bytes(): number {
+    return this.log.byteLength + super.bytes();
+  }
+
   override has(id: number): boolean {
-    return this.bit === 0 ? super.has(id) : ((this.table.slots[id] as number) & this.bit) !== 0;
+    if (this.bit === 0) return super.has(id);
+    return ((this.table.page(id).slots[id & NODE_MASK] as number) & this.bit) !== 0;
   }
 
   override get size(): number {
@@ -86,14 +93,15 @@ export class ResidentIdSlot extends ResidentSlot<number> {
    * clearing is what marks an id as taken while the log is read newest first); the log emptied.
    */
   private takeMembers(): number[] {
-    const slots = this.table.slots;
+    const table = this.table;
     const bit = this.bit;
     const out: number[] = [];
     for (let i = this.logLen - 1; i >= 0; i -= 1) {
       const id = this.log[i] as number;
-      const was = slots[id] as number;
+      const slots = table.page(id).slots;
+      const was = slots[id & NODE_MASK] as number;
       if ((was & bit) === 0) continue;
-      slots[id] = was & ~bit;
+      slots[id & NODE_MASK] = was & ~bit;
       out.push(id);
     }
     this.logLen = 0;
@@ -103,10 +111,10 @@ export class ResidentIdSlot extends ResidentSlot<number> {
   /** Drops the stale entries: the log holds each member once, in order. */
   private compact(): void {
     const members = this.takeMembers();
-    const slots = this.table.slots;
     for (let i = 0; i < members.length; i += 1) {
       const id = members[i] as number;
-      slots[id] = (slots[id] as number) | this.bit;
+      const slots = this.table.page(id).slots;
+      slots[id & NODE_MASK] = (slots[id & NODE_MASK] as number) | this.bit;
       this.log[i] = id;
     }
     this.logLen = members.length;

@@ -70,6 +70,11 @@ export class LiveSession {
     return this.latestTs + (Date.now() - this.latestTsAt) / 1000;
   }
 
+  /** Bytes of the model's, the analysis' and the recording's structures, by part (for /metrics). */
+  memoryParts(): Record<string, number> {
+    return { ...this.both.memoryParts(), recording_queue: this.recording.bytes() };
+  }
+
   /** Why the recording file could not be written, if it could not. */
   get recordingError(): string | null {
     return this.recording.writeError;

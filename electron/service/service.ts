@@ -109,6 +109,7 @@ export class KvScopeService {
       resident: (source, medium) => live.analysis.residentOf(source, medium),
     });
     this.metrics.setAnalysis(() => analysisMetrics(live.analysis));
+    this.metrics.setMemory(() => live.memoryParts());
     const tally = this.metrics.tally;
     this.connections = new Connections({
       store,

@@ -138,6 +138,15 @@ export class GzipLineWriter {
     this.gz = this.newMember();
   }
 
+  /** Bytes of the segments queued and of the buffers kept for reuse (for the memory figures). */
+  bytes(): number {
+    let n = 0;
+    for (const seg of this.queue) n += seg.buf.length;
+    for (const b of this.spareSegments) n += b.length;
+    for (const b of this.spareWrites) n += b.length;
+    return n;
+  }
+
   /** Whether lines of `chars` UTF-16 units in all would surely be taken now (3 bytes a unit at most). */
   takes(chars: number): boolean {
     return this.takesBytes(chars * 3);

@@ -22,6 +22,15 @@ export class ModelAndAnalysis {
     this.ids = new BatchIds(hashIds);
   }
 
+  /** Bytes of the typed arrays of both, by part, the shared hash id table once (for /metrics). */
+  memoryParts(): Record<string, number> {
+    return {
+      hash_ids: this.ids.table.bytes(),
+      ...this.model.memoryParts(),
+      ...this.analysis.memoryParts(),
+    };
+  }
+
   /** Applies one record to the model (with its event lines, as CacheModel.apply) and the analysis. */
   apply(r: IngestRecord, lines?: readonly string[] | LineBytes): void {
     if (r.k !== 'batch') {

@@ -68,6 +68,11 @@ export class Recording implements IngestSink {
     });
   }
 
+  /** Bytes of lines waiting and of the buffers kept for reuse (for the memory figures). */
+  bytes(): number {
+    return this.writer.bytes();
+  }
+
   /** Start a recording in opts.dir (created if missing); the header is written at once. */
   static async create(opts: RecordingOptions): Promise<Recording> {
     await mkdir(opts.dir, { recursive: true });

@@ -94,6 +94,10 @@ const FULL: MetricsSnapshot = {
       },
     ],
   },
+  memory: [
+    { part: 'hash_ids', bytes: 1 << 20 },
+    { part: 'ghost_lists', bytes: 2 << 20 },
+  ],
 };
 
 async function exportedNames(): Promise<Set<string>> {

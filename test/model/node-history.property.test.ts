@@ -1,9 +1,9 @@
-// A block's store and removal times: single columns until a second of either, then a ring from a
+// A block's store and removal times: two columns each until a third of either, then a ring from a
 // pool that grows and is reused as ids are released. Checked against plain arrays of every time.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HISTORY_LEN } from '../../electron/model/block-node';
-import { NodeTable } from '../../electron/model/node-table';
+import { NODE_MASK, NODE_PAGE, NodeTable } from '../../electron/model/node-table';
 
 const op = fc.oneof(
   fc.record({ t: fc.constant('store' as const), key: fc.nat(40) }),
@@ -30,13 +30,14 @@ describe('the node table keeps the last store and removal times of each block', 
             continue;
           }
           if (id === undefined) {
-            id = table.alloc(String(o.key), ts, 0, 16);
+            id = table.alloc(ts, 0, 16);
             ids.set(o.key, id);
             truth.set(o.key, { stored: [], removed: [] });
           }
           const t = truth.get(o.key)!;
           if (o.t === 'store') {
-            table.timesStored[id] = (table.timesStored[id] as number) + 1;
+            const page = table.page(id);
+            page.timesStored[id & NODE_MASK] = (page.timesStored[id & NODE_MASK] as number) + 1;
             table.pushStored(id, ts);
             t.stored.push(ts);
           } else {
@@ -52,5 +53,42 @@ describe('the node table keeps the last store and removal times of each block', 
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('keeps every block its fields and times across pages, ids reused in any page', () => {
+    const table = new NodeTable();
+    const n = 2 * NODE_PAGE + 5000;
+    const ids: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const id = table.alloc(i, 0, 16);
+      ids.push(id);
+      table.setParent(id, i % 3 === 0 ? `ab${i}` : `${18446744073709551615n - BigInt(i)}`);
+      for (let k = 0; k < 1 + (i % 4); k++) {
+        const page = table.page(id);
+        page.timesStored[id & NODE_MASK] = (page.timesStored[id & NODE_MASK] as number) + 1;
+        table.pushStored(id, i + k);
+      }
+      if (i % 5 === 0) table.pushRemoved(id, i + 10);
+    }
+    expect(ids.reduce((a, b) => Math.max(a, b), 0)).toBe(n - 1);
+    // Every tenth block released, then as many new ones take their ids back.
+    for (let i = 0; i < n; i += 10) table.release(ids[i] as number);
+    for (let i = 0; i < n; i += 10) {
+      const id = table.alloc(-i, 0, 16);
+      expect(table.hasParent(id)).toBe(false);
+      expect(table.storeTimes(id)).toEqual([]);
+      expect(table.page(id).firstStored[id & NODE_MASK]).toBe(-i);
+    }
+    for (let i = 1; i < n; i += 7) {
+      if (i % 10 === 0) continue;
+      const id = ids[i] as number;
+      const times = Array.from({ length: 1 + (i % 4) }, (_, k) => i + k);
+      expect(table.storeTimes(id)).toEqual(times);
+      expect(table.removeTimes(id)).toEqual(i % 5 === 0 ? [i + 10] : []);
+      expect(table.parentKey(id)).toBe(
+        i % 3 === 0 ? `ab${i}` : `${18446744073709551615n - BigInt(i)}`,
+      );
+      expect(table.page(id).firstStored[id & NODE_MASK]).toBe(i);
+    }
   });
 });

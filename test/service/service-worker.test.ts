@@ -3,10 +3,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { threadId, Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppInfo, UpdateFrame } from '../../shared/api-types';
-import { startServiceWorker, type ServiceWorker } from '../../electron/serve/service-worker';
+import {
+  SERVICE_SEMI_SPACE_MB,
+  startServiceWorker,
+  type ServiceWorker,
+} from '../../electron/serve/service-worker';
 import { SimPublisher } from '../../electron/sim/publisher';
 import { ROOT } from '../support/built-app';
 import { waitFor } from '../support/wait-for';
@@ -78,6 +82,38 @@ describe('the service in a worker thread', () => {
     const metrics = await worker.link.metricsText();
     expect(metrics.contentType).toMatch(/text\/plain/);
     expect(metrics.text).toMatch(/^kvscope_\w+/m);
+  });
+
+  it('reports the bytes of its own structures by part on /metrics', async () => {
+    const { text } = await worker.link.metricsText();
+    const parts = new Map(
+      [...text.matchAll(/^kvscope_memory_bytes\{part="(\w+)"\} (\d+)/gm)].map((m) => [
+        m[1],
+        Number(m[2]),
+      ]),
+    );
+    for (const part of ['hash_ids', 'forest', 'event_log', 'analysis_holdings', 'ghost_lists'])
+      expect(parts.get(part)).toBeGreaterThan(0);
+    expect(parts.has('recording_queue')).toBe(true);
+    expect(parts.has('hot_prefixes')).toBe(true);
+  });
+
+  it('starts its thread with a young generation of two semi-spaces of SERVICE_SEMI_SPACE_MB', async () => {
+    // V8 reads the flag as an isolate is made, and flags are the process's: a thread made now, as
+    // the service's was, and made to allocate hard, keeps its new space at 2 x 4 MB (V8's own
+    // default grows it to 32 MB under this load).
+    const probe = new Worker(
+      `const v8 = require('node:v8');
+       let keep = [];
+       for (let i = 0; i < 3e6; i++) { keep.push({ i }); if (keep.length > 200000) keep = []; }
+       const s = v8.getHeapSpaceStatistics().find((x) => x.space_name === 'new_space');
+       require('node:worker_threads').parentPort.postMessage(s.space_size);`,
+      { eval: true },
+    );
+    const newSpace = await new Promise<number>((resolve) => probe.once('message', resolve));
+    await probe.terminate();
+    expect(newSpace).toBeGreaterThan(0);
+    expect(newSpace).toBeLessThanOrEqual(2 * SERVICE_SEMI_SPACE_MB * 2 ** 20);
   });
 
   it('reports an exception in the thread with what to do, and ends it with its sockets closed', async () => {
