@@ -83,26 +83,18 @@ export class HashIds {
   /** The id of key, or -1. */
   find(key: HashKey): number {
     if (!this.parse(key)) return this.other.get(key) ?? EMPTY;
-    const table = this.table;
-    const pages = this.pages;
-    const hi = this.parts.hi;
-    const lo = this.parts.lo;
-    const mix = this.mix;
-    for (let i = mix >>> this.shift; ; i = (i + 1) & this.mask) {
-      const id = table[2 * i] as number;
-      if (id === EMPTY) return EMPTY;
-      if (table[2 * i + 1] !== mix) continue;
-      const page = pages[id >>> PAGE_BITS] as Float64Array;
-      const at = STRIDE * (id & PAGE_MASK);
-      if (page[at + 1] === lo && page[at] === hi) return id;
-    }
+    return this.probe(this.parts.hi, this.parts.lo, this.mix);
   }
 
   /** The id of the canonical decimal key with these parts (parseDecimalKey's), or -1. */
   findParts(hi: number, lo: number): number {
+    return this.probe(hi, lo, mixOf(hi, lo));
+  }
+
+  /** The id of the decimal key with these parts and mix, or -1 (a small function: inlined). */
+  private probe(hi: number, lo: number, mix: number): number {
     const table = this.table;
     const pages = this.pages;
-    const mix = mixOf(hi, lo);
     for (let i = mix >>> this.shift; ; i = (i + 1) & this.mask) {
       const id = table[2 * i] as number;
       if (id === EMPTY) return EMPTY;
