@@ -125,12 +125,19 @@ export interface ViewInfo {
    * connections (the names the user gave them); an opened session, the file's own sources.
    */
   sources: ViewSource[];
+  /** An opened session's sources the user removed while it recorded (none live): not in `sources`. */
+  removedSources: RemovedSource[];
 }
 
 /** A source of the view shown: its id and its name (the id where none is known). */
 export interface ViewSource {
   id: string;
   name: string;
+}
+
+/** A source a session says was removed, and when (epoch seconds): it left every total there. */
+export interface RemovedSource extends ViewSource {
+  removedAt: number;
 }
 
 /** The live recording: how far its file is behind what was received, and what it could not take. */

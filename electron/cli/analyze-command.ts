@@ -82,6 +82,8 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   const progress = terminalProgress(process.stderr, file, size);
   // Only the analysis: the model and its event log are for the screens.
   const r = await replayFile(file, (rec) => analysis.apply(rec), {
+    // As the screens do: a source the session marks removed leaves every total there.
+    onSourceRemoved: (id) => analysis.removeSource(id),
     onProgress: progress ? (f) => progress.update(f) : undefined,
   })
     .catch((e: unknown) => {

@@ -38,7 +38,22 @@ async function runDesktop(flags: DesktopFlags): Promise<void> {
     `KV Scope: the desktop window cannot start here: ${problem}.\n` +
       'Starting the browser mode instead (the same app, in your browser).\n',
   );
-  await runServe({ ...flags, host: '127.0.0.1', dataDir: defaultDataDir() });
+  await runServe({ ...flags, host: '127.0.0.1', dataDir: defaultDataDir() }, fallbackPortAdvice());
+}
+
+/**
+ * How the user of the desktop app picks another port for its browser-mode fallback: they asked
+ * for no port, and `npm start` takes the flag only after `--`.
+ */
+function fallbackPortAdvice(): string {
+  const command =
+    process.env.npm_lifecycle_event === 'start'
+      ? 'npm start -- --port 0'
+      : 'kvscope desktop --port 0';
+  return (
+    `the browser mode the desktop app falls back to listens there (another KV Scope may be running ` +
+    `on it already): start with \`${command}\` to have it pick a free port`
+  );
 }
 
 /** Runs Electron until it quits; returns why it could not start, or null when it ran. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type Command, Option } from 'commander';
 import type { FileResult } from '../../shared/api-types';
 import { fileResultNotice } from '../../shared/file-result';
-import { probeListen, startHttpHost, type HttpHost } from '../serve/http-host';
+import { probeListen, SERVE_PORT_ADVICE, startHttpHost, type HttpHost } from '../serve/http-host';
 import { startServiceWorker } from '../serve/service-worker';
 import { notRegularFile } from '../session/regular-file';
 import { defaultDataDir, ensureWritableDataDir } from '../service/data-dir';
@@ -55,15 +55,16 @@ export function registerServe(program: Command): void {
 
 /**
  * Starts the service in its worker thread and the HTTP host on this one; runs until SIGINT or
- * SIGTERM, or until the service thread ends (said on stderr, exit code 1).
+ * SIGTERM, or until the service thread ends (said on stderr, exit code 1). `portAdvice`: how the
+ * user picks another port when this one is taken (the desktop's fallback is not started as serve).
  */
-export async function runServe(flags: ServeFlags): Promise<void> {
+export async function runServe(flags: ServeFlags, portAdvice = SERVE_PORT_ADVICE): Promise<void> {
   // What would fail anyway fails first, in one line, before anything is started.
   await ensureWritableDataDir(flags.dataDir);
   const openBytes = flags.open ? await mustRead('--open', flags.open) : 0;
   const importBytes = flags.import ? await mustRead('--import', flags.import) : 0;
   // A port that cannot be had fails before the service starts its recording file.
-  await probeListen(flags.host, flags.port);
+  await probeListen(flags.host, flags.port, portAdvice);
   const worker = await startServiceWorker(path.join(__dirname, 'service-host.cjs'), {
     dataDir: flags.dataDir,
     endpoints: endpointsFromFlags(flags),
@@ -85,6 +86,7 @@ export async function runServe(flags: ServeFlags): Promise<void> {
       port: flags.port,
       dataDir: flags.dataDir,
       token: flags.token,
+      portAdvice,
     });
   } catch (err) {
     await worker.close();

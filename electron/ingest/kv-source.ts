@@ -5,6 +5,7 @@ import { batchTime, decodeBatch, type DecodeResult, type RecordOrigin } from '..
 import { FingerprintBuilder } from '../wire/fingerprint';
 import { parseMessage, topicText } from '../wire/message';
 import type { IngestSink } from '../../shared/records';
+import { endpointHostName, hostNotFoundCode } from './host-lookup';
 import { streamReplay } from './replay-client';
 import { Sequencer, type SettledGap } from './sequencer';
 import { DEFAULT_STALL_AFTER_SEC, validateEndpoint, type SourceConfig } from './source-config';
@@ -84,6 +85,8 @@ export class KvSource {
   private hintCase: SilenceCase | null = null;
   /** Whether a ZeroMQ peer ever connected: tells "never connected" from "connected and silent". */
   private peerConnected = false;
+  /** The endpoint's host name did not resolve when looked up at start (connect only). */
+  private hostNotFound: { host: string; code: string } | null = null;
   /**
    * TCP connections that closed before a ZeroMQ handshake, with none ever made: whatever listens
    * there is no ZeroMQ publisher (an HTTP port, say). ZeroMQ retries every 100 ms, so the state
@@ -180,6 +183,7 @@ export class KvSource {
       this.fail((e as Error).message);
       throw e;
     }
+    this.lookUpHost();
     const sock = new Subscriber({ linger: 0 });
     this.sock = sock;
     if (cfg.topic === '') sock.subscribe();
@@ -523,6 +527,7 @@ export class KvSource {
       // A TCP peer that made no handshake in all this time (it left, or it still waits, as an
       // HTTP server waits for a request line ZeroMQ's greeting never ends) is no publisher.
       notZeroMq: this.failedHandshakes > 0 || this.tcpPeerWithoutHandshake(),
+      hostNotFound: this.hostNotFound,
     };
     // One hint per case, its seconds those of when the case began: a hint whose count moved on
     // each tick was said again by every reader that says a changed hint (capture's and collect's
@@ -535,6 +540,18 @@ export class KvSource {
     }
     if (received && this.state === 'connected') this.setState('stalled');
     else if (hintChanged) this.notify();
+  }
+
+  /**
+   * Looks the host name of a connect endpoint up beside the connect (libzmq only retries a name it
+   * cannot resolve, silently): a silence hint then names the host. Nothing waits on it.
+   */
+  private lookUpHost(): void {
+    const host = this.cfg.mode === 'connect' ? endpointHostName(this.cfg.endpoint) : null;
+    if (host === null) return;
+    void hostNotFoundCode(host).then((code) => {
+      if (code !== null) this.hostNotFound = { host, code };
+    });
   }
 
   /** A TCP connection is up now with no ZeroMQ handshake made on it. */

@@ -1,5 +1,6 @@
 // What to tell a user whose source is silent: the usual reasons, in the order they bite.
 import { missingCase } from '../../shared/records';
+import { hostNotFoundText } from './host-lookup';
 import type { SourceConfig } from './source-config';
 
 /** What a silent source knows: whether anything ever arrived, and whether a peer is connected. */
@@ -13,16 +14,20 @@ export interface Silence {
    * ZeroMQ handshake, or one is up with none made.
    */
   notZeroMq?: boolean;
+  /** A connect source's host name that a DNS lookup did not resolve, with the lookup's code. */
+  hostNotFound?: { host: string; code: string } | null;
 }
 
 /** Which of the silences the hint tells apart a source is in. */
-export type SilenceCase = 'quiet' | 'silent-peer' | 'not-zeromq' | 'never-connected';
+export type SilenceCase =
+  'quiet' | 'silent-peer' | 'not-zeromq' | 'host-not-found' | 'never-connected';
 
 /** The case of a silence: what the hint for it says depends on this (and the source's mode). */
 export function silenceCase(s: Silence): SilenceCase {
   if (s.everReceived) return 'quiet';
   if (s.peerConnected) return 'silent-peer';
   if (s.notZeroMq) return 'not-zeromq';
+  if (s.hostNotFound) return 'host-not-found';
   return 'never-connected';
 }
 
@@ -56,6 +61,10 @@ export function silenceHint(cfg: SourceConfig, s: Silence): string {
         : `${where} accepts TCP connections but does not answer as a ZeroMQ publisher (no handshake ` +
             `in ${secs} s): is it the engine's HTTP API or metrics port, or its replay port? the KV ` +
             `events port is the endpoint in --kv-events-config (vLLM's default tcp://*:5557); ${rank}`;
+    case 'host-not-found': {
+      const { host, code } = s.hostNotFound ?? { host: '', code: '' };
+      return `never connected to ${where} in ${secs} s: ${hostNotFoundText(host, code)}`;
+    }
     case 'never-connected':
       return cfg.mode === 'bind'
         ? `nothing connected to ${where} in ${secs} s: this source binds, so the publisher must ` +

@@ -7,6 +7,7 @@ import {
   readEngineFigures,
   type EngineFiguresByEngine,
 } from './engine-figures';
+import { hostNotFoundText, isHostNotFound } from '../ingest/host-lookup';
 import { PromTextError } from './prom-text';
 
 export const DEFAULT_ENGINE_POLL_MS = 5000;
@@ -156,8 +157,8 @@ export class EnginePoller {
     if (code === 'ECONNREFUSED') {
       return `${at}: connection refused: is the engine's API server running, on that port?`;
     }
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-      return `${at}: host not found: check the host name`;
+    if (isHostNotFound(code)) {
+      return `${at}: ${hostNotFoundText(new URL(this.state.url).hostname, code)}`;
     }
     const why = code ?? rootMessage(err);
     return `${at} could not be read (${why}): check the URL`;

@@ -42,7 +42,12 @@ export interface HttpHostOptions {
   /** The token off loopback (random when not given; tests give one). */
   token?: string;
   wsLimits?: WsLinkLimits;
+  /** How the user picks another port when this one is taken (default: `kvscope serve`'s --port). */
+  portAdvice?: string;
 }
+
+/** How a user of `kvscope serve` picks another port: the words after "port N is already in use". */
+export const SERVE_PORT_ADVICE = 'pass another --port (0 picks a free one)';
 
 export interface HttpHost {
   /** The URL to open, with the token when one is needed. */
@@ -347,7 +352,9 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) => reject(listenError(err, options.host, options.port)));
+    server.once('error', (err) =>
+      reject(listenError(err, options.host, options.port, options.portAdvice)),
+    );
     server.listen(options.port, options.host, () => resolve());
   });
   // Past the start, a failing accept (too many open files) is told, and serving goes on.
@@ -374,23 +381,26 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
  * empty file listed under Recent recordings, by a start that never served. The real listen
  * still reports a port taken in between.
  */
-export async function probeListen(host: string, port: number): Promise<void> {
+export async function probeListen(host: string, port: number, portAdvice?: string): Promise<void> {
   if (port === 0) return;
   const probe = createServer();
   await new Promise<void>((resolve, reject) => {
-    probe.once('error', (err) => reject(listenError(err, host, port)));
+    probe.once('error', (err) => reject(listenError(err, host, port, portAdvice)));
     probe.listen(port, host, () => resolve());
   });
   await new Promise<void>((resolve) => probe.close(() => resolve()));
 }
 
 /** Why the server could not listen, in words that say what to do. */
-function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
+function listenError(
+  err: NodeJS.ErrnoException,
+  host: string,
+  port: number,
+  portAdvice = SERVE_PORT_ADVICE,
+): Error {
   switch (err.code) {
     case 'EADDRINUSE':
-      return new Error(
-        `port ${port} on ${host} is already in use: pass another --port (0 picks a free one)`,
-      );
+      return new Error(`port ${port} on ${host} is already in use: ${portAdvice}`);
     case 'EACCES':
       return new Error(`not allowed to listen on port ${port}: pass a --port above 1023`);
     case 'EADDRNOTAVAIL':

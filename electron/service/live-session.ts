@@ -95,6 +95,15 @@ export class LiveSession {
     this.recording.addSource(source);
   }
 
+  /**
+   * Takes a removed source out of every total, and marks it removed in the recording (now) so a
+   * reopened session does the same there.
+   */
+  removeSource(id: string): void {
+    this.recording.removeSource(id, Date.now() / 1000);
+    this.both.removeSource(id);
+  }
+
   onChange(listener: () => void): void {
     this.listeners.add(listener);
   }

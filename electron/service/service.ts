@@ -121,8 +121,7 @@ export class KvScopeService {
       },
       announce: (source) => live.addSource(source),
       forget: (id) => {
-        live.model.removeSource(id);
-        live.analysis.removeSource(id);
+        live.removeSource(id);
         this.metrics.forget(id);
       },
       watch: (profile, configs) => this.metrics.watch(profile, configs),

@@ -5,6 +5,7 @@ import type {
   FileLoad,
   FileProgress,
   FileResult,
+  RemovedSource,
   ViewInfo,
   ViewSource,
 } from '../../shared/api-types';
@@ -22,6 +23,8 @@ interface OpenedFile {
   problems: string[];
   /** Source id → the name the file gives it (its header and source lines). */
   names: ReadonlyMap<string, string>;
+  /** The sources the file marks removed (their last line says so). */
+  removed: RemovedSource[];
 }
 
 /** Live or opened, and how the header should name it. */
@@ -87,8 +90,12 @@ export class ViewState {
         report(fraction);
       });
       if (loading.cancelled) throw new LoadCancelled();
-      const names = new Map((header?.sources ?? []).map((s) => [s.id, s.name.trim() || s.id]));
-      this.opened = { model, analysis, title: name, problems, names };
+      const sources = header?.sources ?? [];
+      const names = new Map(sources.map((s) => [s.id, s.name.trim() || s.id]));
+      const removed = sources.flatMap(({ id, removedAt }) =>
+        removedAt === undefined ? [] : [{ id, name: names.get(id) ?? id, removedAt }],
+      );
+      this.opened = { model, analysis, title: name, problems, names, removed };
       this.epoch++;
       return done('opened', name, problems.length);
     } catch (err) {
@@ -147,6 +154,7 @@ export class ViewState {
       progress: this.progress,
       problems: this.problems(),
       sources: this.sources(live),
+      removedSources: this.opened?.removed ?? [],
     };
   }
 

@@ -10,6 +10,7 @@ import {
   MAX_GROUP_IDX,
   MAX_WINDOW,
   eventTimeProblem,
+  isEventTime,
 } from '../../shared/event-bounds';
 import type {
   EventErrorRecord,
@@ -47,6 +48,12 @@ export interface SessionSource {
   id: string;
   name: string;
   endpoint: string;
+  /**
+   * Set on a source line when the user removed the source (epoch seconds): its events before the
+   * line leave every total from there, as live. A reader that does not know the field reads the
+   * line as a source line (unknown fields of a line are ignored), so files stay version 2.
+   */
+  removedAt?: number;
 }
 
 export interface SessionHeader {
@@ -325,7 +332,11 @@ function parseRecordOrThrow(
     case 'source': {
       const src = sourceOf(o);
       if (src === null) throw new BadLine('source record without id');
-      return ok({ k: 'source', rec: src });
+      if (o.removedAt === undefined) return ok({ k: 'source', rec: src });
+      const removedAt = o.removedAt;
+      if (typeof removedAt !== 'number' || !isEventTime(removedAt))
+        throw new BadLine(`source removedAt ${quoteValue(removedAt)} is not a time in seconds`);
+      return ok({ k: 'source', rec: { ...src, removedAt } });
     }
     default:
       throw new BadLine(`unknown record kind ${quoteValue(o.k)}`);

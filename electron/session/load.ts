@@ -33,7 +33,11 @@ export interface LoadOptions extends ReplayOptions {
  */
 export class BatchGrouper {
   private batch: EventRecord[] = [];
-  constructor(private readonly onRecord: (r: IngestRecord) => void) {}
+  constructor(
+    private readonly onRecord: (r: IngestRecord) => void,
+    /** A source line that marks its source removed: after the records before it. */
+    private readonly onSourceRemoved?: (id: string) => void,
+  ) {}
 
   push(r: SessionRecord): void {
     switch (r.k) {
@@ -44,6 +48,9 @@ export class BatchGrouper {
         return;
       }
       case 'source':
+        if (r.rec.removedAt === undefined || !this.onSourceRemoved) return;
+        this.flush();
+        this.onSourceRemoved(r.rec.id);
         return;
       case 'gap':
       case 'reset':
@@ -88,6 +95,8 @@ export interface ReplayOptions {
   captureSource?: string;
   /** Called with the line of each event a session delivers, before its record (not for captures). */
   onEventLine?: (line: string) => void;
+  /** Called where a session marks a source removed, in file order: take it out of every total. */
+  onSourceRemoved?: (id: string) => void;
 }
 
 /**
@@ -107,7 +116,7 @@ export async function replayFile(
   }
   if (kind !== 'capture') {
     // A session that turns out not to be one delivers nothing before NotASessionError.
-    const grouper = new BatchGrouper(onRecord);
+    const grouper = new BatchGrouper(onRecord, opts.onSourceRemoved);
     try {
       const onEventLine = opts.onEventLine;
       const r = await readSession(
@@ -168,7 +177,10 @@ export async function loadIntoModel(
 ): Promise<LoadResult> {
   // One hash id table for both: each block is looked up once, not once per side.
   const both = new ModelAndAnalysis({ ...opts.modelOptions, readEventLine }, opts.analysisOptions);
-  const r = await replayWithLines(input, (rec, lines) => both.apply(rec, lines), opts);
+  const r = await replayWithLines(input, (rec, lines) => both.apply(rec, lines), {
+    ...opts,
+    onSourceRemoved: (id) => both.removeSource(id),
+  });
   return { model: both.model, analysis: both.analysis, ...r };
 }
 
@@ -181,7 +193,10 @@ export async function replayIntoModel(
   model: CacheModel,
   opts: ReplayOptions = {},
 ): Promise<ReplayResult> {
-  return replayWithLines(input, (rec, lines) => model.apply(rec, lines), opts);
+  return replayWithLines(input, (rec, lines) => model.apply(rec, lines), {
+    ...opts,
+    onSourceRemoved: (id) => model.removeSource(id),
+  });
 }
 
 /** replayFile, each batch of a session handed with its events' lines (a capture's without). */

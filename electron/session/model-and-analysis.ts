@@ -31,6 +31,12 @@ export class ModelAndAnalysis {
     };
   }
 
+  /** Takes a removed source out of both (every total), live or where a session marks it removed. */
+  removeSource(id: string): void {
+    this.model.removeSource(id);
+    this.analysis.removeSource(id);
+  }
+
   /** Applies one record to the model (with its event lines, as CacheModel.apply) and the analysis. */
   apply(r: IngestRecord, lines?: readonly string[] | LineBytes): void {
     if (r.k !== 'batch') {

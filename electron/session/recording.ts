@@ -51,8 +51,8 @@ export class Recording implements IngestSink {
   private readonly writer: GzipLineWriter;
   private closed = false;
   private saving: Promise<void> | null = null;
-  /** Source id → the name last written for it. */
-  private readonly knownSources = new Map<string, string>();
+  /** Source id → the source as last written. */
+  private readonly knownSources = new Map<string, SessionSource>();
   /** What the full queue refused since it last took a line: marked in the file once it does. */
   private readonly refused = new RefusedRecords();
   /** A batch's lines when the caller did not encode them. */
@@ -80,7 +80,7 @@ export class Recording implements IngestSink {
     const name = `${RECORDING_PREFIX}${fileStamp(startedAt)}-${randomBytes(3).toString('hex')}${SESSION_SUFFIX}`;
     const rec = new Recording(join(opts.dir, name), opts);
     const sources = opts.sources ?? [];
-    for (const s of sources) rec.knownSources.set(s.id, s.name);
+    for (const s of sources) rec.knownSources.set(s.id, s);
     rec.writer.write(JSON.stringify(makeHeader(opts.app, startedAt, sources)));
     await rec.flush();
     return rec;
@@ -110,9 +110,19 @@ export class Recording implements IngestSink {
    * written again only when its name changed; a reader takes the latest line of an id.
    */
   addSource(s: SessionSource): void {
-    if (this.knownSources.get(s.id) === s.name) return;
-    this.knownSources.set(s.id, s.name);
+    if (this.knownSources.get(s.id)?.name === s.name) return;
+    this.knownSources.set(s.id, s);
     this.append({ k: 'source', rec: s });
+  }
+
+  /**
+   * Note that the user removed a source (at, epoch seconds): its source line again, with
+   * removedAt, so a reopened session takes it out of every total there, as live did.
+   */
+  removeSource(id: string, at: number): void {
+    const known = this.knownSources.get(id) ?? { id, name: id, endpoint: '' };
+    this.knownSources.delete(id);
+    this.append({ k: 'source', rec: { ...known, removedAt: at } });
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { RecordingStatus, ViewInfo } from '../../shared/api-types';
 import { bridge, errorText } from '../bridge/bridge';
+import { formatClock, formatDateTime } from '../lib/format';
 import { useTheme } from '../state/theme-store';
 import { exportPng, runFileAction } from './file-actions';
 import type { Notify } from './file-actions';
@@ -40,6 +41,17 @@ export function AppHeader({ view, recording = null, notify }: Props) {
             read-only session
           </span>
         )}
+        {session &&
+          view.removedSources.map((s) => (
+            <span
+              key={s.id}
+              className="badge badge-removed"
+              data-testid="removed-source"
+              title={`${s.name} was removed at ${formatDateTime(s.removedAt)}: its events are in no total from then on`}
+            >
+              {s.name} removed at {formatClock(s.removedAt)}
+            </span>
+          ))}
         <RecordingBadge recording={recording} />
       </div>
       <div className="toolbar" role="toolbar" aria-label="File">

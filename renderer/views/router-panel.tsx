@@ -1,5 +1,11 @@
 import type { AnalysisReport } from '../../shared/analysis-report';
-import { formatInt, formatPercent } from '../lib/format';
+import { ellipsizeMiddle, formatInt, formatPercent } from '../lib/format';
+
+/**
+ * Characters of a source name in the heatmap's headers: a longer one is cut in the middle (ranks
+ * and hosts differ at the end, so both ends stay), on one line, the full name in its tooltip.
+ */
+const HEADER_CHARS = 24;
 
 interface Props {
   report: AnalysisReport;
@@ -47,8 +53,8 @@ export function RouterPanel({ report, label }: Props) {
               <tr>
                 <th />
                 {names.map((n) => (
-                  <th key={n} scope="col" title={n}>
-                    {label(n)}
+                  <th key={n} scope="col" title={label(n)}>
+                    {ellipsizeMiddle(label(n), HEADER_CHARS)}
                   </th>
                 ))}
               </tr>
@@ -56,8 +62,8 @@ export function RouterPanel({ report, label }: Props) {
             <tbody>
               {names.map((a) => (
                 <tr key={a}>
-                  <th scope="row" title={a}>
-                    {label(a)}
+                  <th scope="row" title={label(a)}>
+                    {ellipsizeMiddle(label(a), HEADER_CHARS)}
                   </th>
                   {names.map((b) => {
                     const v = a === b ? null : at(a, b);

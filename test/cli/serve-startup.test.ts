@@ -45,12 +45,13 @@ interface Exit {
 }
 
 /** Runs the CLI to its end; as root it can run as nobody, for whom permissions hold. */
-function runToEnd(args: string[], asNobody = false): Promise<Exit> {
+function runToEnd(args: string[], asNobody = false, env = process.env): Promise<Exit> {
   const user = asNobody && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
+      env,
       ...user,
     });
     let stdout = '';
@@ -167,6 +168,34 @@ describe('kvscope serve at start', () => {
       // A start that never served leaves no recording for Recent recordings to list.
       const recordings = path.join(data, 'recordings');
       expect(existsSync(recordings) ? readdirSync(recordings) : []).toEqual([]);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it('tells a user of npm start whose browser fallback finds its port taken to run npm start -- --port 0', async () => {
+    // npm start passes no port: the fallback listens on 8080, held here unless something else is.
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => {
+      taken.once('error', () => resolve());
+      taken.listen(8080, '127.0.0.1', resolve);
+    });
+    try {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        XDG_CONFIG_HOME: dataDir('desktop'),
+        npm_lifecycle_event: 'start',
+      };
+      // No display: the desktop window cannot start, so it falls back to the browser mode.
+      delete env.DISPLAY;
+      delete env.WAYLAND_DISPLAY;
+      const run = await runToEnd(['desktop'], false, env);
+      expect(run.code).toBe(1);
+      const last = run.stderr.trimEnd().split('\n').at(-1);
+      expect(last).toMatch(
+        /^kvscope: port 8080 on 127\.0\.0\.1 is already in use: .*start with `npm start -- --port 0`/,
+      );
+      expect(last).not.toMatch(/pass another --port/);
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }

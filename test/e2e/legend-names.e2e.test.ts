@@ -1,10 +1,14 @@
-// Chart legends in real Chromium against `kvscope serve --import`: a 5,000-character medium name
-// is cut in the legend (its whole name in the title), so the legend stays as wide as the card;
-// the exported PNG's legend names the marker lines (a cache clear here) in their colour.
+// Long names in real Chromium against `kvscope serve`: a 5,000-character medium name is cut in the
+// chart legend (its whole name in the title), so the legend stays as wide as the card; the exported
+// PNG's legend names the marker lines (a cache clear here) in their colour; the overlap heatmap
+// keeps three long source names that differ only at the end on one line each, cut in the middle.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeRecord, makeHeader } from '../../electron/session/format';
+import { stored } from '../model/helpers';
 import {
   SCREENSHOT_DIR,
   ensureBuilt,
@@ -39,8 +43,31 @@ function capture(): string {
   return `${lines.join('\n')}\n`;
 }
 
+const NAMES = [
+  'vllm-llama-70b-prod-east-rank-0',
+  'vllm-llama-70b-prod-east-rank-1',
+  'sglang-qwen-72b-prod-west-rank-2',
+];
+
+/** A session in which the three sources all hold the same two blocks. */
+function session(): Buffer {
+  const sources = NAMES.map((name, i) => ({
+    id: `s${i}`,
+    name,
+    endpoint: `tcp://127.0.0.1:${i + 1}`,
+  }));
+  const lines = [JSON.stringify(makeHeader('test', new Date(0), sources))];
+  sources.forEach((s, i) => {
+    const rec = { ...stored(s.id, 1_767_225_600 + i, ['11', '12']), seq: 0 };
+    lines.push(encodeRecord({ k: 'event', rec }));
+  });
+  return gzipSync(`${lines.join('\n')}\n`);
+}
+
 let dir: string;
 let serve: ServeProcess;
+/** Serves the session of three sources with long names. */
+let sessionServe: ServeProcess;
 let browser: Browser;
 
 beforeAll(async () => {
@@ -50,12 +77,16 @@ beforeAll(async () => {
   const file = path.join(dir, 'long-medium.jsonl');
   await writeFile(file, capture());
   serve = await startServe(path.join(dir, 'data'), ['--import', file]);
+  const sessionFile = path.join(dir, 'three-sources.kvscope.jsonl.gz');
+  await writeFile(sessionFile, session());
+  sessionServe = await startServe(path.join(dir, 'session-data'), ['--open', sessionFile]);
   browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await serve?.stop();
+  await sessionServe?.stop();
   await removeDir(dir);
 });
 
@@ -110,6 +141,40 @@ describe('chart legends', () => {
     // The marker's colour is in the image's head (title, range, sources, legend), above the plot.
     const [inHead] = await headHasColours(page, png, svg.height, [clear?.color ?? '']);
     expect(inHead).toBe(true);
+    await page.context().close();
+  }, 60_000);
+});
+
+describe('the overlap heatmap', () => {
+  it('keeps each long source name on one line, cut in the middle, the whole name in its title', async () => {
+    const page = await openApp(browser, sessionServe.url, { width: 1280, height: 900 });
+    await expectKpi(page, 'stored-blocks', 6);
+    await page.getByRole('tab', { name: 'Insights' }).click();
+    const heatmap = page.getByTestId('overlap-heatmap');
+    await heatmap.waitFor({ timeout: 20_000 });
+    const headers = heatmap.locator('th[scope]');
+    await expect.poll(() => headers.count()).toBe(6);
+    const cellHeight = (await heatmap.locator('td').first().boundingBox())?.height ?? 0;
+    expect(cellHeight).toBeGreaterThan(0);
+    for (const th of await headers.all()) {
+      const title = (await th.getAttribute('title')) ?? '';
+      expect(NAMES).toContain(title);
+      const text = (await th.textContent()) ?? '';
+      // Both ends of the name stay: the rank the names differ by is seen.
+      expect(text).toMatch(/^.+….+$/);
+      expect(title.startsWith(text.split('…')[0] ?? '')).toBe(true);
+      expect(title.endsWith(text.split('…')[1] ?? '')).toBe(true);
+      // One line: no taller than a number's cell of the same row height.
+      expect((await th.boundingBox())?.height ?? Infinity).toBeLessThanOrEqual(cellHeight + 1);
+      // Nothing drawn past its cell.
+      const fits = await th.evaluate(
+        (el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth <= el.clientWidth,
+      );
+      expect(fits).toBe(true);
+    }
+    await page.getByTestId('router-panel').screenshot({
+      path: path.join(SCREENSHOT_DIR, 'heatmap-long-names.png'),
+    });
     await page.context().close();
   }, 60_000);
 });

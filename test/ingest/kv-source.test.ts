@@ -124,6 +124,17 @@ describe('KvSource over real ZeroMQ', () => {
     expect(hint).not.toMatch(/enable_kv_cache_events/);
   });
 
+  it('tells a source whose host name does not resolve that it does not, naming the host', async () => {
+    // .invalid never resolves (RFC 6761); without DNS at all the lookup fails with EAI_AGAIN.
+    const ep = 'tcp://no-such-host.invalid:5557';
+    const { s } = await source(sourceConfig({ endpoint: ep, stallAfterSec: 0.3 }));
+    await waitFor(() => /does not resolve/.test(s.status().hint ?? ''), 'the host hint');
+    expect(s.status().state).toBe('connecting');
+    expect(s.status().hint).toMatch(
+      /^never connected to tcp:\/\/no-such-host\.invalid:5557 in \d+ s: the host name "no-such-host\.invalid" does not resolve \((ENOTFOUND|EAI_AGAIN)\)/,
+    );
+  });
+
   it('tells a bound source that no publisher connected in', async () => {
     const port = await freePorts(1);
     const { s } = await source(

@@ -80,6 +80,14 @@ describe('engine metrics', () => {
     expect(reading.engines).toBeNull();
   });
 
+  it('names a host that does not resolve, in the words a source uses', async () => {
+    const reading = await poller('http://no-such-host.invalid:8000/metrics').poll();
+    expect(reading.ok).toBe(false);
+    expect(reading.message).toMatch(
+      /: the host name "no-such-host\.invalid" does not resolve \((ENOTFOUND|EAI_AGAIN)\)/,
+    );
+  });
+
   it('says which HTTP status a wrong path answered, and where vLLM serves its metrics', async () => {
     const s = await server('');
     s.set((_req, res) => {

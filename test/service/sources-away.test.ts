@@ -2,6 +2,7 @@
 // one stays as stale, a restarted engine's resident count is the new stream's alone.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UpdateFrame } from '../../shared/api-types';
@@ -45,12 +46,12 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Connects a profile to the simulator and publishes until its first batch has arrived. */
-async function connectSim(): Promise<string> {
-  const rank = sim.ranks[0];
+/** Connects a profile to a simulator and publishes until its first batch has arrived. */
+async function connectSim(publisher = sim, name = 'engine-a'): Promise<string> {
+  const rank = publisher.ranks[0];
   if (!rank) throw new Error('no sim rank');
   const p = await service.saveProfile({
-    name: 'engine-a',
+    name,
     endpoint: rank.pubEndpoint,
     mode: 'connect',
     topic: '',
@@ -59,9 +60,9 @@ async function connectSim(): Promise<string> {
   });
   await service.connect(p.id);
   const until = Date.now() + 10_000;
-  while ((last?.sources[0]?.counters.messages ?? 0) === 0) {
-    if (Date.now() > until) throw new Error('no message arrived');
-    await sim.publish(1);
+  while ((last?.sources.find((s) => s.id === p.id)?.counters.messages ?? 0) === 0) {
+    if (Date.now() > until) throw new Error(`no message of ${name} arrived`);
+    await publisher.publish(1);
     await new Promise((r) => setTimeout(r, 20));
   }
   return p.id;
@@ -123,23 +124,7 @@ describe('sources that go away', () => {
     // A second source that stays: its events are the log's after the removal.
     const other = await SimPublisher.start({ format: 'array', hash: 'int', rate: 0, seed: 12 });
     try {
-      const rank = other.ranks[0];
-      if (!rank) throw new Error('no sim rank');
-      const p = await service.saveProfile({
-        name: 'engine-b',
-        endpoint: rank.pubEndpoint,
-        mode: 'connect',
-        topic: '',
-        replayEndpoint: null,
-        dpRanks: 1,
-      });
-      await service.connect(p.id);
-      const until = Date.now() + 10_000;
-      while ((last?.sources.find((s) => s.id === p.id)?.counters.messages ?? 0) === 0) {
-        if (Date.now() > until) throw new Error('no message of engine-b arrived');
-        await other.publish(1);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      const kept = await connectSim(other, 'engine-b');
       const all = service.events({ offset: 0, limit: 1 }).total;
       const ofA = service.events({ offset: 0, limit: 1, source: id }).total;
       expect(ofA).toBeGreaterThan(0);
@@ -148,13 +133,57 @@ describe('sources that go away', () => {
       const after = service.events({ offset: 0, limit: 100_000 });
       expect(after.total).toBe(all - ofA);
       expect(after.total).toBe(service.kpis().events);
-      expect(after.rows.every((r) => r.source === p.id)).toBe(true);
+      expect(after.rows.every((r) => r.source === kept)).toBe(true);
       expect(service.events({ offset: 0, limit: 1, source: id }).total).toBe(0);
       const file = path.join(dir, 'events.json');
       await service.exportEvents(file, {}, 'json');
       const text = readFileSync(file, 'utf8');
       expect(text).not.toContain(id);
-      expect(text).toContain(p.id);
+      expect(text).toContain(kept);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('marks a removed source in a saved session, and an opened one takes it out there too', async () => {
+    const removed = await connectSim();
+    await publishAndSettle(50);
+    const other = await SimPublisher.start({ format: 'array', hash: 'int', rate: 0, seed: 13 });
+    try {
+      const kept = await connectSim(other, 'engine-b');
+      const before = Date.now() / 1000;
+      await service.deleteProfile(removed);
+      const live = service.kpis();
+      expect(live.events).toBeGreaterThan(0);
+      const file = path.join(dir, 'saved.kvscope.jsonl.gz');
+      await service.saveSession(file);
+
+      // The file keeps the removed source's events, and says where it was removed.
+      const lines = gunzipSync(readFileSync(file)).toString('utf8').trim().split('\n');
+      const objects = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(objects.some((o) => o.k === 'event' && o.source === removed)).toBe(true);
+      const mark = objects.findIndex(
+        (o) => o.k === 'source' && o.id === removed && 'removedAt' in o,
+      );
+      expect(mark).toBeGreaterThan(0);
+      expect(objects[mark]).toMatchObject({ name: 'engine-a' });
+      expect(objects[mark]?.removedAt).toBeGreaterThanOrEqual(before);
+
+      // Opened, it shows what live showed: the removed source in no total, named as removed.
+      expect(await service.openSession(file, 'saved')).toMatchObject({ status: 'done' });
+      const opened = service.kpis();
+      expect([opened.events, opened.storedBlocks, opened.residentBlocks]).toEqual([
+        live.events,
+        live.storedBlocks,
+        live.residentBlocks,
+      ]);
+      await waitFor(() => last?.view.kind === 'session', 'the opened session in a frame');
+      const view = last?.view;
+      expect(view?.sources.map((s) => s.id)).toEqual([kept]);
+      expect(view?.removedSources).toEqual([
+        { id: removed, name: 'engine-a', removedAt: objects[mark]?.removedAt },
+      ]);
+      expect(service.insights().sources.map((s) => s.source)).toEqual([kept]);
     } finally {
       await other.close();
     }

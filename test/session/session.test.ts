@@ -171,6 +171,27 @@ describe('session files', () => {
     ]);
   });
 
+  it('takes a source out where a source line marks it removed; a removedAt that is no time is skipped with why', async () => {
+    const a = { id: 'a', name: 'engine A', endpoint: 'tcp://127.0.0.1:1' };
+    const b = { id: 'b', name: 'engine B', endpoint: 'tcp://127.0.0.1:2' };
+    const lines = [
+      JSON.stringify(makeHeader('t', new Date(0), [a, b])),
+      encodeRecord({ k: 'event', rec: { ...stored('a', 1, ['1', '2']), seq: 1 } }),
+      encodeRecord({ k: 'event', rec: { ...stored('b', 2, ['3']), seq: 1 } }),
+      encodeRecord({ k: 'source', rec: { ...b, removedAt: 5 } }),
+      JSON.stringify({ k: 'source', ...a, removedAt: 'soon' }),
+      encodeRecord({ k: 'event', rec: { ...stored('a', 6, ['4'], '2'), seq: 2 } }),
+    ];
+    const loaded = await loadIntoModel(gzipSync(`${lines.join('\n')}\n`));
+    expect(loaded.model.sources()).toEqual(['a']);
+    expect(loaded.model.kpis()).toMatchObject({ storedBlocks: 3, residentBlocks: 3 });
+    expect(loaded.analysis.report().sources.map((s) => s.source)).toEqual(['a']);
+    expect(loaded.header?.sources).toEqual([a, { ...b, removedAt: 5 }]);
+    expect(loaded.problems).toEqual([
+      'line 5: source removedAt "soon" is not a time in seconds (skipped)',
+    ]);
+  });
+
   it('refuses a file whose first line is not a session header', async () => {
     const buf = Buffer.from('{"hello": 1}\n');
     await expect(readSession(buf, () => undefined)).rejects.toThrow(NotASessionError);

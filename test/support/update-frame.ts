@@ -18,6 +18,7 @@ export function updateFrame(
       progress: null,
       problems: [],
       sources: [],
+      removedSources: [],
     },
     nowTs: null,
     kpis: {
