@@ -23,8 +23,13 @@ export function quoteValue(v: unknown): string {
   return `a ${typeof v}`;
 }
 
-/** Collects problems; past MAX_LISTED it counts and summarises. */
+/**
+ * Collects problems; past MAX_LISTED line problems it counts and summarises. File-level problems
+ * (a damaged or truncated gzip, a newer version, duplicates) come first, so a screen that shows
+ * only the first entries still says what happened to the file, not only 20 "not JSON" lines.
+ */
 export class Problems {
+  private readonly always: string[] = [];
   private readonly list: string[] = [];
   private extra = 0;
 
@@ -33,15 +38,15 @@ export class Problems {
     else this.extra += 1;
   }
 
-  /** Always listed, even past the cap (file-level problems). */
+  /** Always listed, even past the cap (file-level problems), ahead of the line problems. */
   addAlways(p: string): void {
-    this.list.push(p);
+    this.always.push(p);
   }
 
   result(): string[] {
     return this.extra > 0
-      ? [...this.list, `… and ${this.extra} more lines with problems`]
-      : [...this.list];
+      ? [...this.always, ...this.list, `… and ${this.extra} more lines with problems`]
+      : [...this.always, ...this.list];
   }
 }
 

@@ -96,6 +96,22 @@ describe('garbage after the gzip data', () => {
     ]);
   });
 
+  it('lists a damaged member first, ahead of the 20 line problems a screen shows', async () => {
+    const bad = Array.from({ length: 25 }, (_, i) => `not json ${i}`).join('\n') + '\n';
+    const z = Buffer.from(gzipSync(sessionText(30) + bad));
+    z[z.length - 8] = (z[z.length - 8] as number) ^ 0xff;
+    const r = await read(z);
+    expect(r.events).toBe(30);
+    expect(r.problems[0]).toBe(
+      'file is damaged (gzip: incorrect data check): read 30 events up to there',
+    );
+    expect(r.problems.slice(1, 21)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `line ${32 + i}: not JSON (skipped)`),
+    );
+    expect(r.problems.at(-1)).toBe('… and 5 more lines with problems');
+    expect(r.problems).toHaveLength(22);
+  });
+
   it('takes zero padding after the member as padding, not a problem', async () => {
     const r = await read(Buffer.concat([gzipSync(sessionText(50)), Buffer.alloc(4096)]));
     expect(r.events).toBe(50);
