@@ -67,6 +67,14 @@ export const zeroCounters = (): SourceCounters => ({
 const YIELD_EVERY_MS = 10;
 /** Messages between two looks at the clock for that (a message costs 5-50 µs). */
 const CHECK_EVERY = 16;
+/**
+ * A first batch at or below this seq, from a publisher that was not listening when we first
+ * connected, is read from seq 0 (see onMessage). libzmq retries a refused connect every 100 ms, so
+ * an engine that binds after us publishes a few batches, at most 100 ms of them, before our
+ * subscription reaches it: ZeroMQ's slow joiner. A larger seq is a publisher that was up already
+ * (a port forward opened late, say): a mid-stream join, not a loss.
+ */
+const MISSED_START_MAX_SEQ = 10_000n;
 /** How long a connection that libzmq ended with no retry waits before it is made again. */
 const RECONNECT_ENDED_MS = 1000;
 
@@ -85,6 +93,8 @@ export class KvSource {
   private hintCase: SilenceCase | null = null;
   /** Whether a ZeroMQ peer ever connected: tells "never connected" from "connected and silent". */
   private peerConnected = false;
+  /** A connect was refused (nobody listened) before any batch came: see MISSED_START_MAX_SEQ. */
+  private refusedBeforeFirstBatch = false;
   /** The endpoint's host name did not resolve when looked up at start (connect only). */
   private hostNotFound: { host: string; code: string } | null = null;
   /**
@@ -210,7 +220,10 @@ export class KvSource {
       this.onPeerGone();
     });
     // libzmq is trying again: the connection did not end for good.
-    sock.events.on('connect:retry', () => (this.endedAt = null));
+    sock.events.on('connect:retry', () => {
+      this.endedAt = null;
+      if (this.seq.lastSeq === null) this.refusedBeforeFirstBatch = true;
+    });
     sock.events.on('connect:delay', () => (this.endedAt = null));
     try {
       if (cfg.mode === 'bind') {
@@ -326,6 +339,12 @@ export class KvSource {
     if (this.nameFromTopic) this.nameByTopic(topicText(m.topicFrame));
     const payload = m.payload;
     c.bytes += payload.byteLength;
+    if (this.refusedBeforeFirstBatch) {
+      // The engine came up after us: what it published before our subscription reached it is a
+      // gap from seq 0 (recovered over replay, else lost), as after a restart.
+      this.refusedBeforeFirstBatch = false;
+      if (this.cfg.mode === 'connect' && m.seq <= MISSED_START_MAX_SEQ) this.seq.expectStart();
+    }
     this.seq.receive(m.seq, payload, payload.byteLength, now);
   }
 

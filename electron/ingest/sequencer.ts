@@ -4,7 +4,8 @@
 //
 // With `last` the highest seq settled (delivered, or counted lost) and `liveHigh` the highest
 // seq seen on the live stream:
-// - the first batch ever seen is delivered as is (we joined mid-stream: not a gap);
+// - the first batch ever seen is delivered as is (we joined mid-stream: not a gap), unless the
+//   caller said the stream starts after now (`expectStart()`): then it is read from seq 0;
 // - seq = last + 1 is delivered at once;
 // - seq > last + 1 opens a gap. Without replay the missing seqs are lost at once and the batch
 //   delivered. With replay, this and later live batches are held (never read as anything else)
@@ -164,6 +165,16 @@ export class Sequencer<T> {
   /** Live batches held behind an open gap. */
   get heldCount(): number {
     return this.held.size;
+  }
+
+  /**
+   * The publisher's stream starts after now, from seq 0 (it was not up when we subscribed): until
+   * a first batch is settled, one past 0 is a gap from 0, as after a reset, not a mid-stream join.
+   */
+  expectStart(): void {
+    if (this.last !== null) return;
+    this.last = -1n;
+    this.liveHigh = -1n;
   }
 
   /** A batch arrived on the live stream. */

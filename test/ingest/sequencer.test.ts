@@ -87,6 +87,19 @@ describe('sequencer without a replay endpoint', () => {
     expect(t.of('gap')).toEqual([]);
   });
 
+  it('reads a stream said to start after now from seq 0: its missed start is a gap', () => {
+    const t = make({ replay: false });
+    t.s.expectStart();
+    t.feed(3, 4);
+    expect(t.delivered()).toEqual([3, 4]);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 0, to: 2, recovered: 0, lost: 3 }]);
+    // Once a batch is settled, it changes nothing.
+    t.s.expectStart();
+    t.feed(5);
+    expect(t.delivered()).toEqual([3, 4, 5]);
+    expect(t.of('gap')).toHaveLength(1);
+  });
+
   it('records a gap as lost with its size at once and keeps delivering', () => {
     const t = make({ replay: false });
     t.feed(0, 1, 5, 6);
