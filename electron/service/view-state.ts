@@ -10,6 +10,7 @@ import type {
   ViewSource,
 } from '../../shared/api-types';
 import { done, failed } from '../../shared/file-result';
+import { problemCount } from '../../shared/problem-list';
 import type { CacheAnalysis } from '../analysis/cache-analysis';
 import type { CacheModel } from '../model/cache-model';
 import type { SessionHeader } from '../session/format';
@@ -97,7 +98,7 @@ export class ViewState {
       );
       this.opened = { model, analysis, title: name, problems, names, removed };
       this.epoch++;
-      return done('opened', name, problems.length);
+      return done('opened', name, problemCount(problems));
     } catch (err) {
       if (err instanceof LoadCancelled || loading.cancelled) {
         return { status: 'cancelled', name, load };

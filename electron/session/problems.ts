@@ -1,5 +1,6 @@
 // A bounded list of what could not be read, said plainly.
 
+import { moreProblemsLine } from '../../shared/problem-list';
 import { MAX_INFLATE_RATIO, type LineReadEnd } from './line-reader';
 
 const MAX_LISTED = 20;
@@ -45,7 +46,7 @@ export class Problems {
 
   result(): string[] {
     return this.extra > 0
-      ? [...this.always, ...this.list, `… and ${this.extra} more lines with problems`]
+      ? [...this.always, ...this.list, moreProblemsLine(this.extra)]
       : [...this.always, ...this.list];
   }
 }

@@ -1,3 +1,5 @@
+import { problemCount } from '../../shared/problem-list';
+
 interface Props {
   problems: string[];
   /** The live view's problems (a full disk, a recordings folder it could not read): no file was opened. */
@@ -7,7 +9,8 @@ interface Props {
 
 /** The view's problems, dismissible: what could not be loaded from a file, or what went wrong live. */
 export function ProblemsPanel({ problems, live, onDismiss }: Props) {
-  const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
+  const n = problemCount(problems);
+  const count = `${n.toLocaleString('en-US')} problem${n === 1 ? '' : 's'}`;
   return (
     <section className="problems" role="alert" aria-label="Problems" data-testid="problems">
       <div className="problems-head">
@@ -24,10 +27,10 @@ export function ProblemsPanel({ problems, live, onDismiss }: Props) {
         </button>
       </div>
       <ul>
-        {problems.slice(0, 20).map((p, i) => (
+        {/* Bounded where it is made (the first 20 line problems, then a closing count): all shown, scrolled. */}
+        {problems.map((p, i) => (
           <li key={i}>{p}</li>
         ))}
-        {problems.length > 20 && <li>… and {problems.length - 20} more</li>}
       </ul>
     </section>
   );

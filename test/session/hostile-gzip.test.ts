@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { deflateRawSync, constants, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { encodeRecord, makeHeader } from '../../electron/session/format';
+import { problemCount } from '../../shared/problem-list';
 import { MIN_BOMB_BYTES, readLines } from '../../electron/session/line-reader';
 import { readSession } from '../../electron/session/read-session';
 import { importSeedCapture } from '../../electron/session/seed-capture';
@@ -110,6 +111,8 @@ describe('garbage after the gzip data', () => {
     );
     expect(r.problems.at(-1)).toBe('… and 5 more lines with problems');
     expect(r.problems).toHaveLength(22);
+    // 1 damage + 25 bad lines: the count a screen shows.
+    expect(problemCount(r.problems)).toBe(26);
   });
 
   it('takes zero padding after the member as padding, not a problem', async () => {
