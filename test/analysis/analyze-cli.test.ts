@@ -310,6 +310,11 @@ describe('kvscope analyze (text and errors)', () => {
     const bad = await analyze([file]);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/no events could be read/);
+    const empty = path.join(dir, 'empty.jsonl.gz');
+    writeFileSync(empty, '');
+    const none = await analyze([empty]);
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toMatch(/the file is empty \(0 bytes\): nothing to open/);
     const missing = await analyze([path.join(dir, 'nope.jsonl')]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/no such file/);
