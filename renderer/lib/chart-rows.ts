@@ -145,6 +145,12 @@ export function residentSourceLines(series: Series, names: SourceNames = new Map
   return lines;
 }
 
+/**
+ * Draw order of markers at one time (the last drawn is on top): a restart comes with the gap of
+ * the new engine's first batches in the same second, and the restart is what happened.
+ */
+const ON_TOP: Record<Marker['kind'], number> = { clear: 0, gap: 1, reset: 2 };
+
 /** Markers inside the plotted time span, newest last, at most `max` (the newest ones). */
 export function visibleMarkers(series: Series, max = 60): Marker[] {
   const first = series.points[0];
@@ -153,7 +159,7 @@ export function visibleMarkers(series: Series, max = 60): Marker[] {
   const t1 = last.t + series.binSec;
   const inRange = series.markers
     .filter((m) => m.t >= first.t && m.t <= t1)
-    .sort((a, b) => a.t - b.t);
+    .sort((a, b) => a.t - b.t || ON_TOP[a.kind] - ON_TOP[b.kind]);
   return inRange.slice(Math.max(0, inRange.length - max));
 }
 

@@ -120,6 +120,12 @@ describe('chart rows', () => {
     expect(visibleMarkers({ ...series, points: [] })).toEqual([]);
   });
 
+  it('draws a restart over the gap of the same second (the last drawn is on top)', () => {
+    const m = (kind: 'clear' | 'gap' | 'reset') => ({ t: 11, kind, source: 'a', detail: kind });
+    const same = { ...series, markers: [m('reset'), m('gap'), m('clear')] };
+    expect(visibleMarkers(same).map((x) => x.kind)).toEqual(['clear', 'gap', 'reset']);
+  });
+
   it('toggles series visibility and forgets keys of lines that are gone', () => {
     let hidden: Set<string> = toggleHidden(new Set(), 'stored.1');
     expect(hidden.has('stored.1')).toBe(true);
