@@ -56,13 +56,15 @@ export interface LineReadOptions {
 }
 
 async function open(input: SessionInput): Promise<{ stream: Readable; total: number | null }> {
-  if (typeof input === 'string') {
-    // Checked before the stream opens: opening a FIFO blocks until a writer comes.
-    const total = await regularFileSize(input);
-    return { stream: createReadStream(input), total };
-  }
   if (input instanceof Readable) return { stream: input, total: null };
-  return { stream: Readable.from(slices(input)), total: input.byteLength };
+  // Checked before the stream opens: opening a FIFO blocks until a writer comes.
+  const total = typeof input === 'string' ? await regularFileSize(input) : input.byteLength;
+  // Said as what it is: an empty file would read as "not a session or a capture".
+  if (total === 0) throw new Error('the file is empty (0 bytes): nothing to open');
+  return {
+    stream: typeof input === 'string' ? createReadStream(input) : Readable.from(slices(input)),
+    total,
+  };
 }
 
 /** Bytes in memory (an upload) as a stream of slices: one whole chunk would report no progress. */

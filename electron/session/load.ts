@@ -10,7 +10,6 @@ import { ModelAndAnalysis } from './model-and-analysis';
 import type { SessionHeader, SessionRecord } from './format';
 import type { SessionInput } from './line-reader';
 import { NotASessionError, readSession } from './read-session';
-import { regularFileSize } from './regular-file';
 import { importSeedCapture } from './seed-capture';
 
 export interface LoadResult {
@@ -115,9 +114,6 @@ export async function replayFile(
       'replayFile: say kind "session" or "capture" for a stream (it cannot be read twice)',
     );
   }
-  // Said as what it is: an empty file would read as "not a session or a capture".
-  if (typeof input === 'string' ? (await regularFileSize(input)) === 0 : isEmptyBytes(input))
-    throw new Error('the file is empty (0 bytes): nothing to open');
   if (kind !== 'capture') {
     // A session that turns out not to be one delivers nothing before NotASessionError.
     const grouper = new BatchGrouper(onRecord, opts.onSourceRemoved);
@@ -159,10 +155,6 @@ export async function replayFile(
     );
   }
   return { kind: 'capture', header: null, problems: r.problems, events: r.events };
-}
-
-function isEmptyBytes(input: Exclude<SessionInput, string>): boolean {
-  return !(input instanceof Readable) && input.byteLength === 0;
 }
 
 /**
