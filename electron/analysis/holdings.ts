@@ -32,12 +32,14 @@ const NONE = -1;
 const DEPTH = 0;
 const REFS = 1;
 /**
- * Cells for the slots of the ghost orders holding the id: one a G is enough for a hash in the G of
- * two sources and two media (GPU, then CPU) at once. A cell is (tag + 1) << SLOT_BITS | slot, 0
- * when empty; an order whose tag or slot does not fit keeps its slots in its own table.
+ * Cells for the slots of the ghost orders holding the id: one a G is enough for a hash in two G at
+ * once (its GPU and CPU copies evicted, or two sources'); a third G keeps its slot in its own
+ * table (a look-up more). A cell is (tag + 1) << SLOT_BITS | slot, 0 when empty; an order whose tag
+ * or slot does not fit keeps its slots in its own table too. Two cells, not four: 8 bytes less per
+ * id, 11 MB of serve's peak on a stream of new blocks (1.4 M ids).
  */
 const GHOST = 2;
-const GHOST_CELLS = 4;
+const GHOST_CELLS = 2;
 const SLOT_BITS = 23;
 const SLOT_MASK = (1 << SLOT_BITS) - 1;
 /** Tags + 1 below this fit a cell's top 8 bits and stay a positive Int32. */

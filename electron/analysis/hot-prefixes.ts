@@ -4,10 +4,11 @@
 //
 // An entry is a small integer id into typed columns, its parent hash found through a HashIds (a
 // u64 hash kept as two numbers, no string), and its one first hash kept as two numbers too; only
-// a parent with a fan-out of two or more keeps a Set of first hashes, and one that several sources
-// named keeps their shares. A Map of an object and two strings per parent held about 190 bytes of
-// garbage-collected heap a parent (38 MB at the bound), and a stream of new blocks prunes half of
-// them every few seconds: V8 let the heap grow to four times that between collections.
+// a parent with a fan-out of two or more keeps a HashKeySet of first hashes (their parts, no
+// strings), and one that several sources named keeps their shares. A Map of an object and two
+// strings per parent held about 190 bytes of garbage-collected heap a parent (38 MB at the bound),
+// and a stream of new blocks prunes half of them every few seconds: V8 let the heap grow to four
+// times that between collections.
 
 import type { HotPrefix } from '../../shared/analysis-report';
 import type { HashKey } from '../../shared/events';
@@ -18,6 +19,7 @@ import {
   type DecimalParts,
 } from '../collections/hash-ids';
 import { grown } from '../collections/grown-column';
+import { HashKeySet } from '../collections/hash-key-set';
 
 /** Parents tracked before the table is pruned. */
 export const MAX_PARENTS = 200_000;
@@ -30,7 +32,7 @@ const NO_DEPTH = -1;
 /** What one of several sources naming a parent gave it. */
 interface Part {
   events: number;
-  children: Set<HashKey>;
+  children: HashKeySet;
 }
 
 /** An entry named by more than one source. */
@@ -71,7 +73,7 @@ export class HotPrefixes {
   private childLo = new Float64Array(0);
   private readonly childText = new Map<number, HashKey>();
   /** The first hashes of a parent whose fan-out is 2 or more. */
-  private readonly childSets = new Map<number, Set<HashKey>>();
+  private readonly childSets = new Map<number, HashKeySet>();
   /**
    * Entries several sources named: each source's events and first hashes, so that a removed
    * source takes its share out (DESIGN "Faults": a removed source leaves every total). Absent
@@ -117,7 +119,7 @@ export class HotPrefixes {
       const parts = this.parts.get(id) as Map<number, Part>;
       let part = parts.get(source);
       if (part === undefined) {
-        part = { events: 0, children: new Set() };
+        part = { events: 0, children: new HashKeySet() };
         parts.set(source, part);
       }
       part.events += 1;
@@ -128,11 +130,11 @@ export class HotPrefixes {
     if (fanOut === 0) this.setOneChild(id, first);
     else if (fanOut === 1) {
       if (!this.isOneChild(id, first)) {
-        this.childSets.set(id, new Set([this.oneChildText(id), first]));
+        this.childSets.set(id, new HashKeySet([this.oneChildText(id), first]));
         this.fanOut[id] = 2;
       }
     } else {
-      const set = this.childSets.get(id) as Set<HashKey>;
+      const set = this.childSets.get(id) as HashKeySet;
       if (!set.has(first)) {
         if (set.size < MAX_CHILDREN) set.add(first);
         else this.exact = false;
@@ -235,10 +237,10 @@ export class HotPrefixes {
   }
 
   /** The entry's first hashes become exactly `set` (fan-out 0, 1 or more). */
-  private setChildren(id: number, set: Set<HashKey>): void {
+  private setChildren(id: number, set: HashKeySet): void {
     this.dropChildren(id);
     this.fanOut[id] = 0;
-    if (set.size === 1) this.setOneChild(id, set.values().next().value as HashKey);
+    if (set.size === 1) this.setOneChild(id, [...set][0] as HashKey);
     else if (set.size > 1) {
       this.childSets.set(id, set);
       this.fanOut[id] = set.size;
@@ -280,11 +282,11 @@ export class HotPrefixes {
   }
 
   /** The entry's first hashes as a new set (its own may grow on). */
-  private childSetOf(id: number): Set<HashKey> {
+  private childSetOf(id: number): HashKeySet {
     const fanOut = this.fanOut[id] as number;
-    if (fanOut === 0) return new Set();
-    if (fanOut === 1) return new Set([this.oneChildText(id)]);
-    return new Set(this.childSets.get(id));
+    if (fanOut === 0) return new HashKeySet();
+    if (fanOut === 1) return new HashKeySet([this.oneChildText(id)]);
+    return new HashKeySet(this.childSets.get(id));
   }
 
   /** Takes `source`'s share out of an entry several sources named. */
@@ -294,7 +296,7 @@ export class HotPrefixes {
     if (gone === undefined) return;
     parts.delete(source);
     this.events[id] = (this.events[id] as number) - gone.events;
-    const union = new Set<HashKey>();
+    const union = new HashKeySet();
     for (const p of parts.values()) for (const h of p.children) union.add(h);
     this.setChildren(id, union);
     if (parts.size === 1) {

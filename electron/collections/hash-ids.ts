@@ -1,14 +1,16 @@
 // Dense ids for hash keys, handed out and recycled by the caller. Most keys are u64 hashes in
 // canonical decimal (vLLM, SGLang): a key of up to 20 digits without a leading zero is
 // hi * 10^10 + lo, read as two exact numbers below 10^10, and kept per id beside one payload value
-// of the caller's (three doubles, in the same cache line), found through an open-addressing table
-// of (id, check bits). A lookup then touches one or two cache lines and no string: a Map<string,
-// id> compares the key's text through pointers (three or four cache misses a block on large maps)
-// and keeps every key string alive. Other keys (hex digests, negative integers) go to a Map.
+// of the caller's (16 bytes: lo as a double, hi and the payload as 32-bit words, in one cache
+// line), found through an open-addressing table of (id, check bits). A lookup then touches one or
+// two cache lines and no string: a Map<string, id> compares the key's text through pointers (three
+// or four cache misses a block on large maps) and keeps every key string alive. Other keys (hex
+// digests, negative integers, decimals past 2^32 - 1 in hi: beyond u64) go to a Map.
 //
 // The per-id values live in pages of PAGE ids (the first page grows up to one), so the table
 // grows by a page at a time: a doubling array held twice the ids in use and, while it was copied,
-// old and new together (with a million hashes in the ghost lists, 64 MB for 38).
+// old and new together (with a million hashes in the ghost lists, 64 MB for 38). Three doubles per
+// id were 24 bytes; 16 took 12 MB off serve's peak on a stream of new blocks (1.4 M ids).
 
 import type { HashKey } from '../../shared/events';
 
@@ -16,8 +18,10 @@ import type { HashKey } from '../../shared/events';
 const EMPTY = -1;
 const FIRST_SLOTS = 1024;
 const TWO_32 = 2 ** 32;
-/** Per id: hi, lo, then the caller's payload value. */
-const STRIDE = 3;
+/** Bytes per id: lo (a double), then hi and the caller's payload (32-bit words). */
+const ID_BYTES = 16;
+/** hi of an id whose key is kept in `other`; hi of a decimal key kept here is below it. */
+const OTHER_HI = 0xffffffff;
 const PAGE_BITS = 16;
 /** Ids per page. */
 export const HASH_IDS_PAGE = 1 << PAGE_BITS;
@@ -70,8 +74,9 @@ export class HashIds {
   private shift = 32 - Math.log2(FIRST_SLOTS);
   private used = 0;
   private grownAt = Math.floor(FIRST_SLOTS * MAX_LOAD);
-  /** hi, lo per id (decimal keys; NaN for a key kept in `other`), then its payload: by page. */
-  private pages: Float64Array[] = [new Float64Array(STRIDE * FIRST_PAGE_IDS)];
+  /** Per id by page, two views of one buffer: lo at [2 * i] of los; hi, payload at [4 * i + 2, 3]. */
+  private los: Float64Array[] = [];
+  private words: Uint32Array[] = [];
   /** Keys that are not canonical decimals, both ways. */
   private readonly other = new Map<HashKey, number>();
   private readonly otherKeys = new Map<number, HashKey>();
@@ -79,6 +84,13 @@ export class HashIds {
   private parsed: HashKey | null = null;
   private readonly parts: DecimalParts = { hi: 0, lo: 0 };
   private mix = 0;
+  /** compareKeys' parts of its two ids (no allocation per comparison). */
+  private readonly partsA: DecimalParts = { hi: 0, lo: 0 };
+  private readonly partsB: DecimalParts = { hi: 0, lo: 0 };
+
+  constructor() {
+    this.addPage(FIRST_PAGE_IDS, 0);
+  }
 
   /** The id of key, or -1. */
   find(key: HashKey): number {
@@ -88,67 +100,73 @@ export class HashIds {
 
   /** The id of the canonical decimal key with these parts (parseDecimalKey's), or -1. */
   findParts(hi: number, lo: number): number {
+    if (hi >= OTHER_HI) return this.other.get(decimalKeyText(hi, lo)) ?? EMPTY;
     return this.probe(hi, lo, mixOf(hi, lo));
   }
 
   /** The id of the decimal key with these parts and mix, or -1 (a small function: inlined). */
   private probe(hi: number, lo: number, mix: number): number {
     const table = this.table;
-    const pages = this.pages;
     for (let i = mix >>> this.shift; ; i = (i + 1) & this.mask) {
       const id = table[2 * i] as number;
       if (id === EMPTY) return EMPTY;
       if (table[2 * i + 1] !== mix) continue;
-      const page = pages[id >>> PAGE_BITS] as Float64Array;
-      const at = STRIDE * (id & PAGE_MASK);
-      if (page[at + 1] === lo && page[at] === hi) return id;
+      const p = id >>> PAGE_BITS;
+      const at = id & PAGE_MASK;
+      if (
+        (this.los[p] as Float64Array)[2 * at] === lo &&
+        (this.words[p] as Uint32Array)[4 * at + 2] === hi
+      )
+        return id;
     }
   }
 
   /** Gives key (which find() just said has none) the id, an unused one chosen by the caller. */
   set(key: HashKey, id: number): void {
-    const page = this.pageFor(id);
-    const at = STRIDE * (id & PAGE_MASK);
+    this.pageFor(id);
+    const p = id >>> PAGE_BITS;
+    const at = id & PAGE_MASK;
+    const words = this.words[p] as Uint32Array;
     // A new block's set() follows the find() of its key: its parts are read already.
     if (key !== this.parsed && !this.parse(key)) {
       this.other.set(key, id);
       this.otherKeys.set(id, key);
-      page[at] = NaN;
+      words[4 * at + 2] = OTHER_HI;
       return;
     }
-    page[at] = this.parts.hi;
-    page[at + 1] = this.parts.lo;
+    (this.los[p] as Float64Array)[2 * at] = this.parts.lo;
+    words[4 * at + 2] = this.parts.hi;
     if (this.used + 1 > this.grownAt) this.growTable();
     this.place(id, this.mix);
   }
 
-  /** The caller's payload value of id (0 for an id never given one). */
+  /** The caller's payload of id, an integer in 0 .. 2^32 - 1 (0 for an id never given one). */
   payload(id: number): number {
-    return (this.pages[id >>> PAGE_BITS] as Float64Array)[STRIDE * (id & PAGE_MASK) + 2] as number;
+    return (this.words[id >>> PAGE_BITS] as Uint32Array)[4 * (id & PAGE_MASK) + 3] as number;
   }
 
-  /** Sets the payload value of id, an id set() gave. */
+  /** Sets the payload of id (an id set() gave) to an integer in 0 .. 2^32 - 1. */
   setPayload(id: number, value: number): void {
-    (this.pages[id >>> PAGE_BITS] as Float64Array)[STRIDE * (id & PAGE_MASK) + 2] = value;
+    (this.words[id >>> PAGE_BITS] as Uint32Array)[4 * (id & PAGE_MASK) + 3] = value;
   }
 
   /** The key of id. */
   keyOf(id: number): HashKey {
-    const page = this.pages[id >>> PAGE_BITS] as Float64Array;
-    const at = STRIDE * (id & PAGE_MASK);
-    const hi = page[at] as number;
-    if (Number.isNaN(hi)) return this.otherKeys.get(id) as HashKey;
-    return decimalKeyText(hi, page[at + 1] as number);
+    const p = id >>> PAGE_BITS;
+    const at = id & PAGE_MASK;
+    const hi = (this.words[p] as Uint32Array)[4 * at + 2] as number;
+    if (hi === OTHER_HI) return this.otherKeys.get(id) as HashKey;
+    return decimalKeyText(hi, (this.los[p] as Float64Array)[2 * at] as number);
   }
 
   /** Reads id's key into out when it is a canonical decimal; false when it is kept as text. */
   keyParts(id: number, out: DecimalParts): boolean {
-    const page = this.pages[id >>> PAGE_BITS] as Float64Array;
-    const at = STRIDE * (id & PAGE_MASK);
-    const hi = page[at] as number;
-    if (Number.isNaN(hi)) return false;
+    const p = id >>> PAGE_BITS;
+    const at = id & PAGE_MASK;
+    const hi = (this.words[p] as Uint32Array)[4 * at + 2] as number;
+    if (hi === OTHER_HI) return false;
     out.hi = hi;
-    out.lo = page[at + 1] as number;
+    out.lo = (this.los[p] as Float64Array)[2 * at] as number;
     return true;
   }
 
@@ -158,43 +176,37 @@ export class HashIds {
    * then of its length (a prefix comes first).
    */
   compareKeys(a: number, b: number): number {
-    const pa = this.pages[a >>> PAGE_BITS] as Float64Array;
-    const pb = this.pages[b >>> PAGE_BITS] as Float64Array;
-    const ia = STRIDE * (a & PAGE_MASK);
-    const ib = STRIDE * (b & PAGE_MASK);
-    const hiA = pa[ia] as number;
-    const hiB = pb[ib] as number;
-    if (Number.isNaN(hiA) || Number.isNaN(hiB)) {
+    const A = this.partsA;
+    const B = this.partsB;
+    if (!this.keyParts(a, A) || !this.keyParts(b, B)) {
       const ka = this.keyOf(a);
       const kb = this.keyOf(b);
       return ka < kb ? -1 : ka > kb ? 1 : 0;
     }
-    const loA = pa[ia + 1] as number;
-    const loB = pb[ib + 1] as number;
-    const dA = hiA === 0 ? digits(loA) : digits(hiA) + 10;
-    const dB = hiB === 0 ? digits(loB) : digits(hiB) + 10;
-    const headA = padHead(hiA, loA, dA);
-    const headB = padHead(hiB, loB, dB);
+    const dA = A.hi === 0 ? digits(A.lo) : digits(A.hi) + 10;
+    const dB = B.hi === 0 ? digits(B.lo) : digits(B.hi) + 10;
+    const headA = padHead(A.hi, A.lo, dA);
+    const headB = padHead(B.hi, B.lo, dB);
     if (headA !== headB) return headA < headB ? -1 : 1;
-    const tailA = padTail(hiA, loA, dA);
-    const tailB = padTail(hiB, loB, dB);
+    const tailA = padTail(A.hi, A.lo, dA);
+    const tailB = padTail(B.hi, B.lo, dB);
     if (tailA !== tailB) return tailA < tailB ? -1 : 1;
     return dA - dB;
   }
 
   /** Forgets id (and its key). */
   delete(id: number): void {
-    const page = this.pages[id >>> PAGE_BITS] as Float64Array;
-    const at = STRIDE * (id & PAGE_MASK);
-    const hi = page[at] as number;
-    if (Number.isNaN(hi)) {
+    const parts = this.parts;
+    if (!this.keyParts(id, parts)) {
       this.other.delete(this.otherKeys.get(id) as HashKey);
       this.otherKeys.delete(id);
       return;
     }
+    // parts now names id's key, not the last one parse() read.
+    this.parsed = null;
     const table = this.table;
     const mask = this.mask;
-    let i = mixOf(hi, page[at + 1] as number) >>> this.shift;
+    let i = mixOf(parts.hi, parts.lo) >>> this.shift;
     while (table[2 * i] !== id) i = (i + 1) & mask;
     this.used -= 1;
     // Backward shift (linear probing without tombstones): later entries of the run move into the
@@ -214,39 +226,49 @@ export class HashIds {
   /** Bytes held by the table and the per-id values (for the memory figures). */
   bytes(): number {
     let n = this.table.byteLength;
-    for (const p of this.pages) n += p.byteLength;
+    for (const p of this.los) n += p.byteLength;
     return n;
   }
 
-  /** Reads key as a canonical decimal of at most 20 digits into parts and mix; false if not. */
+  /**
+   * Reads key as a canonical decimal of at most 20 digits into parts and mix; false if not, or if
+   * its hi does not fit a 32-bit word below OTHER_HI (past u64: such a key is kept in `other`).
+   */
   private parse(key: HashKey): boolean {
     this.parsed = null;
-    if (!parseDecimalKey(key, this.parts)) return false;
+    if (!parseDecimalKey(key, this.parts) || this.parts.hi >= OTHER_HI) return false;
     this.mix = mixOf(this.parts.hi, this.parts.lo);
     this.parsed = key;
     return true;
   }
 
-  /** The page id's values go to, added (or the first one grown) when id is past the last. */
-  private pageFor(id: number): Float64Array {
+  /** Makes sure id has its page: the first one grown (doubling up to a whole one), or new ones. */
+  private pageFor(id: number): void {
     const p = id >>> PAGE_BITS;
-    const pages = this.pages;
     if (p === 0) {
-      const first = pages[0] as Float64Array;
-      if (STRIDE * id < first.length) return first;
+      const first = this.words[0] as Uint32Array;
+      if (4 * id < first.length) return;
       // The first page grows (doubling) up to a whole one: a small session stays small.
-      let n = first.length;
-      while (n <= STRIDE * id) n *= 2;
-      const grown = new Float64Array(Math.min(n, STRIDE * HASH_IDS_PAGE));
-      grown.set(first);
-      pages[0] = grown;
-      return grown;
+      let n = first.length / 4;
+      while (n <= id) n *= 2;
+      this.addPage(Math.min(n, HASH_IDS_PAGE), 0);
+      (this.words[0] as Uint32Array).set(first);
+      return;
     }
-    while (pages.length <= p) {
-      if ((pages[0] as Float64Array).length < STRIDE * HASH_IDS_PAGE) this.pageFor(PAGE_MASK);
-      pages.push(new Float64Array(STRIDE * HASH_IDS_PAGE));
+    while (this.words.length <= p) {
+      if ((this.words[0] as Uint32Array).length < 4 * HASH_IDS_PAGE) this.pageFor(PAGE_MASK);
+      this.addPage(HASH_IDS_PAGE, this.words.length);
     }
-    return pages[p] as Float64Array;
+  }
+
+  /**
+   * Puts a page of `ids` ids at index `at` (replacing the one there): one buffer, seen as doubles
+   * (lo) and as 32-bit words (hi, payload; the copy of a grown page goes through these).
+   */
+  private addPage(ids: number, at: number): void {
+    const buffer = new ArrayBuffer(ID_BYTES * ids);
+    this.los[at] = new Float64Array(buffer);
+    this.words[at] = new Uint32Array(buffer);
   }
 
   private place(id: number, mix: number): void {
@@ -295,7 +317,7 @@ function padTail(hi: number, lo: number, d: number): number {
 }
 
 /** 32 well-mixed bits of a decimal key's parts (murmur3's finalizer over both halves). */
-function mixOf(hi: number, lo: number): number {
+export function mixOf(hi: number, lo: number): number {
   let h = Math.imul((lo >>> 0) ^ Math.imul(hi >>> 0, 0x9e3779b1), 0x85ebca6b);
   // The bits of lo and hi above 32 (both are below 10^10 < 2^34).
   h ^= Math.imul(Math.floor(lo / TWO_32) | (Math.floor(hi / TWO_32) << 2), 0xc2b2ae35);

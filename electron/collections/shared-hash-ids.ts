@@ -21,7 +21,8 @@ const DEAD = -1;
 
 /**
  * The table's one payload value per sid holds both marks: (forest id + 1) * 4 + (analysis' mark
- * + 1), an exact integer (forest ids stay far below 2^50).
+ * + 1), below 2^32 as the table's payload word must be: forest ids stay below 2^30 - 1 (a billion
+ * known blocks would take 170 GB of the forest's columns).
  */
 const pack = (forestId: number, mark: number): number => (forestId + 1) * 4 + (mark + 1);
 const forestOf = (payload: number): number => Math.floor(payload / 4) - 1;

@@ -85,11 +85,11 @@ export class NodePage {
   /**
    * The store and removal times while there are two of each at most: most blocks are stored once
    * or twice (a GPU store, then its offload to CPU) and removed once or twice, so the rings of
-   * the table are taken only by a third store or removal (4 columns of 8 bytes instead of 128
+   * the table are taken only by a third store or removal (3 columns of 8 bytes instead of 128
    * bytes per block: 8 M resident blocks kept 1 GB of rings, and the 200,000 evicted blocks of a
-   * stream offloaded to CPU kept 32 MB).
+   * stream offloaded to CPU kept 32 MB). The first store's time is firstStored: a block is made
+   * known by its first store, at its time.
    */
-  readonly onlyStoredAt: Float64Array;
   readonly onlyRemovedAt: Float64Array;
   readonly secondStoredAt: Float64Array;
   readonly secondRemovedAt: Float64Array;
@@ -129,7 +129,6 @@ export class NodePage {
     this.parentId = column(Int32Array, size, from?.parentId);
     this.parentGen = column(Int32Array, size, from?.parentGen);
     this.slots = column(Int32Array, size, from?.slots);
-    this.onlyStoredAt = column(Float64Array, size, from?.onlyStoredAt);
     this.onlyRemovedAt = column(Float64Array, size, from?.onlyRemovedAt);
     this.secondStoredAt = column(Float64Array, size, from?.secondStoredAt);
     this.secondRemovedAt = column(Float64Array, size, from?.secondRemovedAt);
@@ -137,9 +136,9 @@ export class NodePage {
     this.sid = column(Int32Array, size, from?.sid);
   }
 
-  /** Bytes of its columns: 12 of 8 bytes, 18 of 4 and 3 of 1 per id. */
+  /** Bytes of its columns: 11 of 8 bytes, 18 of 4 and 3 of 1 per id. */
   bytes(): number {
-    return this.size * (12 * 8 + 18 * 4 + 3);
+    return this.size * (11 * 8 + 18 * 4 + 3);
   }
 }
 
@@ -286,10 +285,8 @@ export class NodeTable {
     const o = id & NODE_MASK;
     const n = p.timesStored[o] as number;
     if (p.history[o] === NONE) {
-      if (n === 1) {
-        p.onlyStoredAt[o] = ts;
-        return;
-      }
+      // The first store's time is firstStored's, set as the block was made known.
+      if (n === 1) return;
       if (n === 2) {
         p.secondStoredAt[o] = ts;
         return;
@@ -326,7 +323,7 @@ export class NodeTable {
     const o = id & NODE_MASK;
     const n = p.timesStored[o] as number;
     const h = p.history[o] as number;
-    if (h === NONE) return firstTwo(p.onlyStoredAt, p.secondStoredAt, o, n);
+    if (h === NONE) return firstTwo(p.firstStored, p.secondStoredAt, o, n);
     return ring(this.rings.stored, h, n);
   }
 
@@ -351,7 +348,7 @@ export class NodeTable {
     p.history[o] = h;
     // The first times are the first of each ring: slots 0 and 1, read back in order by ring().
     const at = h * HISTORY_LEN;
-    if (stored > 0) this.rings.stored[at] = p.onlyStoredAt[o] as number;
+    if (stored > 0) this.rings.stored[at] = p.firstStored[o] as number;
     if (stored > 1) this.rings.stored[at + 1] = p.secondStoredAt[o] as number;
     if (removed > 0) this.rings.removed[at] = p.onlyRemovedAt[o] as number;
     if (removed > 1) this.rings.removed[at + 1] = p.secondRemovedAt[o] as number;

@@ -28,7 +28,7 @@ describe('hash ids over several pages', () => {
       const k = `${10n ** 19n + BigInt(j)}`;
       expect(ids.find(k)).toBe(-1);
       ids.set(k, id);
-      ids.setPayload(id, -id);
+      ids.setPayload(id, 2 ** 32 - 1 - id);
       m.set(k, id);
     }
     for (const [k, id] of m) {
@@ -36,7 +36,7 @@ describe('hash ids over several pages', () => {
       expect(ids.keyOf(id)).toBe(k);
     }
     expect(ids.payload(n - 2)).toBe((n - 2) * 3);
-    expect(ids.payload(freed[5] as number)).toBe(-(freed[5] as number));
+    expect(ids.payload(freed[5] as number)).toBe(2 ** 32 - 1 - (freed[5] as number));
     for (let i = 0; i < n; i += 3) expect(ids.find(key(i))).toBe(-1);
   });
 
@@ -51,6 +51,26 @@ describe('hash ids over several pages', () => {
     expect(ids.keyParts(1, p)).toBe(true);
     expect(p).toEqual({ hi: 0, lo: 7 });
     expect(ids.keyParts(2, p)).toBe(false);
+  });
+
+  it('keeps a 20-digit decimal past u64 (its hi past 32 bits) as text, found by its parts too', () => {
+    const ids = new HashIds();
+    const big = '99999999999999999999';
+    const edge = '42949672950000000000'; // hi = 2^32 - 1, the first hi kept as text
+    const below = '42949672940000000000'; // hi = 2^32 - 2, kept as parts
+    [big, edge, below].forEach((k, i) => ids.set(k, i));
+    const p = { hi: 0, lo: 0 };
+    expect(ids.keyParts(0, p)).toBe(false);
+    expect(ids.keyParts(1, p)).toBe(false);
+    expect(ids.keyParts(2, p)).toBe(true);
+    expect(p).toEqual({ hi: 2 ** 32 - 2, lo: 0 });
+    expect([big, edge, below].map((k) => ids.find(k))).toEqual([0, 1, 2]);
+    expect(ids.findParts(9999999999, 9999999999)).toBe(0);
+    expect(ids.findParts(2 ** 32 - 1, 0)).toBe(1);
+    expect(ids.keyOf(0)).toBe(big);
+    ids.delete(0);
+    expect(ids.find(big)).toBe(-1);
+    expect(ids.findParts(9999999999, 9999999999)).toBe(-1);
   });
 });
 
