@@ -26,19 +26,29 @@ const FIRST_IDS = 1024;
 const PAGE_BITS = 16;
 const PAGE_IDS = 1 << PAGE_BITS;
 const PAGE_MASK = PAGE_IDS - 1;
-/** No depth. */
-const NONE = -1;
-/** Offsets in the info of an id; its holder words follow. */
-const DEPTH = 0;
-const REFS = 1;
+/**
+ * The first word of an id's info: its depth in the low 24 bits (DEPTH_NONE: none), how many ghost
+ * lists hold it in the high 8 (past REFS_MAX, the rest in `moreRefs`: a hash in the G of 255
+ * (source, medium) pairs at once). One word, not two: 4 bytes less per tracked hash (a ghost list
+ * of a million entries costs 4 MB less). A depth saturates at DEPTH_MAX blocks (16.7 M, a chain of
+ * 268 M tokens at 16 a block).
+ */
+const HEAD = 0;
+const DEPTH_MASK = 0xffffff;
+const DEPTH_NONE = DEPTH_MASK;
+const DEPTH_MAX = DEPTH_MASK - 1;
+const REF_SHIFT = 24;
+const ONE_REF = 1 << REF_SHIFT;
+const REFS_MAX = 255;
 /**
  * Cells for the slots of the ghost orders holding the id: one a G is enough for a hash in two G at
  * once (its GPU and CPU copies evicted, or two sources'); a third G keeps its slot in its own
  * table (a look-up more). A cell is (tag + 1) << SLOT_BITS | slot, 0 when empty; an order whose tag
  * or slot does not fit keeps its slots in its own table too. Two cells, not four: 8 bytes less per
- * id, 11 MB of serve's peak on a stream of new blocks (1.4 M ids).
+ * id, 11 MB of serve's peak on a stream of new blocks (1.4 M ids); one cell cost the analysis
+ * bench's two ranks, whose hashes sit in both ranks' G, about a quarter more CPU.
  */
-const GHOST = 2;
+const GHOST = 1;
 const GHOST_CELLS = 2;
 const SLOT_BITS = 23;
 const SLOT_MASK = (1 << SLOT_BITS) - 1;
@@ -67,13 +77,14 @@ export interface GhostIds extends GhostSlots {
 export class Holdings implements GhostIds {
   /** 32-bit words of holder bits per id (slots 32 x words). */
   private words = 1;
-  /** Int32s per id: depth, ghost references, ghost order cells, the holder words. */
+  /** Int32s per id: depth and ghost references (one word), ghost order cells, the holder words. */
   private stride = WORDS + 1;
   /**
-   * Per id, side by side so that one cache line serves a block: its depth, blocks from the root
-   * when its chain was seen from the root (NONE when unknown); how many ghost lists (exact part or
-   * tail) hold it; the ghost orders' slots of it (see ghost-order.ts); a bit per holder slot. By
-   * page: id's info starts at stride * (id & PAGE_MASK) in pages[id >>> PAGE_BITS].
+   * Per id, side by side so that one cache line serves a block (16 bytes with one word of holder
+   * bits): its depth, blocks from the root when its chain was seen from the root, and how many
+   * ghost lists (exact part or tail) hold it (see HEAD); the ghost orders' slots of it (see
+   * ghost-order.ts); a bit per holder slot. By page: id's info starts at stride * (id & PAGE_MASK)
+   * in pages[id >>> PAGE_BITS].
    */
   private pages: Int32Array[] = [newInfo(FIRST_IDS, this.stride)];
   /** Whether each slot is taken by a source. */
@@ -83,6 +94,8 @@ export class Holdings implements GhostIds {
   /** Reused by holders(), so a lookup allocates nothing. */
   private readonly list: number[] = [];
   private ghostTags = 0;
+  /** Ghost references past REFS_MAX, by id (rare). */
+  private readonly moreRefs = new Map<number, number>();
   /** Hashes held by two or more sources. */
   sharedNow = 0;
   /** Sum over hashes of (holders - 1). */
@@ -148,23 +161,34 @@ export class Holdings implements GhostIds {
   /** One more ghost list holds id. */
   ghostIn(id: number): void {
     const info = this.pages[id >>> PAGE_BITS] as Int32Array;
-    const at = this.stride * (id & PAGE_MASK) + REFS;
-    info[at] = (info[at] as number) + 1;
+    const at = this.stride * (id & PAGE_MASK) + HEAD;
+    const head = info[at] as number;
+    // Int32 wrap-around keeps the bits: the refs are read back unsigned (>>> REF_SHIFT).
+    if (head >>> REF_SHIFT < REFS_MAX) info[at] = head + ONE_REF;
+    else this.moreRefs.set(id, (this.moreRefs.get(id) ?? 0) + 1);
   }
 
   /** One ghost list fewer holds id; the id goes when no source holds it either. */
   ghostOut(id: number): void {
     const info = this.pages[id >>> PAGE_BITS] as Int32Array;
-    const at = this.stride * (id & PAGE_MASK) + REFS;
-    const refs = (info[at] as number) - 1;
-    info[at] = refs;
-    if (refs === 0 && !this.held(id)) this.recycle(id);
+    const at = this.stride * (id & PAGE_MASK) + HEAD;
+    const head = info[at] as number;
+    if (head >>> REF_SHIFT === REFS_MAX && this.moreRefs.size > 0) {
+      const more = this.moreRefs.get(id);
+      if (more !== undefined) {
+        if (more === 1) this.moreRefs.delete(id);
+        else this.moreRefs.set(id, more - 1);
+        return;
+      }
+    }
+    info[at] = head - ONE_REF;
+    if (head >>> REF_SHIFT === 1 && !this.held(id)) this.recycle(id);
   }
 
   /** Whether some ghost list holds id. */
   inGhosts(id: number): boolean {
     const info = this.pages[id >>> PAGE_BITS] as Int32Array;
-    return (info[this.stride * (id & PAGE_MASK) + REFS] as number) > 0;
+    return (info[this.stride * (id & PAGE_MASK) + HEAD] as number) >>> REF_SHIFT > 0;
   }
 
   /** A tag for a new ghost order. */
@@ -248,15 +272,17 @@ export class Holdings implements GhostIds {
   depthOf(id: number): number | null {
     if (id < 0) return null;
     const info = this.pages[id >>> PAGE_BITS] as Int32Array;
-    const d = info[this.stride * (id & PAGE_MASK) + DEPTH] as number;
-    return d === NONE ? null : d;
+    const d = (info[this.stride * (id & PAGE_MASK) + HEAD] as number) & DEPTH_MASK;
+    return d === DEPTH_NONE ? null : d;
   }
 
   /** Records id's depth unless it has one. */
   keepDepth(id: number, depth: number): void {
     const info = this.pages[id >>> PAGE_BITS] as Int32Array;
-    const at = this.stride * (id & PAGE_MASK) + DEPTH;
-    if (info[at] === NONE) info[at] = Math.min(depth, 0x7fffffff);
+    const at = this.stride * (id & PAGE_MASK) + HEAD;
+    const head = info[at] as number;
+    if ((head & DEPTH_MASK) === DEPTH_NONE)
+      info[at] = (head & ~DEPTH_MASK) | Math.min(depth, DEPTH_MAX);
   }
 
   /** The source in slot starts holding id (the caller knows it did not). */
@@ -308,9 +334,10 @@ export class Holdings implements GhostIds {
   /** The last holder went: the hash is no longer held (its depth goes); its id may stay for G. */
   private release(id: number): void {
     const info = this.pages[id >>> PAGE_BITS] as Int32Array;
-    const base = this.stride * (id & PAGE_MASK);
-    info[base + DEPTH] = NONE;
-    if (info[base + REFS] === 0) this.recycle(id);
+    const at = this.stride * (id & PAGE_MASK) + HEAD;
+    const head = (info[at] as number) | DEPTH_NONE;
+    info[at] = head;
+    if (head >>> REF_SHIFT === 0) this.recycle(id);
   }
 
   private recycle(id: number): void {
@@ -362,6 +389,6 @@ export class Holdings implements GhostIds {
 /** Info for n ids of `stride` Int32s: no depth, no ghost reference or slot, no holder. */
 function newInfo(n: number, stride: number): Int32Array {
   const info = new Int32Array(stride * n);
-  for (let i = DEPTH; i < info.length; i += stride) info[i] = NONE;
+  for (let i = HEAD; i < info.length; i += stride) info[i] = DEPTH_NONE;
   return info;
 }

@@ -69,4 +69,36 @@ describe('hash ids of the analysis', () => {
     expect(r.crossSource.duplicateStores).toBe(2);
     expect(r.crossSource.sharedBlocksNow).toBe(1);
   });
+
+  it('counts ghost references past the 255 its word holds, and keeps the id until the last goes', () => {
+    const h = new Holdings();
+    const id = h.intern('1234');
+    h.add(id, 0);
+    h.keepDepth(id, 5);
+    for (let i = 0; i < 300; i++) h.ghostIn(id);
+    h.remove(id, 0);
+    expect(h.depthOf(id)).toBeNull();
+    for (let i = 0; i < 299; i++) {
+      h.ghostOut(id);
+      if (!h.inGhosts(id) || h.find('1234') !== id) expect(i).toBe('still held by a G');
+    }
+    h.ghostOut(id);
+    expect(h.inGhosts(id)).toBe(false);
+    expect(h.find('1234')).toBe(-1);
+  });
+
+  it('keeps a depth beside the ghost references, saturating at 16,777,214 blocks', () => {
+    const h = new Holdings();
+    const id = h.intern('99');
+    h.add(id, 0);
+    for (let i = 0; i < 200; i++) h.ghostIn(id);
+    h.keepDepth(id, 2 ** 30);
+    expect(h.depthOf(id)).toBe(2 ** 24 - 2);
+    h.keepDepth(id, 3);
+    expect(h.depthOf(id)).toBe(2 ** 24 - 2);
+    expect(h.inGhosts(id)).toBe(true);
+    for (let i = 0; i < 200; i++) h.ghostOut(id);
+    expect(h.inGhosts(id)).toBe(false);
+    expect(h.depthOf(id)).toBe(2 ** 24 - 2);
+  });
 });

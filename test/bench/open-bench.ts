@@ -27,7 +27,7 @@ import { v1EventLine } from '../support/session-v1';
 import type { BenchResult } from './bench-result';
 
 const EVENTS = Number(process.env.KVSCOPE_OPEN_EVENTS ?? 1_000_000);
-/** Blocks per event near the issue's measured session (1M events, 3.8M stored blocks). */
+/** DESIGN "Budgets": an open (and `analyze`) at most 2x a bare gunzip + JSON.parse, under 500 MB. */
 const BUDGET = 2.0;
 const RSS_BUDGET_MB = 500;
 /** The argument that makes the bench bundle run one reader in a child (see openChild). */
