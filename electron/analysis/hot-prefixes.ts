@@ -135,11 +135,10 @@ export class HotPrefixes {
       }
     } else {
       const set = this.childSets.get(id) as HashKeySet;
-      if (!set.has(first)) {
-        if (set.size < MAX_CHILDREN) set.add(first);
-        else this.exact = false;
-        this.fanOut[id] = set.size;
-      }
+      // One look-up for the common case (room left): add() says whether the hash was new.
+      if (set.size < MAX_CHILDREN) {
+        if (set.add(first)) this.fanOut[id] = set.size;
+      } else if (!set.has(first)) this.exact = false;
     }
   }
 

@@ -84,7 +84,7 @@ export class HashIds {
   private parsed: HashKey | null = null;
   private readonly parts: DecimalParts = { hi: 0, lo: 0 };
   private mix = 0;
-  /** compareKeys' parts of its two ids (no allocation per comparison). */
+  /** Scratch parts of compareKeys' two ids and of delete's (no allocation per call). */
   private readonly partsA: DecimalParts = { hi: 0, lo: 0 };
   private readonly partsB: DecimalParts = { hi: 0, lo: 0 };
 
@@ -196,14 +196,13 @@ export class HashIds {
 
   /** Forgets id (and its key). */
   delete(id: number): void {
-    const parts = this.parts;
+    // Read into a scratch of its own: `parts` stays the last parse()'s, for a set() that follows.
+    const parts = this.partsA;
     if (!this.keyParts(id, parts)) {
       this.other.delete(this.otherKeys.get(id) as HashKey);
       this.otherKeys.delete(id);
       return;
     }
-    // parts now names id's key, not the last one parse() read.
-    this.parsed = null;
     const table = this.table;
     const mask = this.mask;
     let i = mixOf(parts.hi, parts.lo) >>> this.shift;

@@ -2,7 +2,7 @@
 // hashes of each parent's stores). A canonical decimal key (hash-ids.ts) is held as its two parts
 // in an open-addressing table of doubles, other keys in a Set beside it. A Set<string> held each
 // first hash as a string (about 40 bytes) plus its entry: 11 MB of serve's JS heap for 153,000
-// first hashes on a stream with shared prefixes, 16 to 32 bytes each here, and no string kept.
+// first hashes on a stream with shared prefixes; a decimal takes 16 to 32 bytes here, no string.
 
 import type { HashKey } from '../../shared/events';
 import { decimalKeyText, mixOf, parseDecimalKey, type DecimalParts } from './hash-ids';

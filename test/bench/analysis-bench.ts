@@ -10,6 +10,7 @@ import { Workload } from '../../electron/sim/workload';
 import { decodeBatch } from '../../electron/wire/decode-batch';
 import type { IngestRecord } from '../../shared/records';
 import type { BenchResult } from './bench-result';
+import { heapMb } from './heap-mb';
 
 const BATCHES = 60_000;
 const ROUNDS = 3;
@@ -55,12 +56,7 @@ function cpuMs(run: () => void): number {
 }
 
 /** The JS heap and the typed arrays' buffers (the ghost list's columns and ids live there). */
-function heapMb(): number {
-  (globalThis as { gc?: () => void }).gc?.();
-  (globalThis as { gc?: () => void }).gc?.();
-  const m = process.memoryUsage();
-  return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
-}
+const heapNow = (): number => heapMb(2);
 
 /** CPU per event of the analysis, as a ratio to the model on the same records. */
 export async function runAnalysisBench(): Promise<BenchResult> {
@@ -119,13 +115,13 @@ export async function runGhostMemoryBench(): Promise<BenchResult> {
   const keys = Array.from({ length: GHOSTS }, (_, i) =>
     BigInt.asUintN(64, BigInt(i) * 0x9e3779b97f4a7c15n + 12345n).toString(),
   );
-  const before = heapMb();
+  const before = heapNow();
   let map: Map<string, number> | null = new Map();
   for (let i = 0; i < GHOSTS; i++) map.set(keys[i]!, 1_767_225_600 + i / 1000);
-  const mapMb = heapMb() - before;
+  const mapMb = heapNow() - before;
   const mapSize = map.size;
   map = null;
-  const base = heapMb();
+  const base = heapNow();
   // G is keyed by the interner's ids, and a ghosted hash keeps its id there: both are measured,
   // as the analysis has them for hashes no source holds any more.
   let ids: Holdings | null = new Holdings();
@@ -134,7 +130,7 @@ export async function runGhostMemoryBench(): Promise<BenchResult> {
   const ms = cpuMs(() => {
     for (let i = 0; i < GHOSTS; i++) ghosts!.add(ids!.intern(keys[i]!), 1_767_225_600 + i / 1000);
   });
-  const ghostMb = heapMb() - base;
+  const ghostMb = heapNow() - base;
   const probe = cpuMs(() => {
     for (let i = 0; i < GHOSTS; i += 10)
       t += ghosts!.restore(ids!.find(keys[i]!), keys[i]!)?.distance ?? 0;

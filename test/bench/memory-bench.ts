@@ -8,16 +8,13 @@ import { Workload } from '../../electron/sim/workload';
 import { decodeBatch } from '../../electron/wire/decode-batch';
 import { batch } from '../model/helpers';
 import type { BenchResult } from './bench-result';
+import { heapMb } from './heap-mb';
 
 const BATCHES_PER_SEC = 100;
 const SECONDS = 3600;
 
 /** The JS heap plus array buffers: the forest keeps its blocks in typed arrays (node-table.ts). */
-function heapMb(): number {
-  (globalThis as { gc?: () => void }).gc?.();
-  const m = process.memoryUsage();
-  return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
-}
+const heapNow = (): number => heapMb(1);
 
 /** Feeds an hour of workload through decode and model; reports heap at each quarter. */
 export async function runMemoryBench(): Promise<BenchResult> {
@@ -28,7 +25,7 @@ export async function runMemoryBench(): Promise<BenchResult> {
   const heaps: number[] = [];
   let events = 0;
   let blocks = 0;
-  const startHeap = heapMb();
+  const startHeap = heapNow();
   const started = process.hrtime.bigint();
   for (let i = 0; i < total; i++) {
     const ts = 1_767_225_600 + i / BATCHES_PER_SEC;
@@ -46,7 +43,7 @@ export async function runMemoryBench(): Promise<BenchResult> {
       if (r.event.type !== 'AllBlocksCleared') blocks += r.event.block_hashes.length;
     events += records.length;
     model.apply(batch(records));
-    if ((i + 1) % (total / 4) === 0) heaps.push(heapMb());
+    if ((i + 1) % (total / 4) === 0) heaps.push(heapNow());
     if (i % 10_000 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
