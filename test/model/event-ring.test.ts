@@ -20,6 +20,18 @@ describe('the event ring', () => {
     ]);
   });
 
+  it('grows to what a filling ring will need, not a quarter at a time', () => {
+    // 20,000 rows of about the same length: a quarter at a time from 64 bytes a row took six
+    // grows and ended up to a quarter past the need; the rows' mean length gets there at once.
+    const ring = new EventRing(20_000);
+    const hashes = Array.from({ length: 8 }, (_, j) => `1234567890123456789${j}`);
+    for (let i = 0; i < 20_000; i++) ring.push(stored('s', i, hashes));
+    const need = 20_000 * Buffer.byteLength(JSON.stringify(stored('s', 19_999, hashes)));
+    expect(ring.arenaBytes()).toBeGreaterThanOrEqual(need);
+    expect(ring.arenaBytes()).toBeLessThanOrEqual(1.15 * need);
+    expect(ring.query({ offset: 0, limit: 1 }).rows[0]?.n).toBe(19_999);
+  });
+
   it('says -1 as the newest while empty', () => {
     expect(new EventRing(4).query({ offset: 0, limit: 1 })).toEqual({
       total: 0,
