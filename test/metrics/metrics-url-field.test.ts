@@ -45,14 +45,14 @@ describe('the engine metrics URL of a connection', () => {
     );
   });
 
-  it('comes from --engine-metrics, one per --endpoint in order, and a bad one names the flag', () => {
+  it('comes from --engine-metrics, for the --endpoint before it, and a bad one names the flag', () => {
     const two = endpointsFromFlags(
       flags({
         endpoint: ['tcp://127.0.0.1:5557', 'tcp://127.0.0.1:6557'],
-        engineMetrics: ['http://127.0.0.1:8000/metrics'],
+        engineMetrics: [{ value: 'http://127.0.0.1:8000/metrics', after: 2 }],
       }),
     );
-    expect(two.map((p) => p.metricsUrl)).toEqual(['http://127.0.0.1:8000/metrics', null]);
+    expect(two.map((p) => p.metricsUrl)).toEqual([null, 'http://127.0.0.1:8000/metrics']);
     expect(() => endpointsFromFlags(flags({ engineMetrics: ['ftp://x/metrics'] }))).toThrow(
       /^--engine-metrics: an engine metrics URL looks like/,
     );
