@@ -151,16 +151,30 @@ export function residentSourceLines(series: Series, names: SourceNames = new Map
  */
 const ON_TOP: Record<Marker['kind'], number> = { clear: 0, gap: 1, reset: 2 };
 
-/** Markers inside the plotted time span, newest last, at most `max` (the newest ones). */
-export function visibleMarkers(series: Series, max = 60): Marker[] {
+const byTime = (a: Marker, b: Marker): number => a.t - b.t || ON_TOP[a.kind] - ON_TOP[b.kind];
+
+/** Every marker inside the plotted time span, newest last (the legend counts them all). */
+export function visibleMarkers(series: Series): Marker[] {
   const first = series.points[0];
   const last = series.points[series.points.length - 1];
   if (!first || !last) return [];
   const t1 = last.t + series.binSec;
-  const inRange = series.markers
-    .filter((m) => m.t >= first.t && m.t <= t1)
-    .sort((a, b) => a.t - b.t || ON_TOP[a.kind] - ON_TOP[b.kind]);
-  return inRange.slice(Math.max(0, inRange.length - max));
+  return series.markers.filter((m) => m.t >= first.t && m.t <= t1).sort(byTime);
+}
+
+/**
+ * The markers a chart draws as lines, at most `max`: every gap and restart first (rare, and what
+ * an operator looks for), then the newest clears. Capped by time alone, an engine clearing its
+ * cache every second pushed a gap out of a five-minute chart within a minute.
+ */
+export function drawnMarkers(markers: readonly Marker[], max = 60): Marker[] {
+  if (markers.length <= max) return [...markers];
+  const rare = markers.filter((m) => m.kind !== 'clear');
+  const kept = rare.slice(Math.max(0, rare.length - max));
+  const clears = markers.filter((m) => m.kind === 'clear');
+  const room = max - kept.length;
+  if (room > 0) kept.push(...clears.slice(clears.length - room));
+  return kept.sort(byTime);
 }
 
 /** Shows a hidden series or hides a shown one; returns a new set. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   CartesianGrid,
   Line,
@@ -12,7 +12,7 @@ import {
 } from 'recharts';
 import type { Marker } from '../../shared/api-types';
 import type { ChartRow, LineDef } from '../lib/chart-rows';
-import { drawOrder, pruneHidden, toggleHidden } from '../lib/chart-rows';
+import { drawnMarkers, drawOrder, pruneHidden, toggleHidden } from '../lib/chart-rows';
 import { dragWindow, type TimeWindow } from '../lib/chart-zoom';
 import type { ChartExportMeta } from '../lib/png-export';
 import { formatClock, formatDateTime, formatInt, formatRate } from '../lib/format';
@@ -157,6 +157,7 @@ export function TimeChart({
   const first = rows[0];
   const last = rows[rows.length - 1];
   const shownLines = lines.filter((l) => !visibleHidden.has(l.key));
+  const drawn = useMemo(() => drawnMarkers(markers), [markers]);
   const meta: ChartExportMeta = {
     range: rangeText,
     sources: sourcesText,
@@ -203,7 +204,9 @@ export function TimeChart({
           colors={colors}
           onToggle={(k) => onHiddenChange(toggleHidden(visibleHidden, k))}
         />
-        {markers.length > 0 && <MarkerNote markers={markers} colors={colors} names={names} />}
+        {markers.length > 0 && (
+          <MarkerNote markers={markers} drawn={drawn} colors={colors} names={names} />
+        )}
       </div>
       <div
         className="chart-body"
@@ -261,7 +264,7 @@ export function TimeChart({
                 }}
                 labelStyle={{ color: colors.text }}
               />
-              {markers.map((m, i) => (
+              {drawn.map((m, i) => (
                 <ReferenceLine
                   key={`${m.kind}-${m.t}-${i}`}
                   x={m.t}
@@ -306,14 +309,18 @@ export function TimeChart({
 /** A one-line key to the vertical markers, with each marker's detail in the title. */
 function MarkerNote({
   markers,
+  drawn,
   colors,
   names,
 }: {
   markers: Marker[];
+  /** The ones drawn as lines (drawnMarkers): fewer when there are too many to draw. */
+  drawn: Marker[];
   colors: ChartColors;
   names: SourceNames;
 }) {
   const kinds = MARKER_KINDS.filter((k) => markers.some((m) => m.kind === k));
+  const drawnOf = (k: Marker['kind']): number => drawn.filter((m) => m.kind === k).length;
   return (
     <div className="marker-note">
       {kinds.map((k) => {
@@ -326,6 +333,7 @@ function MarkerNote({
           <span key={k} title={detail} data-testid={`markers-${k}`}>
             <span className="marker-swatch" style={{ background: colors.markers[k] }} />
             {MARKER_LABEL[k]} ×{ms.length}
+            {drawnOf(k) < ms.length && ` (newest ${drawnOf(k)} drawn)`}
           </span>
         );
       })}

@@ -10,6 +10,7 @@ import {
   residentRows,
   toggleHidden,
   visibleMarkers,
+  drawnMarkers,
 } from '../../renderer/lib/chart-rows';
 
 const series: Series = {
@@ -114,10 +115,28 @@ describe('chart rows', () => {
     expect(residentLines(series).map((l) => l.label)).toEqual(['resident GPU', 'resident CPU']);
   });
 
-  it('keeps only markers inside the plotted span, in time order, newest kept when capped', () => {
+  it('keeps only markers inside the plotted span, in time order', () => {
     expect(visibleMarkers(series).map((m) => m.t)).toEqual([10.2, 11.5]);
-    expect(visibleMarkers(series, 1).map((m) => m.t)).toEqual([11.5]);
     expect(visibleMarkers({ ...series, points: [] })).toEqual([]);
+  });
+
+  it('draws every gap and restart, then the newest clears, when there are too many to draw', () => {
+    const m = (t: number, kind: 'clear' | 'gap' | 'reset') => ({
+      t,
+      kind,
+      source: 'a',
+      detail: kind,
+    });
+    // A gap, then a clear a second for two minutes: capped by time alone, the gap went.
+    const many = [m(0.5, 'gap'), ...Array.from({ length: 120 }, (_, i) => m(1 + i, 'clear'))];
+    const drawn = drawnMarkers(many, 60);
+    expect(drawn).toHaveLength(60);
+    expect(drawn[0]).toEqual(m(0.5, 'gap'));
+    expect(drawn.slice(1).map((x) => x.t)).toEqual(Array.from({ length: 59 }, (_, i) => 62 + i));
+    expect(drawnMarkers(many.slice(0, 10), 60)).toEqual(many.slice(0, 10));
+    // More rare ones than room: the newest of them.
+    const rare = Array.from({ length: 5 }, (_, i) => m(i, i % 2 ? 'reset' : 'gap'));
+    expect(drawnMarkers([...rare, m(9, 'clear')], 3).map((x) => x.t)).toEqual([2, 3, 4]);
   });
 
   it('draws a restart over the gap of the same second (the last drawn is on top)', () => {
