@@ -33,7 +33,16 @@ function noRestoreLine(r: AnalysisReport, label: (source: string) => string): st
       `blocks removed): at this load the cache is big enough.`
     );
   }
+  // A restart or a clear empties R and G: the wait for re-stores starts again at the next eviction.
+  const emptied = r.input.resets + r.input.clears > 0;
   if (rows.every((w) => w.storesAfterEvictionS === null)) {
+    if (emptied && t.removedBlocks > 0) {
+      return (
+        `No block has been evicted since the cache was last emptied by a restart or a clear ` +
+        `(${stores}, ${formatInt(t.removedBlocks)} blocks removed before it): whether it is big ` +
+        `enough is not known yet.`
+      );
+    }
     return (
       `No block has been evicted yet (${stores}): the cache has not filled, so whether it is ` +
       `big enough is not known yet.`
@@ -47,7 +56,7 @@ function noRestoreLine(r: AnalysisReport, label: (source: string) => string): st
   const since = first?.storesAfterEvictionS;
   const shown =
     since == null
-      ? `${where} has not evicted yet`
+      ? `${where} has not evicted ${emptied ? 'since its last restart or clear' : 'yet'}`
       : `${where} stored for only ${formatDuration(since)} after its first eviction`;
   return (
     `No evicted block was stored again yet (${stores}), but ${shown}: whether it is big enough ` +

@@ -55,7 +55,7 @@ const report = (over: Partial<AnalysisReport> = {}): AnalysisReport =>
     hotPrefixesExact: true,
     thrashByWindow: [],
     restoreSeries: { startS: null, binS: 1, restores: [], thrashRestores: [] },
-    input: { lostBatches: 0 },
+    input: { lostBatches: 0, resets: 0, clears: 0 },
     ...over,
   }) as AnalysisReport;
 
@@ -87,6 +87,18 @@ describe('the insights verdict', () => {
     });
     expect(insightsVerdict(r, (s) => s)).toEqual([
       'No block has been evicted yet (35,000 new stores): the cache has not filled, so whether it is big enough is not known yet.',
+    ]);
+  });
+
+  it('says a cache emptied by a restart has evicted before, not that it never has', () => {
+    const r = report({
+      whatIf: [whatIf({ restores: 0, thrashRestores: 0, storesAfterEvictionS: null })],
+      sources: [],
+      totals: { ...report().totals, removedBlocks: 100, newStores: 201, restores: 0 },
+      input: { lostBatches: 0, resets: 1, clears: 0 } as AnalysisReport['input'],
+    });
+    expect(insightsVerdict(r, (s) => s)).toEqual([
+      'No block has been evicted since the cache was last emptied by a restart or a clear (201 new stores, 100 blocks removed before it): whether it is big enough is not known yet.',
     ]);
   });
 
