@@ -86,6 +86,8 @@ export class KvSource {
   private lastError: string | null = null;
   /** The replay warning lastError shows, if it shows one: a replay that answers takes it back. */
   private replayWarning: string | null = null;
+  /** A check of the replay endpoint is under way (see recheckReplay). */
+  private rechecking = false;
   /** Times the last peer hung up: a replay that spans one was asked of an engine that was down. */
   private hangups = 0;
   private hint: string | null = null;
@@ -325,6 +327,7 @@ export class KvSource {
       this.hint = null;
       this.hintCase = null;
       this.setState('connected');
+      this.recheckReplay();
     }
     const m = parseMessage(frames);
     if (!m.ok) {
@@ -478,6 +481,41 @@ export class KvSource {
         ended(false);
       },
     );
+  }
+
+  /**
+   * The stream is back while a replay warning shows: ask the replay endpoint once more (from far
+   * ahead, nothing kept) and take the warning back if it answers. A probe asked while the engine
+   * was paused (SIGSTOP, a debugger) got no answer either, and a stream without gaps asks no
+   * replay again: its warning stayed, pointing at a configuration that was right.
+   */
+  private recheckReplay(): void {
+    const endpoint = this.cfg.replayEndpoint;
+    if (endpoint === null || this.replayWarning === null || this.rechecking) return;
+    this.rechecking = true;
+    const ac = new AbortController();
+    this.replays.add(ac);
+    const hangupsAtAsk = this.hangups;
+    const none = (): boolean => false;
+    streamReplay(
+      endpoint,
+      2n ** 62n,
+      { batch: none, garbage: none },
+      {
+        idleMs: this.replayIdleMs,
+        signal: ac.signal,
+      },
+    )
+      .then(
+        () => this.replayAnswered(),
+        (e: unknown) => {
+          if (!this.closed) this.replayFailed((e as Error).message, hangupsAtAsk);
+        },
+      )
+      .finally(() => {
+        this.replays.delete(ac);
+        this.rechecking = false;
+      });
   }
 
   /** The replay endpoint answered: a warning that it does not is out of date. */

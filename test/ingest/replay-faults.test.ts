@@ -63,7 +63,11 @@ interface Setup {
 }
 
 /** Live stream from a sim; the next batches f+1..f+3 will be dropped from PUB. */
-async function setup(replayEndpoint: string, opts = {}): Promise<Setup> {
+async function setup(
+  replayEndpoint: string,
+  opts = {},
+  cfgOver: Partial<SourceConfig> = {},
+): Promise<Setup> {
   const drop = new Set<bigint>();
   const sim = await SimPublisher.start({
     format: 'map',
@@ -86,6 +90,7 @@ async function setup(replayEndpoint: string, opts = {}): Promise<Setup> {
     topic: '',
     replayEndpoint,
     profileId: null,
+    ...cfgOver,
   };
   const rec = recordingSink();
   // No quiet probe here: these tests count the requests a gap makes.
@@ -244,6 +249,41 @@ describe('KvSource warning about a replay endpoint that sent nothing', () => {
     await waitFor(() => eng.requests.length > asked, 'a probe of the dead engine');
     await waitFor(() => eng.gone.n >= eng.requests.length, 'the probe given up');
     expect(s.src.status().lastError).toBeNull();
+  });
+});
+
+describe('KvSource after a pause of the engine (SIGSTOP)', () => {
+  /** The stream stops and the quiet probe gets no answer: the replay warning shows. */
+  async function pausedProbe(answers: () => boolean) {
+    let s: Setup | null = null;
+    const eng = await badEngine(async (start, send) => {
+      if (answers() && s) await answerFrom(s, start, send);
+    });
+    s = await setup(eng.endpoint, { probeAfterMs: 100 }, { stallAfterSec: 0.5 });
+    s.drop.clear();
+    const src = s.src;
+    await waitFor(() => /sent nothing for 300 ms/.test(src.status().lastError ?? ''), 'a warning');
+    await waitFor(() => src.status().state === 'stalled', 'the stall');
+    return { s, eng };
+  }
+
+  it('takes back the warning of a probe the paused engine left unanswered, once it publishes', async () => {
+    let paused = true;
+    const { s, eng } = await pausedProbe(() => !paused);
+    paused = false;
+    await s.sim.publish(3);
+    // Back: the replay endpoint is asked once more, from far ahead, and answers.
+    await waitFor(() => s.src.status().lastError === null, 'the warning taken back');
+    expect(eng.requests).toContain(2n ** 62n);
+    expect(s.src.status().counters.lost).toBe(0);
+  });
+
+  it('keeps the warning when the replay endpoint still says nothing after the stream is back', async () => {
+    const { s, eng } = await pausedProbe(() => false);
+    await s.sim.publish(3);
+    await waitFor(() => eng.requests.includes(2n ** 62n), 'the check');
+    await waitFor(() => eng.gone.n >= eng.requests.length, 'the check given up');
+    expect(s.src.status().lastError).toMatch(/sent nothing for 300 ms/);
   });
 });
 
