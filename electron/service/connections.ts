@@ -48,6 +48,8 @@ export interface ConnectionsDeps {
 /** The sources KV Scope subscribes to, by profile. */
 export class Connections {
   private readonly sources = new Map<string, KvSource[]>();
+  /** What each connected profile subscribes to (its ranks' endpoints and topic). */
+  private readonly subscribed = new Map<string, SourceConfig[]>();
   private readonly transient = new Map<string, Profile>();
   /** Last health of sources disconnected but not removed: their data stays, shown as stale. */
   private readonly retired = new Map<string, SourceHealth>();
@@ -102,8 +104,10 @@ export class Connections {
     const profile = this.profile(profileId);
     if (this.sources.has(profileId)) return;
     const configs = expandProfile(profile);
+    this.refuseTwice(configs);
     const sources = configs.map((config) => new KvSource(config, this.deps.sink));
     this.sources.set(profileId, sources);
+    this.subscribed.set(profileId, configs);
     this.deps.watch?.(profile, configs);
     for (const source of sources) {
       const { id, name, endpoint } = source.status();
@@ -206,6 +210,30 @@ export class Connections {
     this.deps.changed();
   }
 
+  /**
+   * Throws when a connected profile already subscribes to one of these endpoints with a topic that
+   * overlaps (one a prefix of the other; "" takes every topic): each batch would come twice and
+   * every total count it twice. Bind mode needs no check (the port is taken).
+   */
+  private refuseTwice(configs: SourceConfig[]): void {
+    for (const c of configs) {
+      if (c.mode !== 'connect') continue;
+      for (const [id, theirs] of this.subscribed) {
+        const other = theirs.find(
+          (o) =>
+            o.mode === 'connect' &&
+            o.endpoint === c.endpoint &&
+            (o.topic.startsWith(c.topic) || c.topic.startsWith(o.topic)),
+        );
+        if (!other) continue;
+        const name = id === DEMO_PROFILE_ID ? 'the demo' : `the connection "${other.name}"`;
+        throw new Error(
+          `${c.endpoint} is already subscribed by ${name}: a second subscription would count every block it publishes twice (disconnect that one first, or give the two different topics)`,
+        );
+      }
+    }
+  }
+
   private profile(id: string): Profile {
     const profile = this.transient.get(id) ?? this.deps.store.get(id);
     if (!profile) throw new Error(`no connection with id ${id}`);
@@ -216,6 +244,7 @@ export class Connections {
   private async close(profileId: string, opts: { forget?: boolean } = {}): Promise<void> {
     const sources = this.sources.get(profileId) ?? [];
     this.sources.delete(profileId);
+    this.subscribed.delete(profileId);
     await Promise.all(sources.map((s) => s.close()));
     this.deps.unwatch?.(profileId);
     for (const s of sources) {

@@ -165,4 +165,33 @@ describe('connection profiles', () => {
     ).toEqual(Array.from({ length: 20 }, (_, i) => `engine ${i}`).sort());
     expect(reread.connectedIds()).toEqual(['x']);
   });
+  it('refuses a second connection to an endpoint already subscribed with an overlapping topic', async () => {
+    const d = mkdtempSync(path.join(os.tmpdir(), 'kvscope-twice-'));
+    const service = await KvScopeService.start({
+      dataDir: d,
+      demo: false,
+      transport: 'ipc',
+      frameIntervalMs: 20,
+    });
+    const states = statesOf(service);
+    try {
+      const endpoint = sim.ranks[0]?.pubEndpoint ?? '';
+      const input = { mode: 'connect' as const, replayEndpoint: null, dpRanks: 1, endpoint };
+      const a = await service.saveProfile({ ...input, name: 'a', topic: '' });
+      await service.connect(a.id);
+      const b = await service.saveProfile({ ...input, name: 'b', topic: 'kv' });
+      // Every batch would come twice, and every total count it twice.
+      await expect(service.connect(b.id)).rejects.toThrow(
+        `${endpoint} is already subscribed by the connection "a": a second subscription would count every block it publishes twice`,
+      );
+      await expect.poll(() => states.join(), { timeout: 5000 }).toMatch(/^a:[a-z]+$/);
+      // Once the first is disconnected, the second connects.
+      await service.disconnect(a.id);
+      await service.connect(b.id);
+      await expect.poll(() => states.join(), { timeout: 5000 }).toMatch(/(^|,)b:/);
+    } finally {
+      await service.close();
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
 });
