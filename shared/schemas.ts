@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { InvokeChannel, InvokeContract } from './contract';
 import { MAX_ABS_TS_SEC } from './event-bounds';
-import { MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_TEXT } from './limits';
+import { MAX_SEARCH_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_TEXT } from './limits';
 import { profileInputSchema } from './profile-rules';
 
 const bytes = z
@@ -19,7 +19,7 @@ const bytes = z
 export const SERIES_BOUNDS = { maxRangeSec: 1e9, minPoints: 2, maxPoints: 5000 } as const;
 
 const kvEventType = z.enum(['BlockStored', 'BlockRemoved', 'AllBlocksCleared']);
-const searchText = z.string().max(200);
+const searchText = z.string().max(MAX_SEARCH_CHARS);
 const id = z.string().min(1).max(200);
 
 const page = {

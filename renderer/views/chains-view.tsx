@@ -15,6 +15,7 @@ import { useThrottledRefresh } from '../state/use-throttled-refresh';
 import { ChainDetail } from './chain-detail';
 import { ChainList } from './chain-list';
 import { HashMatches } from './hash-matches';
+import { hashSearch } from '../lib/hash-search';
 import { ExportButtons } from '../components/export-buttons';
 import type { Notify } from '../components/file-actions';
 import { SourceFilter } from '../components/source-filter';
@@ -62,7 +63,8 @@ export function ChainsView({ initialHash, notify }: Props) {
   const [detail, setDetail] = useState<{ id: string; value: Detail | null } | null>(null);
   const [matches, setMatches] = useState<{ text: string; value: HashMatch[] } | null>(null);
   const [error, setError] = useState<LoadError | null>(null);
-  const hash = useDeferredValue(search.trim());
+  const typed = hashSearch(search);
+  const hash = useDeferredValue(typed.hash);
 
   const key = JSON.stringify([sort, desc, hash, source, residentOnly]);
   const fetchPage = useCallback(
@@ -205,6 +207,11 @@ export function ChainsView({ initialHash, notify }: Props) {
         matches={matches && matches.text === hash ? matches.value : null}
         onSelect={setSelected}
       />
+      {typed.refused && (
+        <div className="error" data-testid="chain-search-refused">
+          {typed.refused}
+        </div>
+      )}
       {(paged.error ?? loadError) && (
         <div className="error">Could not load chains: {paged.error ?? loadError}</div>
       )}

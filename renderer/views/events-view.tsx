@@ -14,6 +14,7 @@ import { ExportButtons } from '../components/export-buttons';
 import type { Notify } from '../components/file-actions';
 import { SourceFilter } from '../components/source-filter';
 import { VirtualRows } from '../components/virtual-rows';
+import { hashSearch } from '../lib/hash-search';
 
 const HEADERS = ['Time', 'Source', 'Seq', 'Type', 'Block hashes', 'Parent', 'Medium', 'Details'];
 
@@ -46,7 +47,8 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   /** The newest arrival shown while held (frozen, or scrolled down): nothing newer comes in. */
   const [upTo, setUpTo] = useState<number | null>(null);
   const [toTop, setToTop] = useState(0);
-  const hash = useDeferredValue(hashText.trim());
+  const typed = hashSearch(hashText);
+  const hash = useDeferredValue(typed.hash);
 
   const key = JSON.stringify([types, source, medium, hash, at]);
   const filter = useMemo<EventFilter>(
@@ -233,6 +235,11 @@ export function EventsView({ at, onClearAt, notify }: Props) {
           </button>
         )}
       </div>
+      {typed.refused && (
+        <div className="error" data-testid="event-hash-refused">
+          {typed.refused}
+        </div>
+      )}
       {paged.error && <div className="error">Could not load events: {paged.error}</div>}
       {types.length === 0 && <div className="muted">Pick at least one event type.</div>}
       <div
