@@ -101,8 +101,9 @@ export function InsightsView({ onOpenChain }: Props) {
       {unsettled.length > 0 && (
         <p className="muted" data-testid="what-if-unsettled">
           Not known yet for {unsettled.map((w) => `${label(w.source)} ${w.medium}`).join(', ')}: no
-          re-store so far, but it has not evicted, or stores have not run{' '}
-          {formatInt(report.thrashWindowS)} s past its first eviction.
+          re-store so far, but it has not evicted
+          {report.input.resets + report.input.clears > 0 ? ' since its last restart or clear' : ''},
+          or stores have not run {formatInt(report.thrashWindowS)} s past its first eviction.
         </p>
       )}
       {whatIf.length > 0 && (
