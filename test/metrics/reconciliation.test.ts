@@ -59,8 +59,10 @@ beforeAll(async () => {
   notVllm = await serveText('# just a web page\nnot_vllm_total 1\n');
   const down = await closedPort();
   // The simulator binds port 0 and says where (a port looked up first could be taken before the
-  // bind); nothing listens on the other source's port.
+  // bind); nothing listens on the other sources' ports (one each: two connections to one endpoint
+  // are refused).
   const nowhere = await closedPort();
+  const nowhereElse = await closedPort();
   sim = await SimPublisher.start({
     format: 'map',
     hash: 'int',
@@ -86,7 +88,7 @@ beforeAll(async () => {
     endpoints: [
       profile('engine-a', sim.ranks[0]?.pubEndpoint ?? '', engine.url()),
       profile('engine-down', `tcp://127.0.0.1:${nowhere}`, `http://127.0.0.1:${down}/metrics`),
-      profile('engine-wrong', `tcp://127.0.0.1:${nowhere}`, notVllm.url()),
+      profile('engine-wrong', `tcp://127.0.0.1:${nowhereElse}`, notVllm.url()),
     ],
     demo: false,
     persistProfiles: false,
