@@ -36,6 +36,11 @@ export interface KvSourceOptions {
    * decoded and delivered as usual. A batch taken is counted but not seen by the fingerprint.
    */
   takeBatch?: (seq: number, payload: Uint8Array) => number;
+  /**
+   * An earlier subscription to this same stream (a reconnect): its counters go on, and the stream
+   * continues from its last settled seq (null: it settled none).
+   */
+  resume?: { lastSeq: number | null; counters: SourceCounters };
 }
 
 type StatusListener = (s: SourceHealth) => void;
@@ -182,6 +187,16 @@ export class KvSource {
         request: (id, from) => this.replay(id, from),
       },
     );
+    if (opts.resume !== undefined) {
+      Object.assign(this.counters, opts.resume.counters);
+      if (opts.resume.lastSeq !== null) this.seq.resumeAfter(BigInt(opts.resume.lastSeq));
+    }
+  }
+
+  /** The highest seq settled (delivered, or counted lost); null before the first batch. */
+  lastSeq(): number | null {
+    const last = this.seq.lastSeq;
+    return last === null || last < 0n ? null : Number(last);
   }
 
   /** Opens the socket (connect or bind) and starts receiving. Rejects (state error) if it cannot. */

@@ -177,6 +177,18 @@ export class Sequencer<T> {
     this.liveHigh = -1n;
   }
 
+  /**
+   * This source's stream was settled up to `seq` by an earlier subscription (a reconnect): the
+   * next batch continues it, so what the engine published meanwhile is a gap (asked of replay,
+   * else lost) and a seq at or below it a restart, never a mid-stream join that keeps the old
+   * state and adds the new on top of it.
+   */
+  resumeAfter(seq: bigint): void {
+    if (this.last !== null) return;
+    this.last = seq;
+    this.liveHigh = seq;
+  }
+
   /** A batch arrived on the live stream. */
   receive(seq: bigint, item: T, bytes: number, now: number): void {
     // Compared as numbers (exact below MAX_SEQ): a bigint subtraction per message allocates.

@@ -4,7 +4,7 @@
 import type { Profile, ProfileInput } from '../../shared/api-types';
 import type { IngestSink } from '../../shared/records';
 import type { SourceHealth } from '../../shared/api-types';
-import { KvSource } from '../ingest/kv-source';
+import { KvSource, type KvSourceOptions } from '../ingest/kv-source';
 import { expandProfile, type SourceConfig } from '../ingest/source-config';
 import type { SessionSource } from '../session/format';
 import { startOnConsecutivePorts } from '../sim/consecutive-ports';
@@ -45,14 +45,24 @@ export interface ConnectionsDeps {
   demoPort?: number;
 }
 
+/** A disconnected source: its last health, its settings and where its stream stood. */
+interface Retired {
+  health: SourceHealth;
+  config: SourceConfig;
+  lastSeq: number | null;
+}
+
 /** The sources KV Scope subscribes to, by profile. */
 export class Connections {
   private readonly sources = new Map<string, KvSource[]>();
   /** What each connected profile subscribes to (its ranks' endpoints and topic). */
   private readonly subscribed = new Map<string, SourceConfig[]>();
   private readonly transient = new Map<string, Profile>();
-  /** Last health of sources disconnected but not removed: their data stays, shown as stale. */
-  private readonly retired = new Map<string, SourceHealth>();
+  /**
+   * Sources disconnected but not removed: their data stays, shown as stale, with their last health
+   * and where their stream stood, for a reconnect to go on from.
+   */
+  private readonly retired = new Map<string, Retired>();
   private demo: SimPublisher | null = null;
   private demoChange: Promise<void> = Promise.resolve();
 
@@ -105,7 +115,9 @@ export class Connections {
     if (this.sources.has(profileId)) return;
     const configs = expandProfile(profile);
     this.refuseTwice(configs);
-    const sources = configs.map((config) => new KvSource(config, this.deps.sink));
+    const sources = configs.map(
+      (config) => new KvSource(config, this.deps.sink, { resume: this.resume(config) }),
+    );
     this.sources.set(profileId, sources);
     this.subscribed.set(profileId, configs);
     this.deps.watch?.(profile, configs);
@@ -140,7 +152,8 @@ export class Connections {
 
   /** Health of every source: connected ones, then disconnected ones with their last state. */
   health(): SourceHealth[] {
-    return [...[...this.sources.values()].flat().map((s) => s.status()), ...this.retired.values()];
+    const retired = [...this.retired.values()].map((r) => r.health);
+    return [...[...this.sources.values()].flat().map((s) => s.status()), ...retired];
   }
 
   /** The names of the connections connected now, the demo left out. */
@@ -211,6 +224,30 @@ export class Connections {
   }
 
   /**
+   * Where a source reconnecting under a retired id goes on from. The same stream (endpoint, mode
+   * and topic unchanged) continues after its last seq: what the engine published meanwhile is a
+   * gap, recovered over replay or counted lost, and a restart meanwhile is one. Taken up as a new
+   * stream, the old resident blocks stayed and the new ones were added on top (twice the cache).
+   * Another stream under the id (the connection was edited) is a new engine: the old state goes,
+   * marked as a restart.
+   */
+  private resume(config: SourceConfig): KvSourceOptions['resume'] {
+    const was = this.retired.get(config.id);
+    if (was === undefined) return undefined;
+    const counters = was.health.counters;
+    const c = was.config;
+    if (c.endpoint === config.endpoint && c.mode === config.mode && c.topic === config.topic) {
+      return { lastSeq: was.lastSeq, counters };
+    }
+    if (was.lastSeq === null) return { lastSeq: null, counters };
+    this.deps.sink.record({
+      k: 'reset',
+      rec: { source: config.id, previousSeq: was.lastSeq, at: Date.now() / 1000 },
+    });
+    return { lastSeq: null, counters: { ...counters, resets: counters.resets + 1 } };
+  }
+
+  /**
    * Throws when a connected profile already subscribes to one of these endpoints with a topic that
    * overlaps (one a prefix of the other; "" takes every topic): each batch would come twice and
    * every total count it twice. Bind mode needs no check (the port is taken).
@@ -248,13 +285,13 @@ export class Connections {
     await Promise.all(sources.map((s) => s.close()));
     this.deps.unwatch?.(profileId);
     for (const s of sources) {
-      const last = s.status();
-      this.retired.set(last.id, last);
+      const health = s.status();
+      this.retired.set(health.id, { health, config: s.cfg, lastSeq: s.lastSeq() });
     }
     if (!opts.forget) return;
     // A removed connection takes its disconnected (retired) sources with it too.
-    for (const [id, last] of this.retired) {
-      if (last.profileId !== profileId) continue;
+    for (const [id, { health }] of this.retired) {
+      if (health.profileId !== profileId) continue;
       this.retired.delete(id);
       this.deps.forget(id);
     }

@@ -631,3 +631,29 @@ describe('sequencer with an answer torn on the way', () => {
     expect(t.lost()).toBe(5);
   });
 });
+
+describe('sequencer resumed after a reconnect', () => {
+  it('takes what the engine published meanwhile as a gap, and a seq at or below the last as a restart', () => {
+    const same = (a: string, b: string): boolean => a === b;
+    const gap = make({ replay: false, same });
+    gap.s.resumeAfter(10n);
+    gap.feed(15, 16);
+    expect(gap.delivered()).toEqual([15, 16]);
+    expect(gap.of('gap')).toEqual([{ k: 'gap', from: 11, to: 14, recovered: 0, lost: 4 }]);
+
+    const asked = make({ replay: true, same });
+    asked.s.resumeAfter(10n);
+    asked.feed(13);
+    expect(asked.of('request')).toEqual([{ k: 'request', id: 1, from: 11 }]);
+    asked.replay(1, [11, 12]);
+    expect(asked.delivered()).toEqual([11, 12, 13]);
+
+    // Nothing of the old run is kept to compare with: a seq not past the last is a new run.
+    for (const seq of [10, 3, 0]) {
+      const restarted = make({ replay: false, same });
+      restarted.s.resumeAfter(10n);
+      restarted.feed(seq);
+      expect(restarted.of('reset')).toEqual([{ k: 'reset', previous: 10 }]);
+    }
+  });
+});

@@ -47,7 +47,11 @@ afterEach(async () => {
 });
 
 /** Connects a profile to a simulator and publishes until its first batch has arrived. */
-async function connectSim(publisher = sim, name = 'engine-a'): Promise<string> {
+async function connectSim(
+  publisher = sim,
+  name = 'engine-a',
+  { replay = false } = {},
+): Promise<string> {
   const rank = publisher.ranks[0];
   if (!rank) throw new Error('no sim rank');
   const p = await service.saveProfile({
@@ -55,17 +59,22 @@ async function connectSim(publisher = sim, name = 'engine-a'): Promise<string> {
     endpoint: rank.pubEndpoint,
     mode: 'connect',
     topic: '',
-    replayEndpoint: null,
+    replayEndpoint: replay ? rank.replayEndpoint : null,
     dpRanks: 1,
   });
   await service.connect(p.id);
+  await untilReceived(p.id, publisher);
+  return p.id;
+}
+
+/** Publishes a batch at a time until one more than `messages` has reached the source. */
+async function untilReceived(id: string, publisher = sim, messages = 0): Promise<void> {
   const until = Date.now() + 10_000;
-  while ((last?.sources.find((s) => s.id === p.id)?.counters.messages ?? 0) === 0) {
-    if (Date.now() > until) throw new Error(`no message of ${name} arrived`);
+  while ((last?.sources.find((s) => s.id === id)?.counters.messages ?? 0) <= messages) {
+    if (Date.now() > until) throw new Error(`no message of ${id} arrived`);
     await publisher.publish(1);
     await new Promise((r) => setTimeout(r, 20));
   }
-  return p.id;
 }
 
 /** Publishes n batches and waits until the service has taken them all. */
@@ -184,6 +193,88 @@ describe('sources that go away', () => {
         { id: removed, name: 'engine-a', removedAt: objects[mark]?.removedAt },
       ]);
       expect(service.insights().sources.map((s) => s.source)).toEqual([kept]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('goes on from where a disconnected source stopped: what it missed is recovered over replay', async () => {
+    const replaying = await SimPublisher.start({
+      format: 'array',
+      hash: 'int',
+      rate: 0,
+      seed: 14,
+      replay: true,
+    });
+    try {
+      const id = await connectSim(replaying, 'engine-r', { replay: true });
+      replaying.restart();
+      await replaying.publish(300);
+      const resident = (): number =>
+        Object.values(replaying.stats().ranks[0]?.resident ?? {}).reduce((a, b) => a + b, 0);
+      await expect.poll(() => service.kpis().residentBlocks, { timeout: 5000 }).toBe(resident());
+      await service.disconnect(id);
+      // Published while nobody listened: every one of these removes or stores blocks.
+      await replaying.publish(400);
+      const before = last?.sources.find((s) => s.id === id)?.counters.messages ?? 0;
+      await service.connect(id);
+      await untilReceived(id, replaying, before);
+      await replaying.publish(20);
+      // Taken up as a new stream, the 400 were never asked for and the old blocks stayed beside
+      // the new ones (twice the engine's cache).
+      await expect.poll(() => service.kpis().residentBlocks, { timeout: 5000 }).toBe(resident());
+      const c = last?.sources.find((s) => s.id === id)?.counters;
+      expect(c?.recovered).toBeGreaterThanOrEqual(400);
+      expect([c?.lost, c?.resets]).toEqual([0, 1]);
+      expect(c?.messages).toBeGreaterThan(before);
+    } finally {
+      await replaying.close();
+    }
+  });
+
+  it('counts what a reconnected source missed without replay as lost, and an engine restarted meanwhile as a restart', async () => {
+    const id = await connectSim();
+    sim.restart();
+    await publishAndSettle(200);
+    await service.disconnect(id);
+    await sim.publish(150);
+    const received = last?.sources[0]?.counters.messages ?? 0;
+    await service.connect(id);
+    await untilReceived(id, sim, received);
+    const c = last?.sources[0]?.counters;
+    expect(c?.gaps).toBe(1);
+    expect(c?.lost).toBeGreaterThanOrEqual(150);
+    expect(c?.resets).toBe(1);
+
+    await service.disconnect(id);
+    sim.restart();
+    await sim.publish(30);
+    const messages = last?.sources[0]?.counters.messages ?? 0;
+    await service.connect(id);
+    await untilReceived(id, sim, messages);
+    await sim.publish(20);
+    await waitFor(() => (last?.sources[0]?.counters.resets ?? 0) === 2, 'the restart meanwhile');
+    // A restart the sequencer sees is a gap from seq 0 too: the first 30 were never received.
+    await expect
+      .poll(() => service.series({ rangeSec: null }).markers.filter((m) => m.kind === 'reset'))
+      .toHaveLength(2);
+  });
+
+  it('takes a connection edited to another engine as a new stream: the old blocks go', async () => {
+    const id = await connectSim();
+    await publishAndSettle(100);
+    expect(service.kpis().residentBlocks).toBeGreaterThan(0);
+    const other = await SimPublisher.start({ format: 'array', hash: 'int', rate: 0, seed: 15 });
+    try {
+      const profile = service.listProfiles().find((p) => p.id === id);
+      if (!profile) throw new Error('no profile');
+      await service.saveProfile({ ...profile, endpoint: other.ranks[0]?.pubEndpoint ?? '' });
+      // Kept, engine-a's blocks would be counted as the new engine's from its first batch on.
+      expect(service.kpis().residentBlocks).toBe(0);
+      await waitFor(() => last?.sources[0]?.counters.resets === 1, 'the restart counted');
+      expect(
+        service.series({ rangeSec: null }).markers.filter((m) => m.kind === 'reset'),
+      ).toHaveLength(1);
     } finally {
       await other.close();
     }
