@@ -306,6 +306,8 @@ export interface EventRow extends EventRecord {
 export interface EventPage {
   /** Matching events still held in memory (the recording has them all). */
   total: number;
+  /** Where rows start: the offset asked, or the last page's when that was past the end. */
+  offset: number;
   rows: EventRow[];
   /** Arrival number of the newest event held, whatever the filters (-1 when none). */
   newest: number;

@@ -239,10 +239,20 @@ export class EventRing {
     return this.arena.length;
   }
 
-  /** Matching events, newest first (up to arrival number q.upTo, before q.beforeTs when given), paged. */
+  /**
+   * Matching events, newest first (up to arrival number q.upTo, before q.beforeTs when given), paged.
+   * An offset past the end answers the last page, from the offset it says: a held list's oldest
+   * rows leave the ring as new events arrive, and a reader at its end asked for rows already gone
+   * (2,000 events a second outran every fetch, and the rows stayed "…").
+   */
   query(q: EventQuery): EventPage {
+    const page = this.page(q, Math.max(0, Math.floor(q.offset)));
+    if (page.rows.length > 0 || page.offset < page.total || page.total === 0) return page;
+    return this.page(q, Math.max(0, page.total - Math.max(0, Math.floor(q.limit))));
+  }
+
+  private page(q: EventQuery, offset: number): EventPage {
     const newest = this.n - 1;
-    const offset = Math.max(0, Math.floor(q.offset));
     const limit = Math.max(0, Math.floor(q.limit));
     // A bit per type asked for (a type not known sets a bit no row has).
     let typeMask = 0;
@@ -250,7 +260,7 @@ export class EventRing {
     const src = q.source === undefined || q.source === '' ? -1 : this.sources.find(q.source);
     const med = q.medium === undefined ? -1 : this.media.find(q.medium);
     // A name never seen matches nothing.
-    if (src === undefined || med === undefined) return { total: 0, rows: [], newest };
+    if (src === undefined || med === undefined) return { total: 0, offset, rows: [], newest };
     const terms = hashTerms(q.hash);
     const match = terms === null ? null : hashMatcher(q.hash);
     const verdict = terms === null ? null : this.hashVerdicts(terms);
@@ -285,7 +295,7 @@ export class EventRing {
       }
       total += 1;
     }
-    return { total, rows: out, newest };
+    return { total, offset, rows: out, newest };
   }
 
   /** The event of a held slot, as it was pushed. */

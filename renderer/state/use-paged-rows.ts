@@ -7,6 +7,8 @@ import { useThrottledRefresh } from './use-throttled-refresh';
 
 export interface PageResult<T> {
   total: number;
+  /** Where the rows start, when not where they were asked from (a page past a shrunk end). */
+  offset?: number;
   rows: T[];
 }
 
@@ -81,7 +83,14 @@ export function usePagedRows<T, P extends PageResult<T> = PageResult<T>>(
       const page = await fetchPage(offset, limit);
       // Asked under an older question (before a freeze, say): its rows would show the wrong thing.
       if (fetchRef.current !== fetchPage || heldAnswer(fetchPage)) return;
-      const next = { key, asked: fetchPage, total: page.total, offset, rows: page.rows, page };
+      const next = {
+        key,
+        asked: fetchPage,
+        total: page.total,
+        offset: page.offset ?? offset,
+        rows: page.rows,
+        page,
+      };
       loadedRef.current = next;
       setLoaded(next);
       setError(null);

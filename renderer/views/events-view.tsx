@@ -72,6 +72,17 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   const hold = () => setUpTo((u) => u ?? newest ?? -1);
   const held = upTo !== null;
   const newer = held && newest !== null ? Math.max(0, newest - upTo) : 0;
+  // The oldest rows of a held list leave the event log as new events arrive: say how many went
+  // since it was held (its total then, kept per hold and filter; set while rendering, as React
+  // has state derived from props).
+  const [heldTotal, setHeldTotal] = useState<{ key: string; upTo: number; total: number } | null>(
+    null,
+  );
+  const sameHold = heldTotal !== null && heldTotal.key === key && heldTotal.upTo === upTo;
+  if (!held && heldTotal !== null) setHeldTotal(null);
+  else if (held && !sameHold && paged.total !== null)
+    setHeldTotal({ key, upTo, total: paged.total });
+  const left = held && sameHold ? Math.max(0, heldTotal.total - (paged.total ?? 0)) : 0;
 
   // A row opened holds the list too: new rows on top would push it down and out of view (the
   // list following it there would leave the top and hold only after the rows had moved). So
@@ -209,6 +220,15 @@ export function EventsView({ at, onClearAt, notify }: Props) {
             ? '…'
             : `${plural(paged.total, 'event')}${frozen ? ' (paused)' : held ? heldWhy : ''}`}
         </span>
+        {left > 0 && (
+          <span
+            className="muted"
+            data-testid="event-left"
+            title="The event log keeps the newest events in memory; the recording has every one"
+          >
+            {plural(left, 'older event')} left the log since the hold
+          </span>
+        )}
         {at !== undefined && (
           <span className="chip" data-testid="event-at">
             Before {formatDateTime(at)}

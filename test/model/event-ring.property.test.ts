@@ -29,10 +29,12 @@ function reference(held: EventRecord[], firstN: number, q: EventQuery) {
       const parent = ev.type === 'BlockStored' ? ev.parent_block_hash : null;
       if (!ev.block_hashes.some(match) && !(parent !== null && match(parent))) continue;
     }
-    if (total >= q.offset && rows.length < q.limit) rows.push({ ...rec, n });
+    rows.push({ ...rec, n });
     total += 1;
   }
-  return { total, rows, newest };
+  // A page asked past the end is the last page, from where it starts.
+  const offset = q.offset >= total && total > 0 ? Math.max(0, total - q.limit) : q.offset;
+  return { total, offset, rows: rows.slice(offset, offset + q.limit), newest };
 }
 
 // Hashes and names chosen to meet each other: a source or lora named like a hash prefix, hex

@@ -32,9 +32,23 @@ describe('the event ring', () => {
     expect(ring.query({ offset: 0, limit: 1 }).rows[0]?.n).toBe(19_999);
   });
 
+  it('answers a page asked past the end of a held snapshot with its last rows, from where they start', () => {
+    // A reader held at the end of the list: the oldest rows leave the ring as new ones arrive.
+    const ring = new EventRing(10);
+    for (let i = 0; i < 10; i++) ring.push(stored('s', i, [`h${i}`]));
+    expect(ring.query({ offset: 7, limit: 3, upTo: 9 }).rows.map((r) => r.n)).toEqual([2, 1, 0]);
+    for (let i = 10; i < 16; i++) ring.push(stored('s', i, [`h${i}`]));
+    const page = ring.query({ offset: 7, limit: 3, upTo: 9 });
+    expect([page.total, page.offset]).toEqual([4, 1]);
+    expect(page.rows.map((r) => r.n)).toEqual([8, 7, 6]);
+    // Within the end, the offset asked is the offset answered.
+    expect(ring.query({ offset: 2, limit: 3, upTo: 9 })).toMatchObject({ total: 4, offset: 2 });
+  });
+
   it('says -1 as the newest while empty', () => {
     expect(new EventRing(4).query({ offset: 0, limit: 1 })).toEqual({
       total: 0,
+      offset: 0,
       rows: [],
       newest: -1,
     });
