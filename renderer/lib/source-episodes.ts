@@ -43,7 +43,7 @@ export function sourceEpisodeNotices(
     const lost = s.counters.lost - before.counters.lost;
     if (lost > 0) {
       out.push({
-        text: `${s.name} lost ${plural(lost, 'batch', 'batches')}: the engine no longer held them for replay.`,
+        text: `${s.name} lost ${plural(lost, 'batch', 'batches')}: missed, and not recovered over replay (none is set, or the engine no longer held them).`,
         kind: 'error',
       });
     }

@@ -57,7 +57,7 @@ describe('source episode notices', () => {
     const notices = sourceEpisodeNotices(byId(src()), [next]);
     expect(notices.map((n) => n.text)).toEqual([
       'engine-a restarted (a new engine process): its resident blocks start again from empty.',
-      'engine-a lost 1,200 batches: the engine no longer held them for replay.',
+      'engine-a lost 1,200 batches: missed, and not recovered over replay (none is set, or the engine no longer held them).',
     ]);
   });
 
