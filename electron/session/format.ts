@@ -28,6 +28,7 @@ import {
   blockSizeField,
   countField,
   intField,
+  labelField,
   placementFields,
   SeqOutOfReach,
   seqField,
@@ -149,7 +150,6 @@ export function readHeader(v: Record<string, unknown>): {
 type Obj = Record<string, unknown>;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const strOrNull = (v: unknown): string | null => str(v) ?? null;
 const finiteOr = (v: unknown, d: number): number =>
   typeof v === 'number' && Number.isFinite(v) ? v : d;
 
@@ -206,11 +206,11 @@ export function parseEvent(o: Obj, fromFile = true): KvEvent {
         ? blockSizeField(o.block_size)
         : (intField(o.block_size, 'block_size', 0, MAX_BLOCK_SIZE) ?? 0),
       lora_id: intField(o.lora_id, 'lora_id', INT32_MIN, INT32_MAX),
-      medium: strOrNull(o.medium),
-      lora_name: strOrNull(o.lora_name),
+      medium: labelField(o.medium, 'medium'),
+      lora_name: labelField(o.lora_name, 'lora_name'),
       extra_keys_count: countField(o.extra_keys_count, 'extra_keys_count'),
       group_idx: intField(o.group_idx, 'group_idx', 0, MAX_GROUP_IDX),
-      kv_cache_spec_kind: strOrNull(o.kv_cache_spec_kind),
+      kv_cache_spec_kind: labelField(o.kv_cache_spec_kind, 'kv_cache_spec_kind'),
       kv_cache_spec_sliding_window: intField(
         o.kv_cache_spec_sliding_window,
         'kv_cache_spec_sliding_window',
@@ -228,12 +228,12 @@ export function parseEvent(o: Obj, fromFile = true): KvEvent {
     return {
       type,
       block_hashes,
-      medium: strOrNull(o.medium),
+      medium: labelField(o.medium, 'medium'),
       group_idx: intField(o.group_idx, 'group_idx', 0, MAX_GROUP_IDX),
       ...placementFields(o),
     };
   }
-  if (type === 'AllBlocksCleared') return { type, medium: strOrNull(o.medium) };
+  if (type === 'AllBlocksCleared') return { type, medium: labelField(o.medium, 'medium') };
   throw new BadLine(`unknown event type ${quoteValue(type)}`);
 }
 
@@ -267,6 +267,8 @@ function parseRecordOrThrow(
   const ok = (r: SessionRecord) => ({ r, timeError: null });
   switch (o.k) {
     case 'event': {
+      if (source === undefined && o.source !== undefined)
+        throw new BadLine(`source ${quoteValue(o.source)} is not a string`);
       if (source === undefined || o.seq === undefined || o.ts === undefined)
         throw new BadLine('event without source, seq or ts');
       let seq: number;

@@ -142,7 +142,9 @@ class LineSplitter {
 
   private emit(raw: string, last: boolean): void {
     this.lineNo += 1;
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    // A byte-order mark some Windows editors put before the first line is no part of its JSON.
+    if (this.lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     if (line.trim() !== '') this.visit(line, this.lineNo, last);
   }
 }

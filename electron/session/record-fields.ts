@@ -76,6 +76,16 @@ export function blockSizeField(v: unknown): number {
   return v === undefined ? 0 : (intField(v, 'block_size', 1, MAX_BLOCK_SIZE) ?? 0);
 }
 
+/**
+ * A text label (medium, LoRA name, spec kind): undefined and null read as null. Any other type is a
+ * bad line: read as null, `"medium": ["GPU"]` made a cache of its own, "unspecified", unsaid.
+ */
+export function labelField(v: unknown, what: string): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string') return v;
+  throw new BadLine(`${what} ${describe(v)} is not a string`);
+}
+
 /** A count field (token_count, presence counts): a whole number from 0 to MAX_COUNT, 0 if absent. */
 export function countField(v: unknown, what: string): number {
   return intField(v, what, 0, MAX_COUNT) ?? 0;

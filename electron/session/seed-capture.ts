@@ -12,7 +12,7 @@ import {
   eventTimeProblem,
 } from '../../shared/event-bounds';
 import type { EventRecord, HashKey, KvEvent } from '../../shared/events';
-import type { SessionRecord } from './format';
+import { SESSION_FORMAT, type SessionRecord } from './format';
 import { MAX_LINE_BYTES, readLines, type SessionInput } from './line-reader';
 import { parseLossless } from './lossless-json';
 import { OutOfReachBatches } from './out-of-reach-seq';
@@ -23,6 +23,7 @@ import {
   captureHash,
   countField,
   intField,
+  labelField,
   placementFields,
   SeqOutOfReach,
   seqField,
@@ -80,14 +81,14 @@ function captureEvent(o: Obj): KvEvent {
           : countField(o.token_count, 'token_count'),
       block_size: blockSizeField(o.block_size),
       lora_id: intField(o.lora_id, 'lora_id', INT32_MIN, INT32_MAX),
-      medium: str(o.medium),
+      medium: labelField(o.medium, 'medium'),
       lora_name: loraIsMap ? null : str(o.lora_name),
       extra_keys_count:
         o.extra_keys_count === undefined
           ? present(o.extra_keys)
           : countField(o.extra_keys_count, 'extra_keys_count'),
       group_idx: intField(o.group_idx, 'group_idx', 0, MAX_GROUP_IDX),
-      kv_cache_spec_kind: str(o.kv_cache_spec_kind),
+      kv_cache_spec_kind: labelField(o.kv_cache_spec_kind, 'kv_cache_spec_kind'),
       kv_cache_spec_sliding_window: intField(
         o.kv_cache_spec_sliding_window,
         'kv_cache_spec_sliding_window',
@@ -112,12 +113,13 @@ function captureEvent(o: Obj): KvEvent {
     return {
       type: 'BlockRemoved',
       block_hashes: hashList(o.block_hashes),
-      medium: str(o.medium),
+      medium: labelField(o.medium, 'medium'),
       group_idx: intField(o.group_idx, 'group_idx', 0, MAX_GROUP_IDX),
       ...placementFields(o),
     };
   }
-  if (o.type === 'AllBlocksCleared') return { type: 'AllBlocksCleared', medium: str(o.medium) };
+  if (o.type === 'AllBlocksCleared')
+    return { type: 'AllBlocksCleared', medium: labelField(o.medium, 'medium') };
   throw new BadLine(`unknown event type ${quoteValue(o.type)}`);
 }
 
@@ -154,6 +156,11 @@ export async function importSeedCapture(
     problems.add(p);
   };
   const readLine = (o: Obj, line: string, lineNo: number): void => {
+    if (lineNo === 1 && o.format === SESSION_FORMAT) {
+      throw new Error(
+        'this is a KV Scope session, not a capture: open it with Open session (kvscope analyze reads either)',
+      );
+    }
     const rank = intField(o.dp_rank, 'dp_rank', 0, MAX_DP_RANK);
     const source = rank !== null && rank > 0 ? `${base}#${rank}` : base;
     let givenSeq: number | null;

@@ -318,4 +318,24 @@ describe('u64 seqs, absurd hashes and counts', () => {
       'line 3: token_count -1 is out of range (a whole number from 0 to 4294967296) (skipped)',
     ]);
   });
+
+  it('refuses a label of the wrong type as a problem line, not a medium of its own', async () => {
+    const good = ev(1, T0, '11');
+    const list = ev(2, T0, '22').replace('"medium":"GPU"', '"medium":["GPU"]');
+    const numbered = ev(3, T0, '33').replace('"source":"a"', '"source":123');
+    expect(list).toContain('["GPU"]');
+    expect(numbered).toContain('"source":123');
+    const s = await session([header, good, list, numbered]);
+    expect(hashesOf(s.events)).toEqual(['11']);
+    expect(s.problems).toEqual([
+      'line 3: medium a list of 1 is not a string (skipped)',
+      'line 4: source 123 is not a string (skipped)',
+    ]);
+    const c = await capture([
+      capLine({ ts: T0, type: 'BlockStored', block_hashes: '[5]', medium: 'GPU' }),
+      capLine({ ts: T0 + 1, type: 'BlockStored', block_hashes: '[6]', medium: 7 }),
+    ]);
+    expect(c.events.map((e) => e.event.medium)).toEqual(['GPU']);
+    expect(c.problems).toEqual(['line 2: medium 7 is not a string (skipped)']);
+  });
 });

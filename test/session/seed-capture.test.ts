@@ -140,4 +140,17 @@ describe('capture import', () => {
       'line 3: unknown event type "Mystery" (skipped)',
     ]);
   });
+
+  it('reads a capture whose first line starts with a byte-order mark', async () => {
+    const plain = await collect(seedLines.slice(1).join('\n'));
+    const marked = await collect(`\uFEFF${seedLines.slice(1).join('\n')}`);
+    expect(marked.recs).toEqual(plain.recs);
+    expect(marked.res.events).toBe(4);
+    expect(marked.res.problems).toEqual(plain.res.problems);
+  });
+
+  it('says a session imported as a capture is a session', async () => {
+    const header = JSON.stringify({ format: 'kvscope-session', version: 2, sources: [] });
+    await expect(collect(`${header}\n`)).rejects.toThrow(/is a KV Scope session.*Open session/);
+  });
 });
