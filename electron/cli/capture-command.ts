@@ -46,6 +46,16 @@ const positiveInt =
     return n;
   };
 
+/** --stall-after: seconds, more than 0 (a stall after 0 s would be every moment), at most a day. */
+function stallSeconds(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0 || n > 86_400)
+    throw new Error(
+      `--stall-after must be a number of seconds above 0 and at most 86400, got "${v}"`,
+    );
+  return n;
+}
+
 /** A second --endpoint is refused: capture reads one engine (its ranks through --dp). */
 function oneEndpoint(value: string, previous: string | undefined): string {
   if (previous === undefined) return value;
@@ -69,7 +79,12 @@ export function registerCapture(program: Command): void {
     .option('--replay-endpoint <url>', "the engine's replay (ROUTER) endpoint, to recover gaps")
     .option('--max <n>', 'stop after N events (0 = run until Ctrl-C)', positiveInt('--max'))
     .option('--json', 'one JSON object per event per line (hashes as exact integers / hex strings)')
-    .option('--stall-after <sec>', 'warn on stderr after this many silent seconds', Number, 10)
+    .option(
+      '--stall-after <sec>',
+      'warn on stderr after this many silent seconds',
+      stallSeconds,
+      10,
+    )
     .option(
       '--dp <n>',
       'data-parallel ranks: rank r on the --endpoint port + r (replay port likewise)',
