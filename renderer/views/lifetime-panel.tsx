@@ -1,6 +1,6 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { LifetimeReport } from '../../shared/analysis-report';
-import { formatDuration, formatInt } from '../lib/format';
+import { formatCompact, formatDuration, formatInt } from '../lib/format';
 import type { ChartColors } from '../lib/theme';
 
 interface Props {
@@ -62,7 +62,7 @@ export function LifetimePanel({ lifetimes, backwardRemovals, colors }: Props) {
                     height={44}
                     textAnchor="end"
                   />
-                  <YAxis tick={tick} tickFormatter={formatInt} width={48} />
+                  <YAxis tick={tick} tickFormatter={formatCompact} width={48} />
                   <Tooltip contentStyle={{ background: colors.tooltipBg, color: colors.text }} />
                   <Bar dataKey="count" fill={colors.lines[2]} isAnimationActive={false} />
                 </BarChart>

@@ -1,6 +1,6 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { AnalysisReport } from '../../shared/analysis-report';
-import { formatClock, formatInt, formatPercent } from '../lib/format';
+import { formatClock, formatCompact, formatInt, formatPercent } from '../lib/format';
 import type { ChartColors } from '../lib/theme';
 import { thrashAtWindow, thrashWindows } from '../lib/thrash-window';
 
@@ -57,7 +57,7 @@ export function ThrashPanel({ report, colors, windowS, onWindowChange }: Props) 
             <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
               <CartesianGrid stroke={colors.grid} strokeDasharray="3 3" />
               <XAxis dataKey="t" tick={tick} tickFormatter={(t: number) => formatClock(t)} />
-              <YAxis tick={tick} tickFormatter={formatInt} width={56} />
+              <YAxis tick={tick} tickFormatter={formatCompact} width={56} />
               <Tooltip
                 contentStyle={{ background: colors.tooltipBg, color: colors.text }}
                 labelFormatter={(t) => `${formatClock(Number(t))}, ${s.binS} s bin`}

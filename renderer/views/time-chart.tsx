@@ -15,7 +15,7 @@ import type { ChartRow, LineDef } from '../lib/chart-rows';
 import { drawnMarkers, drawOrder, pruneHidden, toggleHidden } from '../lib/chart-rows';
 import { dragWindow, type TimeWindow } from '../lib/chart-zoom';
 import type { ChartExportMeta } from '../lib/png-export';
-import { formatClock, formatDateTime, formatInt, formatRate } from '../lib/format';
+import { formatClock, formatCompact, formatDateTime, formatInt, formatRate } from '../lib/format';
 import { sourceLabel } from '../lib/source-names';
 import type { SourceNames } from '../lib/source-names';
 import { lineColor } from '../lib/theme';
@@ -248,7 +248,8 @@ export function TimeChart({
                 tick={axisTick}
                 stroke={colors.axis}
                 width={56}
-                tickFormatter={(v: number) => fmt(v)}
+                // Abbreviated on the axis (1.2M): its width is fixed; the tooltip says every digit.
+                tickFormatter={(v: number) => (unit === 'rate' ? formatRate(v) : formatCompact(v))}
                 allowDecimals={unit === 'rate'}
               />
               <Tooltip
