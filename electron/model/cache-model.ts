@@ -56,6 +56,8 @@ export interface SourceRows {
   allSlotsBits: boolean;
   /** Event time of the source's last level write (its last batch), null before one. */
   levelTs: number | null;
+  /** The second of its first batch (null before one): its rates are over no longer than it is known. */
+  firstSec: number | null;
 }
 
 /** What one source contributed to the totals: a removed source takes its share with it. */
@@ -176,6 +178,7 @@ export class CacheModel {
     if (records.length === 0) return;
     const first = records[0] as EventRecord;
     const rows = this.rowsOf(first.source);
+    rows.firstSec ??= Math.floor(first.ts);
     this.bins.add(rows.batches, first.ts, 1);
     // A batch is one source's: its rows, counts and index are looked up once, not per event.
     const c = this.countsOf(first.source);
@@ -507,7 +510,10 @@ export class CacheModel {
     // Live (atTs), over whole seconds only, as the charts: the second still filling would read low.
     const to = atTs === undefined ? span.last : Math.floor(atTs - SETTLE_SEC) - 1;
     if (to < span.first) return { storedPerSec: 0, removedPerSec: 0 };
-    const from = Math.max(span.first, to - KPI_WINDOW_SEC + 1);
+    // A source known for 3 s is rated over those 3 s, not over 10 with 7 empty ones.
+    const known = source === null ? null : (this.sourceRows.get(source)?.firstSec ?? null);
+    const from = Math.max(span.first, known ?? span.first, to - KPI_WINDOW_SEC + 1);
+    if (to < from) return { storedPerSec: 0, removedPerSec: 0 };
     const secs = to - from + 1;
     let stored = 0;
     let removed = 0;
@@ -534,6 +540,7 @@ export class CacheModel {
         slotMask: 0,
         allSlotsBits: true,
         levelTs: null,
+        firstSec: null,
       };
       this.sourceRows.set(source, rows);
       if (!this.sourceIds.includes(source)) this.sourceIds.push(source);

@@ -157,4 +157,25 @@ describe('CacheModel counts', () => {
     expect(m.sourceStats('a').storedPerSec).toBe(2);
     expect(m.sourceStats('nobody').storedPerSec).toBe(0);
   });
+
+  it("rates a source that joined a few seconds ago over those seconds, not the window's 10", () => {
+    const m = new CacheModel();
+    for (let t = 0; t < 30; t += 1) m.apply(batch([stored('a', 1000 + t, [`a${t}`])]));
+    // b joins at 1027 and stores 6 blocks a second: seconds 1027..1029.
+    for (let t = 27; t < 30; t += 1) {
+      m.apply(
+        batch([
+          stored(
+            'b',
+            1000 + t,
+            [0, 1, 2, 3, 4, 5].map((j) => `b${t}-${j}`),
+          ),
+        ]),
+      );
+    }
+    expect(m.sourceStats('b').storedPerSec).toBe(6);
+    expect(m.sourceStats('a').storedPerSec).toBe(1);
+    // The total stays over the whole window: (10 x 1 + 3 x 6) / 10.
+    expect(m.kpis().storedPerSec).toBeCloseTo(2.8, 10);
+  });
 });
