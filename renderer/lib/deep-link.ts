@@ -22,7 +22,9 @@ export function parseDeepLink(locationHash: string): DeepLink {
   const params = new URLSearchParams(query);
   const hash = params.get('hash')?.trim();
   if (view === 'chains' && hash) return { view, hash };
-  const at = Number(params.get('at') ?? NaN);
+  // An empty "at=" is no time (Number('') is 0, which showed no event at all).
+  const rawAt = params.get('at')?.trim() ?? '';
+  const at = rawAt === '' ? NaN : Number(rawAt);
   // An event time before the epoch is no time a stream sends: such a link shows every event.
   if (view === 'events' && Number.isFinite(at) && at >= 0 && at <= MAX_ABS_TS_SEC) {
     return { view, at };

@@ -20,6 +20,8 @@ describe('deep links', () => {
     expect(parseDeepLink('#events?at=12.5')).toEqual({ view: 'events', at: 12.5 });
     expect(parseDeepLink('#events?at=0')).toEqual({ view: 'events', at: 0 });
     expect(parseDeepLink('#events?at=-5')).toEqual({ view: 'events' });
+    expect(parseDeepLink('#events?at=')).toEqual({ view: 'events' });
+    expect(parseDeepLink('#events?at=%20')).toEqual({ view: 'events' });
   });
 
   it('writes links that read back the same', () => {
