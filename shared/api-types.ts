@@ -98,6 +98,11 @@ export interface Marker {
   kind: 'clear' | 'gap' | 'reset';
   source: string;
   detail: string;
+  /**
+   * A gap with batches lost: event time of the source's last batch before it. Its rates between
+   * then and `t` lack what was lost (shaded on the charts, not read as a quiet engine).
+   */
+  from?: number;
 }
 
 /** How far the service is in reading a file it opens. */

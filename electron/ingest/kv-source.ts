@@ -193,6 +193,9 @@ export class KvSource {
     }
   }
 
+  /** Event time of the last batch delivered (null before one). */
+  lastBatchTs: number | null = null;
+
   /** The highest seq settled (delivered, or counted lost); null before the first batch. */
   lastSeq(): number | null {
     const last = this.seq.lastSeq;
@@ -422,12 +425,14 @@ export class KvSource {
     // that is not usable comes as null, its events as event errors: none to apply.
     const records = d.events;
     c.events += records.length;
-    if (d.ts !== null)
+    if (d.ts !== null) {
+      this.lastBatchTs = d.ts;
       this.sink.record({
         k: 'batch',
         meta: { source, seq: n, ts: d.ts, dpRank: d.dpRank },
         events: records,
       });
+    }
     for (const err of d.errors) {
       c.eventErrors++;
       this.sink.record({

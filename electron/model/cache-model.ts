@@ -207,13 +207,16 @@ export class CacheModel {
 
   /** A run of missing sequence numbers: counted and marked. */
   private applyGap(g: GapRecord): void {
-    this.rowsOf(g.source);
+    const rows = this.rowsOf(g.source);
     const c = this.countsOf(g.source);
     c.gaps += 1;
     c.lost += g.lost;
     c.recovered += g.recovered;
     const detail = `seq ${g.from}–${g.to} missing: ${g.recovered} recovered, ${g.lost} lost`;
-    this.mark({ t: g.at, kind: 'gap', source: g.source, detail });
+    const m: Marker = { t: g.at, kind: 'gap', source: g.source, detail };
+    // The batch before the gap was the source's last one applied: the lost ones lie in between.
+    if (g.lost > 0 && rows.levelTs !== null && rows.levelTs < g.at) m.from = rows.levelTs;
+    this.mark(m);
   }
 
   /**

@@ -50,6 +50,8 @@ interface Retired {
   health: SourceHealth;
   config: SourceConfig;
   lastSeq: number | null;
+  /** Event time of its last batch (null before one). */
+  lastTs: number | null;
 }
 
 /** The sources KV Scope subscribes to, by profile. */
@@ -242,7 +244,8 @@ export class Connections {
     if (was.lastSeq === null) return { lastSeq: null, counters };
     this.deps.sink.record({
       k: 'reset',
-      rec: { source: config.id, previousSeq: was.lastSeq, at: Date.now() / 1000 },
+      // Dated at the old stream's end: the engine's clock, where the charts have it.
+      rec: { source: config.id, previousSeq: was.lastSeq, at: was.lastTs ?? Date.now() / 1000 },
     });
     return { lastSeq: null, counters: { ...counters, resets: counters.resets + 1 } };
   }
@@ -286,7 +289,12 @@ export class Connections {
     this.deps.unwatch?.(profileId);
     for (const s of sources) {
       const health = s.status();
-      this.retired.set(health.id, { health, config: s.cfg, lastSeq: s.lastSeq() });
+      this.retired.set(health.id, {
+        health,
+        config: s.cfg,
+        lastSeq: s.lastSeq(),
+        lastTs: s.lastBatchTs,
+      });
     }
     if (!opts.forget) return;
     // A removed connection takes its disconnected (retired) sources with it too.

@@ -265,6 +265,20 @@ export function TimeChart({
                 }}
                 labelStyle={{ color: colors.text }}
               />
+              {drawn.map(
+                (m, i) =>
+                  // A gap's lost span: its rates lack what was lost (not an engine gone quiet).
+                  m.from !== undefined && (
+                    <ReferenceArea
+                      key={`lost-${m.t}-${i}`}
+                      x1={m.from}
+                      x2={m.t}
+                      fill={colors.markers.gap}
+                      fillOpacity={0.1}
+                      ifOverflow="hidden"
+                    />
+                  ),
+              )}
               {drawn.map((m, i) => (
                 <ReferenceLine
                   key={`${m.kind}-${m.t}-${i}`}
@@ -335,6 +349,7 @@ function MarkerNote({
             <span className="marker-swatch" style={{ background: colors.markers[k] }} />
             {MARKER_LABEL[k]} ×{ms.length}
             {drawnOf(k) < ms.length && ` (newest ${drawnOf(k)} drawn)`}
+            {k === 'gap' && ms.some((m) => m.from !== undefined) && ', lost spans shaded'}
           </span>
         );
       })}

@@ -147,6 +147,20 @@ describe('CacheModel counts', () => {
     expect(m.series({ rangeSec: null }).markers.map((x) => x.kind)).toEqual(['gap', 'reset']);
   });
 
+  it('spans a gap with lost batches from the last batch before it, and one fully recovered not', () => {
+    const m = new CacheModel();
+    m.apply(batch([stored('a', 100, ['1'])]));
+    m.apply({ k: 'gap', rec: { source: 'a', from: 1, to: 40, recovered: 10, lost: 30, at: 130 } });
+    m.apply(batch([stored('a', 130, ['2'])]));
+    m.apply({ k: 'gap', rec: { source: 'a', from: 42, to: 45, recovered: 4, lost: 0, at: 140 } });
+    m.apply(batch([stored('a', 140, ['3'])]));
+    const gaps = m.series({ rangeSec: null }).markers.filter((x) => x.kind === 'gap');
+    expect(gaps.map((g) => [g.t, g.from])).toEqual([
+      [130, 100],
+      [140, undefined],
+    ]);
+  });
+
   it('reports stored and removed per second over the last 10 s of event time', () => {
     const m = new CacheModel();
     for (let t = 0; t < 30; t += 1) m.apply(batch([stored('a', 1000 + t, [`h${t}a`, `h${t}b`])]));
