@@ -129,6 +129,8 @@ export class KvSource {
   /** The last peer hung up and none came back yet: the hint says so, silence does not override it. */
   private peerHungUp = false;
   private lastMessageAt: number | null = null;
+  /** Event time of the last batch delivered (null before one). */
+  lastBatchTs: number | null = null;
   private readonly startedAt = Date.now();
   private readonly fingerprint = new FingerprintBuilder();
   private readonly listeners = new Set<StatusListener>();
@@ -192,9 +194,6 @@ export class KvSource {
       if (opts.resume.lastSeq !== null) this.seq.resumeAfter(BigInt(opts.resume.lastSeq));
     }
   }
-
-  /** Event time of the last batch delivered (null before one). */
-  lastBatchTs: number | null = null;
 
   /** The highest seq settled (delivered, or counted lost); null before the first batch. */
   lastSeq(): number | null {
