@@ -66,7 +66,9 @@ export function EventsView({ at, onClearAt, notify }: Props) {
       bridge().queryEvents({ ...filter, offset, limit, ...(upTo !== null ? { upTo } : {}) }),
     [filter, upTo],
   );
-  const paged = usePagedRows<Row, EventPage>(fetchPage, key, frame?.n, !frozen, 500);
+  // Refreshed while paused too: a snapshot up to `upTo` keeps its rows, and its counts (newer
+  // events, those gone from the log) keep moving; frozen, they stood until the next keystroke.
+  const paged = usePagedRows<Row, EventPage>(fetchPage, key, frame?.n, true, 500);
   const newest = paged.page?.newest ?? null;
   // Hold at what is on screen: the newest arrival of the page shown, so no row moves.
   const hold = () => setUpTo((u) => u ?? newest ?? -1);
@@ -279,7 +281,9 @@ export function EventsView({ at, onClearAt, notify }: Props) {
           </div>
           {paged.total === 0 ? (
             <div className="empty muted">
-              No events yet{hash || source ? ' matching the filters' : ''}.
+              {left > 0
+                ? 'Every event this held list showed has left the event log since (it keeps the newest); resume to see the newest.'
+                : `No events yet${hash || source ? ' matching the filters' : ''}.`}
             </div>
           ) : (
             <VirtualRows
