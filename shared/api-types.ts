@@ -316,6 +316,12 @@ export interface EventPage {
   rows: EventRow[];
   /** Arrival number of the newest event held, whatever the filters (-1 when none). */
   newest: number;
+  /**
+   * Asked for the events before a time, found none, and older events have left the log: the
+   * earliest event time it still holds (every held event is at or past that time), so a reader
+   * can tell events gone from the log from none sent. Absent otherwise.
+   */
+  heldFromTs?: number;
 }
 
 /** The text formats the events and chains export to. */

@@ -247,8 +247,16 @@ export class EventRing {
    */
   query(q: EventQuery): EventPage {
     const page = this.page(q, Math.max(0, Math.floor(q.offset)));
-    if (page.rows.length > 0 || page.offset < page.total || page.total === 0) return page;
+    if (page.total === 0) return this.withHeldFrom(page, q.beforeTs);
+    if (page.rows.length > 0 || page.offset < page.total) return page;
     return this.page(q, Math.max(0, page.total - Math.max(0, Math.floor(q.limit))));
+  }
+
+  /** An empty page before `beforeTs`, saying so when the events before it left the log. */
+  private withHeldFrom(page: EventPage, beforeTs: number | undefined): EventPage {
+    if (beforeTs === undefined || this.n === this.count) return page;
+    const heldFromTs = this.earliestTs();
+    return heldFromTs !== null && heldFromTs >= beforeTs ? { ...page, heldFromTs } : page;
   }
 
   private page(q: EventQuery, offset: number): EventPage {
@@ -296,6 +304,17 @@ export class EventRing {
       total += 1;
     }
     return { total, offset, rows: out, newest };
+  }
+
+  /** The earliest event time held (a removed source's rows aside), null when none is. */
+  private earliestTs(): number | null {
+    let min: number | null = null;
+    for (let i = 0, slot = this.oldest(); i < this.count; i += 1) {
+      const ts = this.ts[slot] as number;
+      if (!((this.flags[slot] as number) & GONE) && (min === null || ts < min)) min = ts;
+      slot = (slot + 1) % this.capacity;
+    }
+    return min;
   }
 
   /** The event of a held slot, as it was pushed. */

@@ -25,8 +25,9 @@ export function parseDeepLink(locationHash: string): DeepLink {
   // An empty "at=" is no time (Number('') is 0, which showed no event at all).
   const rawAt = params.get('at')?.trim() ?? '';
   const at = rawAt === '' ? NaN : Number(rawAt);
-  // An event time before the epoch is no time a stream sends: such a link shows every event.
-  if (view === 'events' && Number.isFinite(at) && at >= 0 && at <= MAX_ABS_TS_SEC) {
+  // A relative clock can run negative (a chart click on it writes such a link), so a time counts
+  // within the event time bounds either side of zero; past them a link shows every event.
+  if (view === 'events' && Number.isFinite(at) && Math.abs(at) <= MAX_ABS_TS_SEC) {
     return { view, at };
   }
   return { view };

@@ -137,6 +137,16 @@ export function EventsView({ at, onClearAt, notify }: Props) {
     );
   };
 
+  const filtered = hash || source || medium || types.length < KV_EVENT_TYPES.length;
+  const heldFromTs = paged.page?.heldFromTs;
+  const emptyText =
+    left > 0
+      ? 'Every event this held list showed has left the event log since (it keeps the newest).'
+      : at !== undefined && heldFromTs !== undefined
+        ? // A chart clicked further back than the log reaches: the events were there, and went.
+          `The events before ${formatDateTime(at)} have left the event log: it keeps the newest in memory, from ${formatDateTime(heldFromTs)} on (${frame?.view.kind === 'session' ? 'the file opened' : 'the recording'} has every one).`
+        : `No events ${at !== undefined ? `before ${formatDateTime(at)}` : 'yet'}${filtered ? ' matching the filters' : ''}.`;
+
   const toggleType = (t: KvEventType) =>
     setTypes((ts) =>
       ts.includes(t)
@@ -280,10 +290,17 @@ export function EventsView({ at, onClearAt, notify }: Props) {
             ))}
           </div>
           {paged.total === 0 ? (
-            <div className="empty muted">
-              {left > 0
-                ? 'Every event this held list showed has left the event log since (it keeps the newest); resume to see the newest.'
-                : `No events yet${hash || source ? ' matching the filters' : ''}.`}
+            <div className="empty muted" data-testid="event-empty">
+              {emptyText}
+              {left > 0 && (
+                // Nothing is left to scroll or to click: the way back to the newest is here.
+                <>
+                  {' '}
+                  <button type="button" className="btn btn-small" onClick={goLive}>
+                    Show the newest
+                  </button>
+                </>
+              )}
             </div>
           ) : (
             <VirtualRows

@@ -34,7 +34,12 @@ function reference(held: EventRecord[], firstN: number, q: EventQuery) {
   }
   // A page asked past the end is the last page, from where it starts.
   const offset = q.offset >= total && total > 0 ? Math.max(0, total - q.limit) : q.offset;
-  return { total, offset, rows: rows.slice(offset, offset + q.limit), newest };
+  const page = { total, offset, rows: rows.slice(offset, offset + q.limit), newest };
+  // None before the time asked, while older events left: every one held is at or past it.
+  const earliest = Math.min(...held.map((r) => r.ts));
+  if (q.beforeTs !== undefined && total === 0 && firstN > 0 && earliest >= q.beforeTs)
+    return { ...page, heldFromTs: earliest };
+  return page;
 }
 
 // Hashes and names chosen to meet each other: a source or lora named like a hash prefix, hex

@@ -45,6 +45,24 @@ describe('the event ring', () => {
     expect(ring.query({ offset: 2, limit: 3, upTo: 9 })).toMatchObject({ total: 4, offset: 2 });
   });
 
+  it('says the earliest time it holds when the events before a time asked have left it', () => {
+    const ring = new EventRing(5);
+    for (let i = 0; i < 5; i++) ring.push(stored('s', 100 + i, [`h${i}`]));
+    // Nothing left yet: none before 100 is none sent, not events gone.
+    expect(ring.query({ offset: 0, limit: 5, beforeTs: 100 }).heldFromTs).toBeUndefined();
+    for (let i = 5; i < 8; i++) ring.push(stored('s', 100 + i, [`h${i}`]));
+    expect(ring.query({ offset: 0, limit: 5, beforeTs: 102 })).toMatchObject({
+      total: 0,
+      heldFromTs: 103,
+    });
+    // Some held before the time: no such note.
+    expect(ring.query({ offset: 0, limit: 5, beforeTs: 104 })).not.toHaveProperty('heldFromTs');
+    // A filter that matches nothing before the time, while events before it are held, says none.
+    expect(ring.query({ offset: 0, limit: 5, beforeTs: 104, source: 'other' })).not.toHaveProperty(
+      'heldFromTs',
+    );
+  });
+
   it('says -1 as the newest while empty', () => {
     expect(new EventRing(4).query({ offset: 0, limit: 1 })).toEqual({
       total: 0,

@@ -16,10 +16,16 @@ describe('deep links', () => {
     expect(parseDeepLink('#events?hash=1')).toEqual({ view: 'events' });
   });
 
-  it('opens the events before a time, and ignores a time before the epoch', () => {
+  it('opens the events before a time (negative ones of a relative clock too), ignoring one out of bounds', () => {
     expect(parseDeepLink('#events?at=12.5')).toEqual({ view: 'events', at: 12.5 });
     expect(parseDeepLink('#events?at=0')).toEqual({ view: 'events', at: 0 });
-    expect(parseDeepLink('#events?at=-5')).toEqual({ view: 'events' });
+    expect(parseDeepLink('#events?at=-27')).toEqual({ view: 'events', at: -27 });
+    expect(parseDeepLink(formatDeepLink({ view: 'events', at: -27.5 }))).toEqual({
+      view: 'events',
+      at: -27.5,
+    });
+    expect(parseDeepLink('#events?at=-2e11')).toEqual({ view: 'events' });
+    expect(parseDeepLink('#events?at=2e11')).toEqual({ view: 'events' });
     expect(parseDeepLink('#events?at=')).toEqual({ view: 'events' });
     expect(parseDeepLink('#events?at=%20')).toEqual({ view: 'events' });
   });

@@ -1,0 +1,103 @@
+// The event log's reach, in real Chromium against `kvscope serve` with an opened capture of more
+// events than the log keeps, on a relative clock that runs negative: a link to a time the log
+// still holds shows the events before it (after a reload too), one to a time whose events left
+// the log says so, not "No events yet".
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventPage } from '../../shared/api-types';
+import {
+  SCREENSHOT_DIR,
+  ensureBuilt,
+  launchChromium,
+  openApp,
+  removeDir,
+  startServe,
+  tempDir,
+  type ServeProcess,
+} from '../support/e2e-harness';
+import { eventually } from '../support/wait-for';
+
+/** Past the 50,000 events the log keeps in memory. */
+const EVENTS = 60_000;
+/** One event a millisecond, ending just before zero: ts runs from -60 s to -0.001 s. */
+const tsOf = (i: number): number => (i - EVENTS) / 1000;
+
+let dir: string;
+let serve: ServeProcess;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  ensureBuilt();
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  dir = await tempDir('events-reach');
+  const capture = path.join(dir, 'relative.jsonl');
+  const lines = Array.from(
+    { length: EVENTS },
+    (_, i) =>
+      `{"ts":${tsOf(i)},"seq":${i},"dp_rank":0,"type":"BlockStored","block_hashes":[${1000 + i}],"parent_block_hash":null,"token_count":16,"block_size":16,"lora_id":null,"medium":"GPU"}`,
+  );
+  await writeFile(capture, `${lines.join('\n')}\n`);
+  serve = await startServe(path.join(dir, 'data'), ['--import', capture]);
+  browser = await launchChromium();
+  page = await openApp(browser, serve.url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  await removeDir(dir);
+});
+
+const eventCount = (): Promise<string | null> => page.getByTestId('event-count').textContent();
+
+describe('the event log before a time, in Chromium', () => {
+  it('follows a link to a negative time on a relative clock, after a reload too', async () => {
+    const all = await page.evaluate<EventPage>(
+      'window.kvscope.queryEvents({ offset: 0, limit: 1 })',
+    );
+    // The log holds the newest 50,000: from tsOf(10,000) = -50 s on.
+    expect(all.total).toBe(50_000);
+    const at = -20;
+    const before = await page.evaluate<EventPage>(
+      `window.kvscope.queryEvents({ offset: 0, limit: 1, beforeTs: ${at} })`,
+    );
+    // -50 s to -20.001 s, a millisecond apart.
+    expect(before.total).toBe(30_000);
+    await page.goto(`${serve.url}#events?at=${at}`);
+    await page.reload();
+    await page.getByTestId('event-at').waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('event-at').textContent()).toContain('t-20');
+    await eventually(
+      eventCount,
+      (t) => t?.replace(/\D/g, '') === '30000',
+      'the events before -20 s',
+    );
+    expect(page.url()).toMatch(/#events\?at=-20$/);
+  }, 60_000);
+
+  it('says the events before a time have left the log, and from when it holds them', async () => {
+    await page.goto(`${serve.url}#events?at=-55`);
+    await page.reload();
+    const empty = page.getByTestId('event-empty');
+    await eventually(
+      () => empty.textContent(),
+      (t) => t?.includes('have left the event log') ?? false,
+      'the note that the events before -55 s left the log',
+    );
+    const text = (await empty.textContent()) ?? '';
+    expect(text).toContain('before t-55.000s');
+    // The oldest it holds: tsOf(10,000).
+    expect(text).toContain('from t-50.000s on (the file opened has every one)');
+    expect(text).not.toContain('No events');
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'events-before-reach.png') });
+    // A filter that matches nothing says the same: the events before -50 s left the log.
+    const none = await page.evaluate<EventPage>(
+      'window.kvscope.queryEvents({ offset: 0, limit: 1, beforeTs: -50, types: ["BlockRemoved"] })',
+    );
+    expect(none.total).toBe(0);
+    expect(none.heldFromTs).toBe(-50);
+  }, 60_000);
+});
