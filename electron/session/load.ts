@@ -33,6 +33,8 @@ export interface LoadOptions extends ReplayOptions {
  */
 export class BatchGrouper {
   private batch: EventRecord[] = [];
+  /** Event errors of the open batch: after it, as a live source delivers them. */
+  private errors: IngestRecord[] = [];
   constructor(
     private readonly onRecord: (r: IngestRecord) => void,
     /** A source line that marks its source removed: after the records before it. */
@@ -52,10 +54,19 @@ export class BatchGrouper {
         this.flush();
         this.onSourceRemoved(r.rec.id);
         return;
+      case 'event-error': {
+        // One bad event inside a batch is not the end of it (that split it in two batches).
+        const head = this.batch[0];
+        if (head && head.source === r.rec.source && head.seq === r.rec.seq) this.errors.push(r);
+        else {
+          this.flush();
+          this.onRecord(r);
+        }
+        return;
+      }
       case 'gap':
       case 'reset':
       case 'undecoded':
-      case 'event-error':
         this.flush();
         this.onRecord(r);
         return;
@@ -68,12 +79,15 @@ export class BatchGrouper {
     const head = this.batch[0];
     if (!head) return;
     const events = this.batch;
+    const errors = this.errors;
     this.batch = [];
+    this.errors = [];
     this.onRecord({
       k: 'batch',
       meta: { source: head.source, seq: head.seq, ts: head.ts, dpRank: head.dp_rank },
       events,
     });
+    for (const e of errors) this.onRecord(e);
   }
 }
 

@@ -1,7 +1,9 @@
 // One rule for a batch seen again in a file, for the session reader and the capture importer
-// alike, as the live sequencer has it (DESIGN "Faults": a batch whose seq was already applied is
-// a duplicate, counted and not applied). Files hold each source's batches in seq order, so per
-// source it keeps the highest seq seen and the batch still open, nothing that grows.
+// alike (DESIGN "Faults": a batch whose seq was already applied is a duplicate, counted and not
+// applied). Per source it remembers the seqs of the last RESTART_WINDOW + 1 it could have seen,
+// with the event indexes read of each, nothing that grows: a seq behind the highest is a duplicate
+// only where that batch (or that very event of it) was read. A high-water mark alone took one line
+// whose seq was corrupted upwards for a read of every batch up to it, and dropped them.
 
 /** What to do with one event line. */
 export type SeqVerdict =
@@ -17,10 +19,15 @@ export const RESTART_WINDOW = 64;
 
 interface SourceSeqs {
   max: number;
+  /** The seq of the last event applied (lines without indexes: its next ones apply). */
   open: number;
-  /** Event indexes seen in the open batch (null for lines that carry none). */
-  idxs: Set<number>;
+  /** Per slot (seq modulo the window), the seq it holds and the event indexes read of it. */
+  seqs: Float64Array;
+  idxs: (Set<number> | null)[];
 }
+
+/** Slots of a source's seqs seen: every seq from max - RESTART_WINDOW to max has its own. */
+const SLOTS = RESTART_WINDOW + 1;
 
 /** Tells apply, duplicate and restart apart for the event lines of a file, in file order. */
 export class SeqDedup {
@@ -30,28 +37,35 @@ export class SeqDedup {
 
   /** The verdict for an event of `seq` (idx: its place in the batch, when the line says). */
   event(source: string, seq: number, idx: number | null): SeqVerdict {
-    const s = this.bySource.get(source);
+    let s = this.bySource.get(source);
     if (s === undefined) {
-      this.bySource.set(source, { max: seq, open: seq, idxs: idxSet(idx) });
-      return 'apply';
-    }
-    if (seq === s.open) {
-      if (idx === null) return 'apply';
-      if (s.idxs.has(idx)) return this.duplicate();
-      s.idxs.add(idx);
-      return 'apply';
-    }
-    if (seq > s.max) {
-      s.max = seq;
-      s.open = seq;
-      s.idxs = idxSet(idx);
-      return 'apply';
-    }
-    if ((seq === 0 && s.max > 0) || s.max - seq > RESTART_WINDOW) {
-      this.bySource.set(source, { max: seq, open: seq, idxs: idxSet(idx) });
+      s = newSource(seq);
+      this.bySource.set(source, s);
+    } else if (seq < s.max && ((seq === 0 && s.open !== 0) || s.max - seq > RESTART_WINDOW)) {
+      s = newSource(seq);
+      this.bySource.set(source, s);
+      this.read(s, seq, idx);
       return 'restart';
     }
-    return this.duplicate();
+    if (seq > s.max) s.max = seq;
+    return this.read(s, seq, idx) ?? this.duplicate();
+  }
+
+  /** Marks an event of seq read: 'apply', or null when it (or its batch) was read already. */
+  private read(s: SourceSeqs, seq: number, idx: number | null): 'apply' | null {
+    const slot = seq % SLOTS;
+    const seen = s.seqs[slot] === seq;
+    const idxs = s.idxs[slot] ?? null;
+    if (!seen) {
+      s.seqs[slot] = seq;
+      s.idxs[slot] = idx === null ? null : new Set([idx]);
+    } else if (idx === null || idxs === null) {
+      // A line without an index can only be told from its batch's next ones while that is open.
+      if (seq !== s.open) return null;
+    } else if (idxs.has(idx)) return null;
+    else idxs.add(idx);
+    s.open = seq;
+    return 'apply';
   }
 
   /** The highest seq seen of a source (for the reset record of a restart), or null. */
@@ -70,6 +84,6 @@ export class SeqDedup {
   }
 }
 
-function idxSet(idx: number | null): Set<number> {
-  return idx === null ? new Set() : new Set([idx]);
+function newSource(seq: number): SourceSeqs {
+  return { max: seq, open: -1, seqs: new Float64Array(SLOTS).fill(-1), idxs: [] };
 }

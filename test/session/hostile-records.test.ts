@@ -188,6 +188,35 @@ describe('duplicate seqs in files', () => {
   });
 });
 
+describe('one bad line among good ones', () => {
+  it('keeps the batches around a line whose seq was corrupted upwards (session and capture)', async () => {
+    // Batch 2's second line says 5: batches 3 and 4 were never read, and are no duplicates.
+    const lines = [header, ev(1, T0, '10'), ev(2, T0, '20', 0), ev(5, T0, '21', 1)];
+    lines.push(ev(3, T0 + 1, '30'), ev(4, T0 + 2, '40'), ev(5, T0 + 3, '50'));
+    const r = await session(lines);
+    expect(hashesOf(r.events)).toEqual(['10', '20', '21', '30', '40', '50']);
+    expect(r.counts.duplicates).toBe(0);
+    const line = (seq: number, h: number) =>
+      `{"ts":${T0 + seq},"type":"BlockStored","block_hashes":[${h}],"parent_block_hash":null,"block_size":16,"seq":${seq},"dp_rank":0}`;
+    const c = await capture([line(1, 10), line(9, 20), line(2, 30), line(3, 40), line(2, 30)]);
+    expect(hashesOf(c.events)).toEqual(['10', '20', '30', '40']);
+    expect(c.duplicates).toBe(1);
+  });
+
+  it('counts a batch with one unusable event time as one batch, its event an error', async () => {
+    const line = (seq: number, ts: string, h: number) =>
+      `{"ts":${ts},"type":"BlockStored","block_hashes":[${h}],"parent_block_hash":null,"block_size":16,"seq":${seq},"dp_rank":0}`;
+    const t = String(T0);
+    const lines = [line(1, t, 1), line(1, t, 2), line(1, '1e300', 3), line(1, t, 4), line(2, t, 5)];
+    const loaded = await loadIntoModel(Buffer.from(`${lines.join('\n')}\n`));
+    const input = loaded.analysis.report().input;
+    expect(input.batches).toBe(2);
+    expect(loaded.events).toBe(4);
+    expect(loaded.model.kpis().storedBlocks).toBe(4);
+    expect(input.eventErrors).toBe(1);
+  });
+});
+
 describe('u64 seqs, absurd hashes and counts', () => {
   it('counts a batch whose seq is beyond 2^53 as one undecoded record, as live, and applies none of it (session)', async () => {
     const big = (h: string, idx: number) =>

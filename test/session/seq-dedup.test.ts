@@ -10,14 +10,30 @@ describe('SeqDedup, the one rule for seqs seen again in a file', () => {
     expect(d.event('a', 10, 1)).toBe('duplicate');
     expect(d.event('b', 10, 0)).toBe('apply'); // another source's seq 10
     expect(d.event('a', 12, 0)).toBe('apply'); // a gap is not a duplicate
-    expect(d.event('a', 11, 0)).toBe('duplicate'); // behind the highest seq: already passed
-    expect(d.event('a', 10, 0)).toBe('duplicate');
-    expect(d.duplicates).toBe(3);
+    expect(d.event('a', 10, 0)).toBe('duplicate'); // behind the highest seq, and read
+    expect(d.event('a', 11, 0)).toBe('apply'); // behind it, never read: late, not a duplicate
+    expect(d.event('a', 11, 0)).toBe('duplicate');
+    expect(d.event('a', 12, 1)).toBe('apply');
+    expect(d.event('a', 12, 0)).toBe('duplicate');
+    expect(d.duplicates).toBe(4);
+  });
+
+  it('keeps the batches around one line whose seq was corrupted upwards', () => {
+    // Batch 5's third line says 12: batches 6 to 11 and the rest of 5 were never read.
+    const d = new SeqDedup();
+    const verdicts: string[] = [];
+    for (let seq = 0; seq <= 12; seq++)
+      for (let idx = 0; idx < 3; idx++)
+        verdicts.push(d.event('a', seq === 5 && idx === 1 ? 12 : seq, idx));
+    // Only the true batch 12's event 1 meets the corrupted line's (12, 1): one duplicate.
+    expect(verdicts.filter((v) => v === 'duplicate')).toHaveLength(1);
+    expect(verdicts.filter((v) => v === 'apply')).toHaveLength(38);
   });
 
   it('reads seq 0, or a seq more than the window back, as a restart, as the sequencer does', () => {
     const d = new SeqDedup();
-    d.event('a', 500, 0);
+    for (let seq = 500 - RESTART_WINDOW; seq <= 500; seq++) d.event('a', seq, 0);
+    // The window's oldest seq is still remembered as read.
     expect(d.event('a', 500 - RESTART_WINDOW, 0)).toBe('duplicate');
     expect(d.event('a', 500 - RESTART_WINDOW - 1, 0)).toBe('restart');
     expect(d.maxSeq('a')).toBe(500 - RESTART_WINDOW - 1);
@@ -33,6 +49,11 @@ describe('SeqDedup, the one rule for seqs seen again in a file', () => {
     expect(d.event('a', 1, null)).toBe('apply');
     expect(d.event('a', 2, null)).toBe('apply');
     expect(d.event('a', 1, null)).toBe('duplicate');
+    // A batch never read is one to apply, indexes or not.
+    expect(d.event('a', 4, null)).toBe('apply');
+    expect(d.event('a', 3, null)).toBe('apply');
+    expect(d.event('a', 3, null)).toBe('apply');
+    expect(d.event('a', 4, null)).toBe('duplicate');
   });
 });
 
