@@ -22,7 +22,7 @@ export interface KeyPress {
 export interface KeyContext {
   /** Focus in a text field, a select or an editable element: keys are text there. */
   typing: boolean;
-  /** Focus on a button, a row, a tab, a checkbox: Space is theirs. */
+  /** Focus on a button, a tab not selected, a checkbox: Space is theirs. */
   onControl: boolean;
   /** The desktop app, whose menu accelerators already take Ctrl+O, Ctrl+S and Ctrl+1..N. */
   desktop: boolean;
@@ -81,10 +81,16 @@ export function isTypingTarget(el: Element | null): boolean {
   return !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color'].includes(type);
 }
 
-/** Whether Space on this element is its own (press a button, choose a row, tick a box). */
-export function isControlTarget(el: Element | null): boolean {
+/**
+ * Whether Space on this element is its own (press a button, tick a box, choose another tab). Not
+ * a row's (Enter opens it; Space there is the view's pause, as the shortcuts list says), nor the
+ * selected tab's: a tab clicked keeps the focus, and Space on it would do nothing.
+ */
+export function isControlTarget(el: Pick<Element, 'tagName' | 'getAttribute'> | null): boolean {
   if (!el) return false;
-  if (['BUTTON', 'A', 'SUMMARY', 'INPUT'].includes(el.tagName)) return true;
   const role = el.getAttribute('role');
-  return role !== null && ['button', 'row', 'tab', 'switch', 'checkbox', 'link'].includes(role);
+  // Before the tag: a tab is a button element.
+  if (role === 'tab') return el.getAttribute('aria-selected') !== 'true';
+  if (['BUTTON', 'A', 'SUMMARY', 'INPUT'].includes(el.tagName)) return true;
+  return role !== null && ['button', 'switch', 'checkbox', 'link'].includes(role);
 }

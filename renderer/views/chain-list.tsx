@@ -129,7 +129,8 @@ export function ChainList({
                 data-chain-id={c.id}
                 onClick={() => onSelect(c.id)}
                 onKeyDown={(e) => {
-                  if (e.key === 'Enter' || e.key === ' ') {
+                  // Enter opens; Space is the view's pause (the shortcuts list).
+                  if (e.key === 'Enter') {
                     e.preventDefault();
                     onSelect(c.id);
                   }

@@ -61,7 +61,8 @@ export function EventRow({ r, names, tabIndex, selected, onSelect }: Props) {
       data-testid="event-row"
       onClick={() => onSelect(r)}
       onKeyDown={(ev) => {
-        if (ev.key === 'Enter' || ev.key === ' ') {
+        // Enter opens; Space is the view's pause (the shortcuts list).
+        if (ev.key === 'Enter') {
           ev.preventDefault();
           onSelect(r);
         }

@@ -83,15 +83,23 @@ describe('what the screens say', () => {
     await showView(page, 'Events');
     const pause = page.getByTestId('event-freeze');
     await expect.poll(() => pause.textContent()).toBe('❚❚ Pause');
-    // The tab just clicked has the focus, and Space on a tab is the tab's: focus nothing first.
-    await page.locator('body').click({ position: { x: 2, y: 790 } });
+    // The tab just clicked keeps the focus: Space there is the view's pause all the same.
     await page.keyboard.press('Space');
     await expect.poll(() => pause.textContent()).toBe('▶ Resume');
+    expect(page.url()).toMatch(/#events$/);
     // The count shows '…' until the page of events is answered (a request of its own).
     await expect.poll(() => page.getByTestId('event-count').textContent()).toContain('(paused)');
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'words-events-paused.png') });
-    await showView(page, 'Chains');
+    // Ctrl+3 from the focused Events tab: the focus follows to the Chains tab, and Space pauses
+    // Chains (left on the Events tab, Space pressed it and went back to Events).
+    await page.keyboard.press('Control+3');
+    await page.getByRole('tab', { name: 'Chains', selected: true }).waitFor();
     expect(await page.getByTestId('chain-pause').textContent()).toBe('❚❚ Pause');
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.getByTestId('chain-pause').textContent()).toBe('▶ Resume');
+    expect(page.url()).toMatch(/#chains$/);
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.getByTestId('chain-pause').textContent()).toBe('❚❚ Pause');
     for (const theme of ['light', 'dark'] as const) {
       await setTheme(page, theme);
       await showView(page, 'Overview');

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { shortcutAction, shortcutList, type KeyContext } from '../../renderer/lib/shortcuts';
+import {
+  isControlTarget,
+  shortcutAction,
+  shortcutList,
+  type KeyContext,
+} from '../../renderer/lib/shortcuts';
 
 const key = (
   k: string,
@@ -41,6 +46,22 @@ describe('shortcutAction', () => {
     });
     // Ctrl+S still saves from a text field: it is not text.
     expect(shortcutAction(key('s', { ctrl: true }), typing)).toEqual({ kind: 'save' });
+  });
+
+  it("leaves Space to a button, a box or a tab not selected; a row's and the selected tab's is the pause", () => {
+    // Stand-ins for focused elements: a tag and attributes.
+    const el = (tagName: string, attrs: Record<string, string> = {}) => ({
+      tagName,
+      getAttribute: (name: string) => attrs[name] ?? null,
+    });
+    expect(isControlTarget(el('BUTTON'))).toBe(true);
+    expect(isControlTarget(el('INPUT', { type: 'checkbox' }))).toBe(true);
+    expect(isControlTarget(el('BUTTON', { role: 'tab', 'aria-selected': 'false' }))).toBe(true);
+    // A tab just clicked keeps the focus: Space there pauses the view it shows.
+    expect(isControlTarget(el('BUTTON', { role: 'tab', 'aria-selected': 'true' }))).toBe(false);
+    // Enter opens a row; Space on it pauses, as the shortcuts list says.
+    expect(isControlTarget(el('DIV', { role: 'row' }))).toBe(false);
+    expect(isControlTarget(el('DIV'))).toBe(false);
   });
 
   it('lists every shortcut it answers, with ⌘ on a Mac', () => {
