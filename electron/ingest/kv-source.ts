@@ -226,6 +226,11 @@ export class KvSource {
       this.handshaken = true;
       if (this.unshakenAccepts > 0) this.unshakenAccepts--;
       this.peerConnected = true;
+      if (this.peerHungUp) {
+        // The hang-up's hint is old news now (collect printed it again beside "waiting").
+        this.hint = `${cfg.mode === 'bind' ? 'a publisher connected to' : 'the engine at'} ${cfg.endpoint} is back (a ZeroMQ handshake made); its first batch has not come yet`;
+        this.hintCase = null;
+      }
       this.peerHungUp = false;
       if (this.state === 'connecting') this.setState('waiting');
     });

@@ -46,7 +46,10 @@ export function shortcutList(views: readonly string[], mac: boolean): ShortcutHe
     ...views.map((v, i) => ({ keys: `${mod}+${i + 1}`, what: `Show ${v}` })),
     { keys: '↑ ↓ Home End PgUp PgDn', what: 'Move between rows of a list' },
     { keys: 'Enter', what: 'Open the row (a chain, an event)' },
-    { keys: `${mod}+C`, what: 'Copy all the block hashes of the row in focus' },
+    {
+      keys: `${mod}+C`,
+      what: "Copy the hashes of the row in focus: an event's blocks, a chain's leaf (its id), a block",
+    },
     { keys: 'Escape', what: 'Close a detail pane or a dialog' },
     { keys: '?', what: 'This list' },
   ];

@@ -104,11 +104,15 @@ export function EventsView({ at, onClearAt, notify }: Props) {
     if (on) hold();
     else if (atTop && !selected) release();
   };
-  const heldWhy = !atTop
-    ? ' (held while scrolled)'
-    : selected
-      ? ' (held while a row is open)'
-      : ' (held while the keyboard is on a row)';
+  // Emptied by the log, the list has no rows to be scrolled or on: the reason has gone with them.
+  const heldWhy =
+    paged.total === 0
+      ? ' (held)'
+      : !atTop
+        ? ' (held while scrolled)'
+        : selected
+          ? ' (held while a row is open)'
+          : ' (held while the keyboard is on a row)';
   const select = (r: Row) => {
     hold();
     setSelected(r);

@@ -241,6 +241,9 @@ describe('KvSource over real ZeroMQ', () => {
     await waitFor(() => rec.seqs.at(-1) === before, 'the first run');
     await first.close();
     const second = await sim({ seed: 2, port });
+    // Back before its first batch: the hint says so, not the hang-up any more.
+    await waitFor(() => s.status().state === 'waiting', 'the handshake with the new engine');
+    expect(s.status().hint).toMatch(/is back \(a ZeroMQ handshake made\)/);
     const n = rec.seqs.length;
     await warmUp(
       () => second.publish(),
@@ -264,6 +267,9 @@ describe('KvSource over real ZeroMQ', () => {
     await waitFor(() => s.status().state === 'connecting', 'the hang-up seen');
     expect(s.status().hint).toMatch(/closed the connection/);
     const second = await sim({ seed: 2, port });
+    // Back before its first batch: the hint says so, not the hang-up any more.
+    await waitFor(() => s.status().state === 'waiting', 'the handshake with the new engine');
+    expect(s.status().hint).toMatch(/is back \(a ZeroMQ handshake made\)/);
     const n = rec.seqs.length;
     await warmUp(
       () => second.publish(),
