@@ -121,7 +121,11 @@ export function registerSim(program: Command): void {
     .option('--rate <r>', 'batches per second per rank', '50')
     .option('--seed <s>', 'workload seed (same seed, same events)', '1')
     .option('--topic <t>', 'topic frame', 'kv-events')
-    .option('--gpu-blocks <n>', 'GPU pool size in blocks (LRU eviction past it)', '2048')
+    .option(
+      '--gpu-blocks <n>',
+      'GPU pool size in blocks, 512 or more (LRU eviction past it)',
+      '2048',
+    )
     .option('--cpu-blocks <n>', 'CPU offload tier size in blocks', '4096')
     .option(
       '--reannounce <share>',
