@@ -128,14 +128,7 @@ export function App() {
       switch (action.kind) {
         case 'view': {
           const target = VIEWS[action.index];
-          if (!target) return;
-          setView(target.id);
-          // A tab in focus follows the view, as arrow keys on tabs move both: left on the old
-          // tab, the next Space pressed it and went back there.
-          if (focused?.getAttribute('role') === 'tab')
-            requestAnimationFrame(() =>
-              document.querySelector<HTMLElement>('[role=tab][aria-selected=true]')?.focus(),
-            );
+          if (target) setView(target.id);
           return;
         }
         case 'open':

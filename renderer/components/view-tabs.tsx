@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { ViewName } from '../../shared/api-types';
 
@@ -18,6 +18,14 @@ interface Props {
 /** The view tabs: a tablist with arrow-key navigation (roving focus). */
 export function ViewTabs({ view, onChange }: Props) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  // A tab in focus follows the view however it changed (Ctrl+1..5, the desktop menu, back and
+  // forward), as the arrow keys move both: left on the old tab, the next Space pressed it and
+  // went back there.
+  useEffect(() => {
+    const i = VIEWS.findIndex((v) => v.id === view);
+    const focused = document.activeElement;
+    if (refs.current.some((t) => t === focused)) refs.current[i]?.focus();
+  }, [view]);
   const onKeyDown = (e: KeyboardEvent) => {
     const i = VIEWS.findIndex((v) => v.id === view);
     let next = -1;
@@ -29,7 +37,6 @@ export function ViewTabs({ view, onChange }: Props) {
     if (!target) return;
     e.preventDefault();
     onChange(target.id);
-    refs.current[next]?.focus();
   };
   return (
     <div className="tabs" role="tablist" aria-label="Views" onKeyDown={onKeyDown}>
