@@ -79,14 +79,16 @@ export class BatchGrouper {
     const head = this.batch[0];
     if (!head) return;
     const events = this.batch;
-    const errors = this.errors;
     this.batch = [];
-    this.errors = [];
     this.onRecord({
       k: 'batch',
       meta: { source: head.source, seq: head.seq, ts: head.ts, dpRank: head.dp_rank },
       events,
     });
+    // Rare: no new array per batch for them.
+    if (this.errors.length === 0) return;
+    const errors = this.errors;
+    this.errors = [];
     for (const e of errors) this.onRecord(e);
   }
 }
