@@ -231,6 +231,16 @@ export interface ChainQuery {
   hash?: string;
   source?: string;
   residentOnly?: boolean;
+  /**
+   * Hold the list (paused, or scrolled down): answer from a snapshot of the chains, whose rows
+   * stay as they were while the forest moves on. Sort and the source and residency filters apply
+   * to its rows; another hash filter takes a new snapshot.
+   */
+  hold?: boolean;
+  /** The held list to answer from (ChainPage.snapshot of an earlier held page). */
+  snapshot?: number;
+  /** The rows on screen (ChainPage.generation): a new snapshot holds those while it can. */
+  generation?: number;
   offset: number;
   limit: number;
 }
@@ -256,6 +266,12 @@ export interface ChainPage {
   total: number;
   offset: number;
   rows: ChainSummary[];
+  /** Which computation of the chains the rows come from (the forest's version then). */
+  generation: number;
+  /** A held query's snapshot: asked for again, it answers with the same rows. */
+  snapshot?: number;
+  /** The snapshot asked for was no longer kept (unused too long): these rows are a new one's. */
+  renewed?: true;
 }
 
 export interface BlockHistory {

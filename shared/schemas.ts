@@ -34,6 +34,9 @@ export const chainFilterSchema = z.strictObject({
   hash: searchText.optional(),
   source: id.optional(),
   residentOnly: z.boolean().optional(),
+  hold: z.boolean().optional(),
+  snapshot: z.number().int().positive().optional(),
+  generation: z.number().int().nonnegative().optional(),
 });
 const chainQuerySchema = chainFilterSchema.extend(page);
 

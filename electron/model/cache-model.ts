@@ -20,7 +20,8 @@ import { missingCase, type IngestRecord } from '../../shared/records';
 import { BinTable } from './bin-table';
 import type { BlockNode } from './block-node';
 import { sourceBit } from './block-node';
-import { computeChains, pageChains, pathSummary, searchForest, type ChainRow } from './chains';
+import { ChainSnapshots, type ChainGeneration } from './chain-snapshots';
+import { computeChains, pageChains, pathSummary, searchForest } from './chains';
 import { EventRing, type EventLineReader, type LineBytes } from './event-ring';
 import type { BatchIds } from '../collections/batch-ids';
 import { NO_ID, type SharedHashIds } from '../collections/shared-hash-ids';
@@ -111,7 +112,9 @@ export class CacheModel {
   private readonly markers: Marker[] = [];
   private latestTs: number | null = null;
   private readonly pendingUndecoded = new Map<string, number>();
-  private chainCache: { version: number; hash: string; rows: ChainRow[] } | null = null;
+  private chainCache: ChainGeneration | null = null;
+  /** Held chain lists (paused or scrolled down in a view). */
+  private readonly snapshots = new ChainSnapshots();
 
   constructor(opts: CacheModelOptions = {}) {
     this.bins = new BinTable(opts.maxBins);
@@ -324,23 +327,50 @@ export class CacheModel {
     for (const [hash, id] of this.forest.entries()) yield [hash, this.forest.view(id)];
   }
 
-  /** Chains filtered, sorted and paged. */
+  /**
+   * Chains filtered, sorted and paged: as they are now, or held (q.hold) in a snapshot: q.snapshot
+   * while it is kept, else a new one of the rows of q.generation (the rows on the asker's screen)
+   * while those are the latest computed, else of the chains now.
+   */
   chains(q: ChainQuery): ChainPage {
     const hash = q.hash?.trim() ?? '';
-    if (
-      !this.chainCache ||
-      this.chainCache.version !== this.forest.version ||
-      this.chainCache.hash !== hash
-    ) {
-      const rows = computeChains(this.forest, (m) => this.namesOf(m), hashMatcher(hash));
-      this.chainCache = { version: this.forest.version, hash, rows };
+    let gen: ChainGeneration;
+    let snapshot: number | undefined;
+    let renewed = false;
+    const kept =
+      q.hold === true && q.snapshot !== undefined ? this.snapshots.get(q.snapshot) : undefined;
+    if (q.hold !== true) gen = this.chainRows(hash);
+    else if (kept !== undefined && kept.hash === hash) {
+      gen = kept;
+      snapshot = q.snapshot;
+    } else {
+      // Asked for a snapshot no longer kept: the list held is made anew, and the page says so. A
+      // new hash filter is a new question: a new snapshot, in place of the old.
+      renewed = q.snapshot !== undefined && kept === undefined;
+      const last = this.chainCache;
+      gen = last?.hash === hash && last.version === q.generation ? last : this.chainRows(hash);
+      snapshot = this.snapshots.hold(gen, q.snapshot);
     }
     let bit: number | null = null;
     if (q.source !== undefined && q.source !== '') {
       const idx = this.sourceIds.indexOf(q.source);
       bit = idx < 0 ? 0 : sourceBit(idx);
     }
-    return pageChains(this.chainCache.rows, q, bit);
+    return {
+      ...pageChains(gen.rows, q, bit),
+      generation: gen.version,
+      ...(snapshot === undefined ? {} : { snapshot }),
+      ...(renewed ? { renewed } : {}),
+    };
+  }
+
+  /** The chains now for a hash filter, computed once per version of the forest. */
+  private chainRows(hash: string): ChainGeneration {
+    const last = this.chainCache;
+    if (last?.version === this.forest.version && last.hash === hash) return last;
+    const rows = computeChains(this.forest, (m) => this.namesOf(m), hashMatcher(hash));
+    this.chainCache = { version: this.forest.version, hash, rows };
+    return this.chainCache;
   }
 
   /** One chain (by its leaf hash), blocks root first with their history. */

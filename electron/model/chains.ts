@@ -142,7 +142,11 @@ const SORT_KEY: Record<ChainQuery['sort'], (s: ChainSummary) => number> = {
 };
 
 /** Filter, sort and page chain rows. sourceBit is the bit of q.source (0 when unknown). */
-export function pageChains(rows: ChainRow[], q: ChainQuery, sourceBit: number | null): ChainPage {
+export function pageChains(
+  rows: readonly ChainRow[],
+  q: ChainQuery,
+  sourceBit: number | null,
+): Omit<ChainPage, 'generation'> {
   const hashFilter = q.hash !== undefined && q.hash.trim() !== '';
   const kept = rows.filter(
     (r) =>

@@ -39,8 +39,6 @@ interface Props {
   onSelect(id: string): void;
   nowTs: number | null;
   names: SourceNames;
-  /** The rows loaded are held as they are (paused, or scrolled down): others are not fetched. */
-  held: boolean;
   onAtTopChange(atTop: boolean): void;
   /** Told when the keyboard takes a row and when it leaves the list (the list holds meanwhile). */
   onKeyboardChange(on: boolean): void;
@@ -61,7 +59,6 @@ export function ChainList({
   onSelect,
   nowTs,
   names,
-  held,
   onAtTopChange,
   onKeyboardChange,
   toTop,
@@ -115,7 +112,7 @@ export function ChainList({
             if (!c) {
               return (
                 <div role="row" tabIndex={tabIndex} className="trow loading muted">
-                  {held && paged.total != null ? 'not in the held list: resume to see it' : '…'}
+                  …
                 </div>
               );
             }

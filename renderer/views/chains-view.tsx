@@ -1,6 +1,8 @@
-import { useCallback, useDeferredValue, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useLayoutEffect, useRef, useState } from 'react';
 import type {
   ChainDetail as Detail,
+  ChainFilter,
+  ChainPage,
   ChainSort,
   ChainSummary,
   HashMatch,
@@ -37,6 +39,12 @@ interface Props {
   notify: Notify;
 }
 
+/** A held query's fields: its snapshot once there is one, else the generation on screen. */
+function heldAs(snapshot: number | null, generation: number | null): Partial<ChainFilter> {
+  if (snapshot !== null) return { hold: true, snapshot };
+  return generation === null ? { hold: true } : { hold: true, generation };
+}
+
 /** The chain browser: a sortable, filterable list of chains and the detail of one. */
 export function ChainsView({ initialHash, notify }: Props) {
   const { frame } = useFrameState();
@@ -66,21 +74,52 @@ export function ChainsView({ initialHash, notify }: Props) {
   const typed = hashSearch(search);
   const hash = useDeferredValue(typed.hash);
 
+  // A held list is a snapshot on the service (chains reorder with every block): made of the rows
+  // on screen (their generation), then asked for by its id, so every row of it can be scrolled to,
+  // sorted and filtered by source or residency while the chains move on.
+  const generationRef = useRef<number | null>(null);
+  const snapshotRef = useRef<number | null>(null);
+  // A page asked for before the list was held (or let go) says nothing of the snapshot now.
+  const holdEpoch = useRef(0);
+  useLayoutEffect(() => {
+    holdEpoch.current += 1;
+    snapshotRef.current = null;
+  }, [held]);
+  const [renewed, setRenewed] = useState(false);
+  const [wasHeld, setWasHeld] = useState(held);
+  if (wasHeld !== held) {
+    setWasHeld(held);
+    setRenewed(false);
+  }
+  const filter = useCallback(
+    (): ChainFilter => ({
+      sort,
+      desc,
+      ...(hash ? { hash } : {}),
+      ...(source ? { source } : {}),
+      ...(residentOnly ? { residentOnly } : {}),
+      ...(held ? heldAs(snapshotRef.current, generationRef.current) : {}),
+    }),
+    [sort, desc, hash, source, residentOnly, held],
+  );
   const key = JSON.stringify([sort, desc, hash, source, residentOnly]);
   const fetchPage = useCallback(
-    (offset: number, limit: number) =>
-      bridge().listChains({
-        sort,
-        desc,
-        offset,
-        limit,
-        ...(hash ? { hash } : {}),
-        ...(source ? { source } : {}),
-        ...(residentOnly ? { residentOnly } : {}),
-      }),
-    [sort, desc, hash, source, residentOnly],
+    async (offset: number, limit: number) => {
+      const epoch = holdEpoch.current;
+      const page = await bridge().listChains({ ...filter(), offset, limit });
+      if (epoch === holdEpoch.current) {
+        if (!held) generationRef.current = page.generation;
+        else {
+          snapshotRef.current = page.snapshot ?? null;
+          if (page.renewed) setRenewed(true);
+        }
+      }
+      return page;
+    },
+    [filter, held],
   );
-  const paged = usePagedRows<ChainSummary>(fetchPage, key, frame?.n, true, 1000, held);
+  // Live, the rows follow the frames; held, they come from the snapshot as they are scrolled to.
+  const paged = usePagedRows<ChainSummary, ChainPage>(fetchPage, key, frame?.n, !held, 1000);
 
   const loadMatches = useCallback(async () => {
     if (!hash) return;
@@ -176,20 +215,13 @@ export function ChainsView({ initialHash, notify }: Props) {
           what="chains"
           testId="export-chains"
           notify={notify}
-          run={(format) =>
-            bridge().exportChains(
-              {
-                sort,
-                desc,
-                ...(hash ? { hash } : {}),
-                ...(source ? { source } : {}),
-                ...(residentOnly ? { residentOnly } : {}),
-              },
-              format,
-            )
-          }
+          run={(format) => bridge().exportChains(filter(), format)}
         />
-        <span className="muted count" data-testid="chain-count">
+        <span
+          className="muted count"
+          data-testid="chain-count"
+          data-snapshot={held ? paged.page?.snapshot : undefined}
+        >
           {paged.total == null ? '…' : plural(paged.total, 'chain')}
           {paused
             ? ' (paused)'
@@ -200,6 +232,7 @@ export function ChainsView({ initialHash, notify }: Props) {
                 : held
                   ? ' (held while the keyboard is on a row)'
                   : ''}
+          {renewed ? ': held anew, as the chains are now (the list held was unused too long)' : ''}
         </span>
       </div>
       <HashMatches
@@ -231,7 +264,6 @@ export function ChainsView({ initialHash, notify }: Props) {
           onSelect={setSelected}
           nowTs={frame?.nowTs ?? null}
           names={names}
-          held={held}
           onAtTopChange={setAtTop}
           onKeyboardChange={setKeyboard}
           toTop={toTop}

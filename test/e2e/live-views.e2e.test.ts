@@ -382,6 +382,55 @@ describe('live views in Chromium', () => {
     await expect.poll(ids, { timeout: 20_000 }).not.toEqual(held);
   }, 60_000);
 
+  it('scrolls a paused chain list to its end and sorts it, its own rows only, while chains arrive', async () => {
+    await showView(page, 'Chains');
+    const count = page.getByTestId('chain-count');
+    const liveTotal = () =>
+      page.evaluate<number>(
+        "window.kvscope.listChains({ sort: 'lastSeen', desc: true, offset: 0, limit: 1 }).then((p) => p.total)",
+      );
+    const shown = async (): Promise<number> =>
+      Number(/^([\d,]+) chains/.exec((await count.textContent()) ?? '')?.[1]?.replace(/,/g, ''));
+    await expect.poll(liveTotal, { timeout: 30_000 }).toBeGreaterThan(200);
+    // The view's own refresh after this test's query: the rows on screen are the latest computed.
+    const asked = await liveTotal();
+    await expect.poll(shown, { timeout: 20_000 }).toBeGreaterThan(asked);
+    await page.getByTestId('chain-pause').click();
+    try {
+      await expect.poll(() => count.getAttribute('data-snapshot')).not.toBeNull();
+      expect(await count.textContent()).toMatch(/chains \(paused\)$/);
+      const total = await shown();
+      await eventually(liveTotal, (n) => n >= total + 20, '20 more chains');
+      // Far past the rows first loaded (about 150): every row of the held list loads.
+      await page.getByTestId('chain-rows').evaluate((el) => {
+        el.scrollTop = el.scrollHeight;
+        el.dispatchEvent(new Event('scroll'));
+      });
+      const lastRow = page.locator(
+        `[data-testid="chain-rows"] [data-index="${total - 1}"] [role=row]`,
+      );
+      await expect
+        .poll(() => lastRow.getAttribute('data-chain-id'), { timeout: 20_000 })
+        .not.toBeNull();
+      expect(await shown()).toBe(total);
+      await shot('chains-paused-end-1280.png');
+      // Sorted while paused: the same chains in another order, still paused.
+      const snapshot = await count.getAttribute('data-snapshot');
+      await page.getByRole('button', { name: /^Blocks/ }).click();
+      await page.getByTestId('chain-row').first().waitFor({ timeout: 20_000 });
+      expect(await count.textContent()).toMatch(/chains \(paused\)$/);
+      expect(await shown()).toBe(total);
+      expect(await count.getAttribute('data-snapshot')).toBe(snapshot);
+    } finally {
+      await page.getByRole('button', { name: /^Last seen/ }).click();
+      await page.getByTestId('chain-pause').click();
+    }
+    // Resumed: the chains as they are now, newest first again.
+    await expect.poll(() => count.getAttribute('data-snapshot')).toBeNull();
+    await expect.poll(shown, { timeout: 20_000 }).toBeGreaterThan(0);
+    await page.getByTestId('chain-row').first().waitFor({ timeout: 20_000 });
+  }, 90_000);
+
   it('keeps the rows of a live chain list the reader scrolled down, and moves again at the top', async () => {
     await showView(page, 'Chains');
     const ids = chainIds;
