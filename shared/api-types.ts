@@ -232,15 +232,16 @@ export interface ChainQuery {
   source?: string;
   residentOnly?: boolean;
   /**
-   * Hold the list (paused, or scrolled down): answer from a snapshot of the chains, whose rows
-   * stay as they were while the forest moves on. Sort and the source and residency filters apply
-   * to its rows; another hash filter takes a new snapshot.
+   * The Chains view asking (an id of its own): the service keeps the chains of its latest live
+   * page, which it answers from while the view holds its list.
+   */
+  view?: string;
+  /**
+   * The view holds its list (paused, scrolled down, a row open or under the keyboard): answer
+   * from the chains of its latest live page, as they were. Sort and the source and residency
+   * filters apply to those rows; another hash filter is answered with the chains now.
    */
   hold?: boolean;
-  /** The held list to answer from (ChainPage.snapshot of an earlier held page). */
-  snapshot?: number;
-  /** The rows on screen (ChainPage.generation): a new snapshot holds those while it can. */
-  generation?: number;
   offset: number;
   limit: number;
 }
@@ -266,11 +267,7 @@ export interface ChainPage {
   total: number;
   offset: number;
   rows: ChainSummary[];
-  /** Which computation of the chains the rows come from (the forest's version then). */
-  generation: number;
-  /** A held query's snapshot: asked for again, it answers with the same rows. */
-  snapshot?: number;
-  /** The snapshot asked for was no longer kept (unused too long): these rows are a new one's. */
+  /** A held view's rows were forgotten (unused too long): these are the chains now. */
   renewed?: true;
 }
 

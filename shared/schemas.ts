@@ -34,9 +34,8 @@ export const chainFilterSchema = z.strictObject({
   hash: searchText.optional(),
   source: id.optional(),
   residentOnly: z.boolean().optional(),
+  view: z.string().min(1).max(64).optional(),
   hold: z.boolean().optional(),
-  snapshot: z.number().int().positive().optional(),
-  generation: z.number().int().nonnegative().optional(),
 });
 const chainQuerySchema = chainFilterSchema.extend(page);
 

@@ -20,7 +20,7 @@ import { missingCase, type IngestRecord } from '../../shared/records';
 import { BinTable } from './bin-table';
 import type { BlockNode } from './block-node';
 import { sourceBit } from './block-node';
-import { ChainSnapshots, type ChainGeneration } from './chain-snapshots';
+import { ChainViews, type ChainGeneration } from './chain-views';
 import { computeChains, pageChains, pathSummary, searchForest } from './chains';
 import { EventRing, type EventLineReader, type LineBytes } from './event-ring';
 import type { BatchIds } from '../collections/batch-ids';
@@ -113,8 +113,8 @@ export class CacheModel {
   private latestTs: number | null = null;
   private readonly pendingUndecoded = new Map<string, number>();
   private chainCache: ChainGeneration | null = null;
-  /** Held chain lists (paused or scrolled down in a view). */
-  private readonly snapshots = new ChainSnapshots();
+  /** Per Chains view, the chains of its latest live page (what it holds once it holds). */
+  private readonly views = new ChainViews();
 
   constructor(opts: CacheModelOptions = {}) {
     this.bins = new BinTable(opts.maxBins);
@@ -328,40 +328,29 @@ export class CacheModel {
   }
 
   /**
-   * Chains filtered, sorted and paged: as they are now, or held (q.hold) in a snapshot: q.snapshot
-   * while it is kept, else a new one of the rows of q.generation (the rows on the asker's screen)
-   * while those are the latest computed, else of the chains now.
+   * Chains filtered, sorted and paged: as they are now, or, for a view that holds its list
+   * (q.hold), as they were for its latest live page.
    */
   chains(q: ChainQuery): ChainPage {
     const hash = q.hash?.trim() ?? '';
     let gen: ChainGeneration;
-    let snapshot: number | undefined;
     let renewed = false;
-    const kept =
-      q.hold === true && q.snapshot !== undefined ? this.snapshots.get(q.snapshot) : undefined;
-    if (q.hold !== true) gen = this.chainRows(hash);
-    else if (kept !== undefined && kept.hash === hash) {
-      gen = kept;
-      snapshot = q.snapshot;
-    } else {
-      // Asked for a snapshot no longer kept: the list held is made anew, and the page says so. A
-      // new hash filter is a new question: a new snapshot, in place of the old.
-      renewed = q.snapshot !== undefined && kept === undefined;
-      const last = this.chainCache;
-      gen = last?.hash === hash && last.version === q.generation ? last : this.chainRows(hash);
-      snapshot = this.snapshots.hold(gen, q.snapshot);
+    const held = q.view === undefined || q.hold !== true ? undefined : this.views.get(q.view);
+    if (held !== undefined && held.hash === hash) gen = held;
+    else {
+      // A held view forgotten (unused too long) holds the chains now, and its page says so; a new
+      // hash filter is a new question, answered now.
+      renewed = q.hold === true && q.view !== undefined && held === undefined;
+      gen = this.chainRows(hash);
+      if (q.view !== undefined) this.views.set(q.view, gen);
     }
     let bit: number | null = null;
     if (q.source !== undefined && q.source !== '') {
       const idx = this.sourceIds.indexOf(q.source);
       bit = idx < 0 ? 0 : sourceBit(idx);
     }
-    return {
-      ...pageChains(gen.rows, q, bit),
-      generation: gen.version,
-      ...(snapshot === undefined ? {} : { snapshot }),
-      ...(renewed ? { renewed } : {}),
-    };
+    const page = pageChains(gen.rows, q, bit);
+    return renewed ? { ...page, renewed } : page;
   }
 
   /** The chains now for a hash filter, computed once per version of the forest. */

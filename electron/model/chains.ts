@@ -146,7 +146,7 @@ export function pageChains(
   rows: readonly ChainRow[],
   q: ChainQuery,
   sourceBit: number | null,
-): Omit<ChainPage, 'generation'> {
+): ChainPage {
   const hashFilter = q.hash !== undefined && q.hash.trim() !== '';
   const kept = rows.filter(
     (r) =>

@@ -14,8 +14,6 @@ export interface PageResult<T> {
 
 interface Loaded<T, P> {
   key: string;
-  /** The question these rows answer. */
-  asked: unknown;
   total: number;
   offset: number;
   rows: T[];
@@ -49,27 +47,13 @@ export function usePagedRows<T, P extends PageResult<T> = PageResult<T>>(
   tick: unknown,
   live: boolean,
   intervalMs: number,
-  /**
-   * Hold the rows loaded now, exactly as shown (a paused list that reorders on the server): no
-   * refresh and no fetch on scroll, since a page fetched later would come from a newer order. A
-   * new question (`fetchPage`) is still answered.
-   */
-  hold = false,
 ): PagedRows<T, P> {
   const [loaded, setLoaded] = useState<Loaded<T, P> | null>(null);
   const fetchRef = useRef(fetchPage);
-  const holdRef = useRef(hold);
-  // Layout effect: set before any timer of the throttle can run after the render that held it.
+  // Layout effect: set before any timer of the throttle can run after the render that changed it.
   useLayoutEffect(() => {
     fetchRef.current = fetchPage;
-    holdRef.current = hold;
-  }, [fetchPage, hold]);
-  const loadedRef = useRef<Loaded<T, P> | null>(null);
-  // Held and already answered: a refresh asked before the hold, landing after it, changes nothing.
-  const heldAnswer = useCallback(
-    (asked: unknown) => holdRef.current && loadedRef.current?.asked === asked,
-    [],
-  );
+  }, [fetchPage]);
   // Keyed like the rows, so an error of an earlier query is not shown for a new one.
   const [error, setError] = useState<{ key: string; text: string } | null>(null);
   const rangeRef = useRef({ start: 0, end: 50 });
@@ -78,28 +62,18 @@ export function usePagedRows<T, P extends PageResult<T> = PageResult<T>>(
     const { start, end } = rangeRef.current;
     const offset = Math.max(0, start - MARGIN);
     const limit = Math.min(MAX_LIMIT, end - start + 2 * MARGIN);
-    if (heldAnswer(fetchPage)) return;
     try {
       const page = await fetchPage(offset, limit);
       // Asked under an older question (before a freeze, say): its rows would show the wrong thing.
-      if (fetchRef.current !== fetchPage || heldAnswer(fetchPage)) return;
-      const next = {
-        key,
-        asked: fetchPage,
-        total: page.total,
-        offset: page.offset ?? offset,
-        rows: page.rows,
-        page,
-      };
-      loadedRef.current = next;
-      setLoaded(next);
+      if (fetchRef.current !== fetchPage) return;
+      setLoaded({ key, total: page.total, offset: page.offset ?? offset, rows: page.rows, page });
       setError(null);
     } catch (e) {
       setError({ key, text: errorText(e) });
     }
-  }, [fetchPage, key, heldAnswer]);
+  }, [fetchPage, key]);
 
-  const trigger = useThrottledRefresh(load, intervalMs, tick, live && !hold);
+  const trigger = useThrottledRefresh(load, intervalMs, tick, live);
   const current = loaded && loaded.key === key ? loaded : null;
   const currentRef = useRef(current);
   useEffect(() => {
@@ -109,7 +83,6 @@ export function usePagedRows<T, P extends PageResult<T> = PageResult<T>>(
   const setRange = useCallback(
     (start: number, end: number) => {
       rangeRef.current = { start, end };
-      if (hold) return;
       const c = currentRef.current;
       // Rows past the list's end are never loaded: the loaded page covers the range when it
       // reaches the range's end or the list's (End jumps there; a frozen list has no tick to
@@ -118,7 +91,7 @@ export function usePagedRows<T, P extends PageResult<T> = PageResult<T>>(
         c != null && start >= c.offset && Math.min(end, c.total) <= c.offset + c.rows.length;
       if (!covered) trigger();
     },
-    [trigger, hold],
+    [trigger],
   );
 
   return {

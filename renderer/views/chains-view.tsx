@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type {
   ChainDetail as Detail,
   ChainFilter,
@@ -39,11 +39,8 @@ interface Props {
   notify: Notify;
 }
 
-/** A held query's fields: its snapshot once there is one, else the generation on screen. */
-function heldAs(snapshot: number | null, generation: number | null): Partial<ChainFilter> {
-  if (snapshot !== null) return { hold: true, snapshot };
-  return generation === null ? { hold: true } : { hold: true, generation };
-}
+/** This screen's Chains view, to the service (one per page load: a tab switch keeps it). */
+const CHAINS_VIEW = `chains-${Math.random().toString(36).slice(2, 10)}`;
 
 /** The chain browser: a sortable, filterable list of chains and the detail of one. */
 export function ChainsView({ initialHash, notify }: Props) {
@@ -74,16 +71,14 @@ export function ChainsView({ initialHash, notify }: Props) {
   const typed = hashSearch(search);
   const hash = useDeferredValue(typed.hash);
 
-  // A held list is a snapshot on the service (chains reorder with every block): made of the rows
-  // on screen (their generation), then asked for by its id, so every row of it can be scrolled to,
-  // sorted and filtered by source or residency while the chains move on.
-  const generationRef = useRef<number | null>(null);
-  const snapshotRef = useRef<number | null>(null);
-  // A page asked for before the list was held (or let go) says nothing of the snapshot now.
+  // Chains reorder with every block, so the service keeps, for this screen (an id of its own), the
+  // chains of its latest live page; held, the list asks for those: every row of it can be scrolled
+  // to, sorted and filtered by source or residency while the chains move on.
+  const hadLivePage = useRef(false);
+  // A page asked for before the list was held (or let go) says nothing of the hold now.
   const holdEpoch = useRef(0);
   useLayoutEffect(() => {
     holdEpoch.current += 1;
-    snapshotRef.current = null;
   }, [held]);
   const [renewed, setRenewed] = useState(false);
   const [wasHeld, setWasHeld] = useState(held);
@@ -91,14 +86,15 @@ export function ChainsView({ initialHash, notify }: Props) {
     setWasHeld(held);
     setRenewed(false);
   }
-  const filter = useCallback(
+  const filter = useMemo(
     (): ChainFilter => ({
       sort,
       desc,
       ...(hash ? { hash } : {}),
       ...(source ? { source } : {}),
       ...(residentOnly ? { residentOnly } : {}),
-      ...(held ? heldAs(snapshotRef.current, generationRef.current) : {}),
+      view: CHAINS_VIEW,
+      ...(held ? { hold: true } : {}),
     }),
     [sort, desc, hash, source, residentOnly, held],
   );
@@ -106,19 +102,17 @@ export function ChainsView({ initialHash, notify }: Props) {
   const fetchPage = useCallback(
     async (offset: number, limit: number) => {
       const epoch = holdEpoch.current;
-      const page = await bridge().listChains({ ...filter(), offset, limit });
+      const page = await bridge().listChains({ ...filter, offset, limit });
       if (epoch === holdEpoch.current) {
-        if (!held) generationRef.current = page.generation;
-        else {
-          snapshotRef.current = page.snapshot ?? null;
-          if (page.renewed) setRenewed(true);
-        }
+        // Held before any live page came, there was nothing held to forget.
+        if (held && page.renewed && hadLivePage.current) setRenewed(true);
+        if (!held) hadLivePage.current = true;
       }
       return page;
     },
     [filter, held],
   );
-  // Live, the rows follow the frames; held, they come from the snapshot as they are scrolled to.
+  // Live, the rows follow the frames; held, they come from the chains held as they are scrolled to.
   const paged = usePagedRows<ChainSummary, ChainPage>(fetchPage, key, frame?.n, !held, 1000);
 
   const loadMatches = useCallback(async () => {
@@ -215,13 +209,9 @@ export function ChainsView({ initialHash, notify }: Props) {
           what="chains"
           testId="export-chains"
           notify={notify}
-          run={(format) => bridge().exportChains(filter(), format)}
+          run={(format) => bridge().exportChains(filter, format)}
         />
-        <span
-          className="muted count"
-          data-testid="chain-count"
-          data-snapshot={held ? paged.page?.snapshot : undefined}
-        >
+        <span className="muted count" data-testid="chain-count">
           {paged.total == null ? '…' : plural(paged.total, 'chain')}
           {paused
             ? ' (paused)'
@@ -232,7 +222,9 @@ export function ChainsView({ initialHash, notify }: Props) {
                 : held
                   ? ' (held while the keyboard is on a row)'
                   : ''}
-          {renewed ? ': held anew, as the chains are now (the list held was unused too long)' : ''}
+          {held && renewed
+            ? ': held anew, as the chains are now (the list held was forgotten, unused too long)'
+            : ''}
         </span>
       </div>
       <HashMatches
