@@ -242,6 +242,8 @@ export interface ChainQuery {
    * filters apply to those rows; another hash filter is answered with the chains now.
    */
   hold?: boolean;
+  /** Held: the generation of the rows on the view's screen (ChainPage.generation). */
+  generation?: number;
   offset: number;
   limit: number;
 }
@@ -267,6 +269,8 @@ export interface ChainPage {
   total: number;
   offset: number;
   rows: ChainSummary[];
+  /** Which computation of the chains the rows come from (the forest's version then). */
+  generation: number;
   /** A held view's rows were forgotten (unused too long): these are the chains now. */
   renewed?: true;
 }

@@ -36,6 +36,7 @@ export const chainFilterSchema = z.strictObject({
   residentOnly: z.boolean().optional(),
   view: z.string().min(1).max(64).optional(),
   hold: z.boolean().optional(),
+  generation: z.number().int().nonnegative().optional(),
 });
 const chainQuerySchema = chainFilterSchema.extend(page);
 

@@ -24,10 +24,22 @@ export const CHAIN_CSV_COLUMNS = [
 
 /**
  * The matching chains in the view's order, taken in one query: the export is written while the
- * live forest moves on, and pages taken apart would shift under it.
+ * live forest moves on, and pages taken apart would shift under it. A held list's are the chains
+ * it holds; when the service no longer keeps them, the export is refused rather than written of
+ * other chains than the screen shows.
  */
 function matching(model: Pick<CacheModel, 'chains'>, filter: ChainFilter): ChainSummary[] {
-  return model.chains({ ...filter, offset: 0, limit: Number.MAX_SAFE_INTEGER }).rows;
+  const page = model.chains({ ...filter, offset: 0, limit: Number.MAX_SAFE_INTEGER }, false);
+  if (page.renewed)
+    throw new Error(
+      'the chains this held list shows are no longer kept by the service (unused for 10 minutes, 8 other screens since, or a restart): resume the list and export again',
+    );
+  return page.rows;
+}
+
+/** The filter as the JSON export states it: the view's own ids left out. */
+function statedFilter({ view: _view, hold, generation: _generation, ...f }: ChainFilter): object {
+  return hold === true ? { ...f, held: true } : f;
 }
 
 /** The chain as the export's named fields. */
@@ -56,7 +68,7 @@ export function chainExport(
   format: ExportFormat,
   name: (id: string) => string,
 ): Generator<string> {
-  return listExport(matching(model, filter), format, filter, {
+  return listExport(matching(model, filter), format, statedFilter(filter), {
     kind: 'chains',
     columns: CHAIN_CSV_COLUMNS,
     csvRow: (c) => {

@@ -329,27 +329,29 @@ export class CacheModel {
 
   /**
    * Chains filtered, sorted and paged: as they are now, or, for a view that holds its list
-   * (q.hold), as they were for its latest live page.
+   * (q.hold), as they were for its live page on screen (q.generation), or else its latest.
+   * `note`: the page is the view's (an export's is not), so a live one is what it holds next.
    */
-  chains(q: ChainQuery): ChainPage {
+  chains(q: ChainQuery, note = true): ChainPage {
     const hash = q.hash?.trim() ?? '';
     let gen: ChainGeneration;
     let renewed = false;
-    const held = q.view === undefined || q.hold !== true ? undefined : this.views.get(q.view);
+    const held =
+      q.view === undefined || q.hold !== true ? undefined : this.views.get(q.view, q.generation);
     if (held !== undefined && held.hash === hash) gen = held;
     else {
       // A held view forgotten (unused too long) holds the chains now, and its page says so; a new
       // hash filter is a new question, answered now.
       renewed = q.hold === true && q.view !== undefined && held === undefined;
       gen = this.chainRows(hash);
-      if (q.view !== undefined) this.views.set(q.view, gen);
+      if (q.view !== undefined && note) this.views.set(q.view, gen);
     }
     let bit: number | null = null;
     if (q.source !== undefined && q.source !== '') {
       const idx = this.sourceIds.indexOf(q.source);
       bit = idx < 0 ? 0 : sourceBit(idx);
     }
-    const page = pageChains(gen.rows, q, bit);
+    const page = { ...pageChains(gen.rows, q, bit), generation: gen.version };
     return renewed ? { ...page, renewed } : page;
   }
 

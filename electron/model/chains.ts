@@ -146,7 +146,7 @@ export function pageChains(
   rows: readonly ChainRow[],
   q: ChainQuery,
   sourceBit: number | null,
-): ChainPage {
+): Omit<ChainPage, 'generation'> {
   const hashFilter = q.hash !== undefined && q.hash.trim() !== '';
   const kept = rows.filter(
     (r) =>

@@ -55,6 +55,10 @@ export function VirtualRows({
   const focusedKey = useRef<string | null>(null);
   const atTop = useRef(true);
   const keyboardOn = useRef(false);
+  const onKeyboardChangeRef = useRef(onKeyboardChange);
+  useEffect(() => {
+    onKeyboardChangeRef.current = onKeyboardChange;
+  }, [onKeyboardChange]);
   const setKeyboard = (on: boolean) => {
     if (on === keyboardOn.current) return;
     keyboardOn.current = on;
@@ -114,9 +118,21 @@ export function VirtualRows({
     focusRow(Math.min(active, Math.max(0, count - 1)));
   });
 
+  // Back to the top is a resume (live again): the keyboard lets the list go too, its row leaving
+  // the screen (left on it, the focus would fall to <body> and the list stay held by it).
+  const [toTopSeen, setToTopSeen] = useState(toTop);
+  if (toTop !== toTopSeen) {
+    setToTopSeen(toTop);
+    setActive(0);
+  }
   useEffect(() => {
     if (toTop === undefined) return;
     virtualizer.scrollToOffset(0);
+    const focused = document.activeElement;
+    if (focused instanceof HTMLElement && parentRef.current?.contains(focused)) focused.blur();
+    if (!keyboardOn.current) return;
+    keyboardOn.current = false;
+    onKeyboardChangeRef.current?.(false);
   }, [toTop, virtualizer]);
 
   const onKeyDown = (e: KeyboardEvent) => {

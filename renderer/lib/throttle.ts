@@ -1,5 +1,6 @@
 // Throttles an async task: at most one run per interval, never two at once, and a trigger that
-// arrives while throttled or running is not lost (one trailing run follows).
+// arrives while throttled or running is not lost (one trailing run follows). A user's question
+// (a new sort, rows scrolled to) is urgent: it skips the interval, never the run in progress.
 
 export interface Clock {
   now(): number;
@@ -14,8 +15,11 @@ const realClock: Clock = {
 };
 
 export interface Throttle {
-  /** Asks for a run: now if allowed, else once the interval has passed or the current run ends. */
-  trigger(): void;
+  /**
+   * Asks for a run: now if allowed, else once the interval has passed or the current run ends;
+   * urgent, as soon as no run is in progress.
+   */
+  trigger(urgent?: boolean): void;
   /** Drops any scheduled run; a run in progress finishes but triggers nothing more. */
   cancel(): void;
 }
@@ -29,6 +33,7 @@ export function createThrottle(
   let lastStart = -Infinity;
   let running = false;
   let pending = false;
+  let urgentPending = false;
   let timer: unknown = null;
   let cancelled = false;
 
@@ -36,6 +41,7 @@ export function createThrottle(
     timer = null;
     if (cancelled) return;
     pending = false;
+    urgentPending = false;
     running = true;
     lastStart = clock.now();
     let result: Promise<unknown> | void;
@@ -53,21 +59,27 @@ export function createThrottle(
   };
 
   const schedule = (): void => {
+    if (urgentPending && timer != null) {
+      clock.clearTimeout(timer);
+      timer = null;
+    }
     if (timer != null) return;
-    const wait = Math.max(0, lastStart + intervalMs - clock.now());
+    const wait = urgentPending ? 0 : Math.max(0, lastStart + intervalMs - clock.now());
     if (wait === 0) run();
     else timer = clock.setTimeout(run, wait);
   };
 
   return {
-    trigger() {
+    trigger(urgent = false) {
       if (cancelled) return;
       pending = true;
+      if (urgent) urgentPending = true;
       if (!running) schedule();
     },
     cancel() {
       cancelled = true;
       pending = false;
+      urgentPending = false;
       if (timer != null) clock.clearTimeout(timer);
       timer = null;
     },

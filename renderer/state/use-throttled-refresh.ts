@@ -28,13 +28,14 @@ export function useThrottledRefresh(
   }, [intervalMs]);
 
   // A new `load` is a new question (a filter, a range): it is answered even while disabled
-  // (paused, frozen); only the ticks wait for `enabled`.
+  // (paused, frozen), and at once (the user is waiting); only the ticks wait for `enabled`.
   const lastLoad = useRef<typeof load | null>(null);
   useEffect(() => {
     const changed = lastLoad.current !== load;
     lastLoad.current = load;
-    if (enabled || changed) throttleRef.current?.trigger();
+    if (enabled || changed) throttleRef.current?.trigger(changed);
   }, [tick, enabled, load]);
 
-  return useCallback(() => throttleRef.current?.trigger(), []);
+  // The caller's own trigger (rows scrolled to) is a question too.
+  return useCallback(() => throttleRef.current?.trigger(true), []);
 }

@@ -1,4 +1,12 @@
-import { useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type {
   ChainDetail as Detail,
   ChainFilter,
@@ -75,6 +83,16 @@ export function ChainsView({ initialHash, notify }: Props) {
   // chains of its latest live page; held, the list asks for those: every row of it can be scrolled
   // to, sorted and filtered by source or residency while the chains move on.
   const hadLivePage = useRef(false);
+  // The generation of the rows on screen: held, the list asks for those (not a newer live page
+  // answered as it was held, which never reached the screen).
+  const shownGeneration = useRef<number | null>(null);
+  const asked = useCallback(
+    (f: ChainFilter): ChainFilter =>
+      f.hold && shownGeneration.current !== null
+        ? { ...f, generation: shownGeneration.current }
+        : f,
+    [],
+  );
   // A page asked for before the list was held (or let go) says nothing of the hold now.
   const holdEpoch = useRef(0);
   useLayoutEffect(() => {
@@ -102,7 +120,7 @@ export function ChainsView({ initialHash, notify }: Props) {
   const fetchPage = useCallback(
     async (offset: number, limit: number) => {
       const epoch = holdEpoch.current;
-      const page = await bridge().listChains({ ...filter, offset, limit });
+      const page = await bridge().listChains({ ...asked(filter), offset, limit });
       if (epoch === holdEpoch.current) {
         // Held before any live page came, there was nothing held to forget.
         if (held && page.renewed && hadLivePage.current) setRenewed(true);
@@ -110,10 +128,13 @@ export function ChainsView({ initialHash, notify }: Props) {
       }
       return page;
     },
-    [filter, held],
+    [filter, held, asked],
   );
   // Live, the rows follow the frames; held, they come from the chains held as they are scrolled to.
   const paged = usePagedRows<ChainSummary, ChainPage>(fetchPage, key, frame?.n, !held, 1000);
+  useEffect(() => {
+    shownGeneration.current = paged.page?.generation ?? null;
+  }, [paged.page]);
 
   const loadMatches = useCallback(async () => {
     if (!hash) return;
@@ -157,6 +178,15 @@ export function ChainsView({ initialHash, notify }: Props) {
       bodyRef.current?.querySelector<HTMLElement>('[role=row][tabindex="0"]')?.focus(),
     );
   };
+  const heldWhy = paused
+    ? 'paused'
+    : !atTop
+      ? 'held while scrolled'
+      : selected != null
+        ? 'held while a chain is open'
+        : held
+          ? 'held while the keyboard is on a row'
+          : null;
   const shownDetail = detail && detail.id === selected ? detail.value : null;
   // An error only counts while what failed is still asked for.
   const loadError =
@@ -209,22 +239,19 @@ export function ChainsView({ initialHash, notify }: Props) {
           what="chains"
           testId="export-chains"
           notify={notify}
-          run={(format) => bridge().exportChains(filter, format)}
+          run={(format) => bridge().exportChains(asked(filter), format)}
         />
-        <span className="muted count" data-testid="chain-count">
+        <span
+          className="muted count"
+          data-testid="chain-count"
+          title={
+            held && renewed
+              ? 'The service no longer kept the chains this list held (unused for 10 minutes, 8 other screens since, or a restart): it holds the chains as they were when it next asked'
+              : undefined
+          }
+        >
           {paged.total == null ? '…' : plural(paged.total, 'chain')}
-          {paused
-            ? ' (paused)'
-            : !atTop
-              ? ' (held while scrolled)'
-              : selected != null
-                ? ' (held while a chain is open)'
-                : held
-                  ? ' (held while the keyboard is on a row)'
-                  : ''}
-          {held && renewed
-            ? ': held anew, as the chains are now (the list held was forgotten, unused too long)'
-            : ''}
+          {heldWhy === null ? '' : ` (${heldWhy}${renewed ? ', held anew' : ''})`}
         </span>
       </div>
       <HashMatches

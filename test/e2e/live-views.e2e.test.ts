@@ -432,6 +432,23 @@ describe('live views in Chromium', () => {
     await page.getByTestId('chain-row').first().waitFor({ timeout: 20_000 });
   }, 90_000);
 
+  it('goes live on a resume by Space with the keyboard on a row far down the list', async () => {
+    await showView(page, 'Chains');
+    const count = page.getByTestId('chain-count');
+    const rows = page.getByTestId('chain-row');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThan(6);
+    await rows.first().focus();
+    await page.keyboard.press('End');
+    await expect.poll(() => count.textContent()).toContain('held while scrolled');
+    await page.keyboard.press('Space');
+    await expect.poll(() => count.textContent()).toMatch(/\(paused\)$/);
+    const held = await chainIds();
+    await page.keyboard.press('Space');
+    // The row the keyboard was on left the screen with the resume: it no longer holds the list.
+    await expect.poll(() => count.textContent()).toMatch(/chains$/);
+    await expect.poll(chainIds, { timeout: 20_000 }).not.toEqual(held);
+  }, 60_000);
+
   it('keeps the rows of a live chain list the reader scrolled down, and moves again at the top', async () => {
     await showView(page, 'Chains');
     const ids = chainIds;

@@ -51,6 +51,19 @@ describe('held chain lists', () => {
     expect(ids(m.chains(q({ view: 'v', limit: 2 })).rows)).toEqual(['c3', 'n2']);
   });
 
+  it('hold the rows on screen when a newer live page was answered as the list was held', () => {
+    const m = chains(3);
+    const shown = m.chains(q({ view: 'v' }));
+    m.apply(batch([stored('a', 9, ['late'])]));
+    // Asked before the hold, answered after it: the screen drops it and still shows `shown`.
+    expect(ids(m.chains(q({ view: 'v' })).rows)).toEqual(['late', 'c2', 'c1', 'c0']);
+    const page = m.chains(held('v', { generation: shown.generation }));
+    expect(ids(page.rows)).toEqual(['c2', 'c1', 'c0']);
+    expect(page.generation).toBe(shown.generation);
+    // Without a generation on screen, the latest live page's.
+    expect(ids(m.chains(held('v')).rows)).toEqual(['late', 'c2', 'c1', 'c0']);
+  });
+
   it('sort and filter by source and residency among their own rows', () => {
     const m = chains(3);
     m.chains(q({ view: 'v' }));
@@ -105,6 +118,20 @@ describe('held chain lists', () => {
       chains: { chain_id: string }[];
     };
     expect(doc.chains.map((c) => c.chain_id)).toEqual(['c2', 'c1', 'c0']);
+    // The filter stated is the view's, without its id.
+    expect((doc as unknown as { filter: object }).filter).toEqual({
+      sort: 'lastSeen',
+      desc: true,
+      held: true,
+    });
+  });
+
+  it('refuse an export of a held list the service no longer keeps, and keep nothing for it', () => {
+    const m = chains(3);
+    const filter = { sort: 'lastSeen', desc: true, view: 'gone', hold: true } as const;
+    expect(() => chainExport(m, filter, 'csv', (s) => s)).toThrow(/no longer kept/);
+    // The screen's own next page still learns that its list was forgotten.
+    expect(m.chains(held('gone')).renewed).toBe(true);
   });
 });
 
@@ -135,11 +162,21 @@ describe('ChainViews', () => {
     expect(v.size).toBe(1);
   });
 
-  it("replaces a view's generation with its latest", () => {
+  it("keeps a view's two latest generations, the latest unless the other is asked for", () => {
     const v = new ChainViews(() => 0);
-    v.set('a', gen(1));
+    const one = gen(1);
+    v.set('a', one);
     v.set('a', gen(2));
+    // The same generation again (no block since) keeps the one before it.
+    const three = gen(3);
+    v.set('a', three);
+    v.set('a', three);
     expect(v.size).toBe(1);
-    expect(v.get('a')?.version).toBe(2);
+    expect(v.get('a')?.version).toBe(3);
+    expect(v.get('a', 2)?.version).toBe(2);
+    expect(v.get('a', 1)?.version).toBe(3);
+    expect(v.get('a', 3)?.version).toBe(3);
+    v.set('b', one);
+    expect(v.get('b', 1)).toBe(one);
   });
 });

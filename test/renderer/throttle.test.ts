@@ -28,6 +28,40 @@ describe('throttle', () => {
     t.cancel();
   });
 
+  it('runs an urgent trigger without waiting for the interval, but never beside a run', async () => {
+    let runs = 0;
+    let release: (() => void) | null = null;
+    const t = createThrottle(
+      () =>
+        new Promise<void>((resolve) => {
+          runs++;
+          release = resolve;
+        }),
+      1000,
+    );
+    t.trigger();
+    expect(runs).toBe(1);
+    (release as (() => void) | null)?.();
+    await vi.advanceTimersByTimeAsync(10);
+    // A tick waits for the interval; a question asked meanwhile does not.
+    t.trigger();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(runs).toBe(1);
+    t.trigger(true);
+    expect(runs).toBe(2);
+    // Urgent while a run is in progress: right after it, not beside it.
+    t.trigger(true);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(runs).toBe(2);
+    (release as (() => void) | null)?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(3);
+    (release as (() => void) | null)?.();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(runs).toBe(3);
+    t.cancel();
+  });
+
   it('never starts a run while one is still in progress, and does not lose a trigger', async () => {
     let active = 0;
     let maxActive = 0;
