@@ -77,7 +77,11 @@ export function registerCapture(program: Command): void {
     .option('--bind', 'bind the endpoint instead of connecting (for publishers that connect out)')
     .option('--topic <prefix>', 'topic prefix filter; the default "" takes every topic', '')
     .option('--replay-endpoint <url>', "the engine's replay (ROUTER) endpoint, to recover gaps")
-    .option('--max <n>', 'stop after N events (0 = run until Ctrl-C)', positiveInt('--max'))
+    .option(
+      '--max <n>',
+      'stop after N events (undecoded lines not counted; 0 = run until Ctrl-C)',
+      positiveInt('--max'),
+    )
     .option('--json', 'one JSON object per event per line (hashes as exact integers / hex strings)')
     .option(
       '--stall-after <sec>',
@@ -134,11 +138,13 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
   const max = opts.max ?? 0;
   const json = opts.json === true;
   const err = (line: string): void => void process.stderr.write(`# ${line}\n`);
+  /** Lines printed (their number in the text form), and the events among them (what --max counts). */
   let seen = 0;
+  let events = 0;
   let stopping = false;
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => (finish = resolve));
-  const full = (): boolean => max > 0 && seen >= max;
+  const full = (): boolean => max > 0 && events >= max;
   const out = new LineOutput(process.stdout);
   const jsonLines = new EventJsonWriter(out);
   const fastJson = new BatchJsonWriter(out, jsonLines);
@@ -151,6 +157,7 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
         for (const e of r.events) {
           if (full()) break;
           seen++;
+          events++;
           const line = ranks > 1 && e.dp_rank === null ? { ...e, dp_rank: rank } : e;
           if (json) jsonLines.write(line);
           else out.text(`${eventTextLine(seen, line)}\n`);
@@ -202,6 +209,7 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
       const n = fastJson.write(payload, seq, ranks > 1 ? rank : null);
       if (n < 0) return -1;
       seen += n;
+      events += n;
       out.endLine();
       return n;
     };
@@ -246,7 +254,7 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
   stopping = true;
   const c = sumCounters(sources.map((s) => s.status().counters));
   err(
-    `done: ${seen} events printed; ${c.messages} messages, ${c.gaps} gaps (${c.recovered} recovered, ${c.lost} lost), ` +
+    `done: ${events} events printed${seen > events ? ` (and ${seen - events} undecoded lines)` : ''}; ${c.messages} messages, ${c.gaps} gaps (${c.recovered} recovered, ${c.lost} lost), ` +
       `${c.resets} resets, ${c.duplicates} duplicates, ${c.undecoded} undecoded`,
   );
   // The last stderr line, for scripts: the sources' own counters (summed over ranks).

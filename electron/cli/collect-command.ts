@@ -8,7 +8,7 @@ import type { Profile, SourceHealth } from '../../shared/api-types';
 import { missingCase } from '../../shared/records';
 import { Collector } from '../metrics/collector';
 import { DEFAULT_METRICS_PORT } from '../metrics/metrics-http';
-import { defaultDataDir } from '../service/data-dir';
+import { defaultDataDir, ensureWritableDataDir } from '../service/data-dir';
 import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
 import { parseToken, portOption } from './option-values';
 
@@ -62,6 +62,7 @@ async function runCollect(flags: CollectFlags): Promise<void> {
     ...p,
     id: `cli-${i + 1}`,
   }));
+  if (flags.record) await ensureWritableDataDir(flags.dataDir);
   const collector = await Collector.start({
     profiles,
     recordDir: flags.record ? path.join(flags.dataDir, 'recordings') : null,

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { defaultDataDir } from '../service/data-dir';
 import { LAUNCH_ENV, encodeLaunchOptions } from './launch-options';
 import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
+import { portOption } from './option-values';
 import { runServe } from './serve-command';
 
 /** Electron failing within this long after launch is taken as "cannot start here". */
@@ -26,7 +27,7 @@ export function registerDesktop(program: Command): void {
       'launch the desktop app (falls back to the browser mode where Electron cannot start)',
     )
     .option('--browser', 'skip Electron and serve the browser mode', false)
-    .option('--port <port>', 'port for the browser-mode fallback', (v) => Number(v), 8080);
+    .option('--port <port>', 'port for the browser-mode fallback', portOption('--port'), 8080);
   addEndpointOptions(command).action((flags: DesktopFlags) => runDesktop(flags));
 }
 

@@ -78,7 +78,7 @@ export function createDoor(host: string, token?: string): Door {
         status: 403,
         message:
           'this KV Scope listens beyond loopback and needs its token: open the URL with ' +
-          '?token=... that `kvscope serve` printed at start',
+          '?token=... that it printed at start (a scraper or script sends `Authorization: Bearer <token>`)',
       };
     },
   };

@@ -158,7 +158,7 @@ export async function importSeedCapture(
   const readLine = (o: Obj, line: string, lineNo: number): void => {
     if (lineNo === 1 && o.format === SESSION_FORMAT) {
       throw new Error(
-        'this is a KV Scope session, not a capture: open it with Open session (kvscope analyze reads either)',
+        'this is a KV Scope session, not a capture: open it with Open session, or `--open` on the command line (kvscope analyze reads either)',
       );
     }
     const rank = intField(o.dp_rank, 'dp_rank', 0, MAX_DP_RANK);

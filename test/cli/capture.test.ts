@@ -180,8 +180,12 @@ describe('kvscope capture (built CLI) against the simulator', () => {
       '40',
     ]);
     expect(r.code).toBe(0);
-    const und = r.stdout.split('\n').filter((l) => l.includes('"UNDECODED"'));
+    const lines = r.stdout.trim().split('\n');
+    const und = lines.filter((l) => l.includes('"UNDECODED"'));
     expect(und.length).toBeGreaterThan(0);
+    // --max counts events, as the seed script's did: the undecoded lines come on top.
+    expect(lines.length - und.length).toBe(40);
+    expect(r.stderr).toContain(`done: 40 events printed (and ${und.length} undecoded lines)`);
     for (const l of und) {
       const o = JSON.parse(l) as { bytes: number; error: string; seq: number };
       expect(o.bytes).toBe(truth.get(o.seq)!.payload.byteLength);
