@@ -7,6 +7,7 @@ import { fileResultNotice } from '../../shared/file-result';
 import { probeListen, SERVE_PORT_ADVICE, startHttpHost, type HttpHost } from '../serve/http-host';
 import { startServiceWorker } from '../serve/service-worker';
 import { notRegularFile } from '../session/regular-file';
+import { budgetFromEnv } from '../session/recording-retention';
 import { defaultDataDir, ensureWritableDataDir } from '../service/data-dir';
 import { DEMO_PROFILE_ID } from '../service/connections';
 import type { ServiceLink } from '../host/service-link';
@@ -65,6 +66,9 @@ export async function runServe(flags: ServeFlags, portAdvice = SERVE_PORT_ADVICE
   const importBytes = flags.import ? await mustRead('--import', flags.import) : 0;
   // A port that cannot be had fails before the service starts its recording file.
   await probeListen(flags.host, flags.port, portAdvice);
+  // The page lists it too; a terminal that started serve should not have to open it to learn.
+  const budget = budgetFromEnv();
+  if (budget.problem !== null) process.stderr.write(`${budget.problem}\n`);
   const worker = await startServiceWorker(path.join(__dirname, 'service-host.cjs'), {
     dataDir: flags.dataDir,
     endpoints: endpointsFromFlags(flags),

@@ -40,10 +40,8 @@ import { MetricsHub } from '../metrics/metrics-hub';
 import { reconcile } from '../metrics/reconciliation';
 import { loadIntoModel } from '../session/load';
 import {
-  BUDGET_ENV,
-  DEFAULT_RECORDINGS_BUDGET_BYTES,
+  budgetFromEnv,
   listRecordingFiles,
-  parseByteSize,
   RecordingRetention,
 } from '../session/recording-retention';
 import { Connections } from './connections';
@@ -427,12 +425,7 @@ async function sizeOf(input: string | Buffer | Readable): Promise<number | null>
 /** The recordings budget: the option, else $KVSCOPE_RECORDINGS_BUDGET, else 2 GiB. */
 function recordingsBudget(option: number | undefined, problems: string[]): number {
   if (option !== undefined) return option;
-  const env = process.env[BUDGET_ENV];
-  if (!env) return DEFAULT_RECORDINGS_BUDGET_BYTES;
-  try {
-    return parseByteSize(env, BUDGET_ENV);
-  } catch (err) {
-    problems.push(`${(err as Error).message}; keeping recordings within 2 GiB instead`);
-    return DEFAULT_RECORDINGS_BUDGET_BYTES;
-  }
+  const { bytes, problem } = budgetFromEnv();
+  if (problem !== null) problems.push(problem);
+  return bytes;
 }

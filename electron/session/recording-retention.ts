@@ -126,6 +126,23 @@ export function parseByteSize(text: string, what = 'the recordings budget'): num
   return bytes;
 }
 
+/**
+ * The budget $KVSCOPE_RECORDINGS_BUDGET sets (the default when unset), and why its value was not
+ * taken (then the default), or null.
+ */
+export function budgetFromEnv(env = process.env[BUDGET_ENV]): {
+  bytes: number;
+  problem: string | null;
+} {
+  if (!env) return { bytes: DEFAULT_RECORDINGS_BUDGET_BYTES, problem: null };
+  try {
+    return { bytes: parseByteSize(env, BUDGET_ENV), problem: null };
+  } catch (err) {
+    const problem = `${(err as Error).message}; keeping recordings within 2 GiB instead`;
+    return { bytes: DEFAULT_RECORDINGS_BUDGET_BYTES, problem };
+  }
+}
+
 /** Keeps the folder within its budget now and then while a recording grows. */
 export class RecordingRetention {
   private timer: NodeJS.Timeout | null = null;

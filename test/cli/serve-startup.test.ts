@@ -222,6 +222,21 @@ describe('kvscope serve at start', () => {
     }
   });
 
+  it('says on stderr when $KVSCOPE_RECORDINGS_BUDGET is no size, and keeps 2 GiB', async () => {
+    // The child takes the environment at its spawn.
+    process.env.KVSCOPE_RECORDINGS_BUDGET = 'lots';
+    let serve: Awaited<ReturnType<typeof startServe>>;
+    try {
+      serve = await startServe(dataDir('budget'));
+    } finally {
+      delete process.env.KVSCOPE_RECORDINGS_BUDGET;
+    }
+    started.push(serve);
+    expect(serve.stderr()).toContain(
+      'KVSCOPE_RECORDINGS_BUDGET "lots" is not a size: write it as 2GiB, 500MiB or a number of bytes; keeping recordings within 2 GiB instead',
+    );
+  });
+
   it('off loopback prints a URL with a token, and answers only with it', async () => {
     const start = async (...args: Parameters<typeof startServe>) => {
       const s = await startServe(...args);
