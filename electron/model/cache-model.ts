@@ -336,13 +336,14 @@ export class CacheModel {
     const hash = q.hash?.trim() ?? '';
     let gen: ChainGeneration;
     let renewed = false;
-    const held =
-      q.view === undefined || q.hold !== true ? undefined : this.views.get(q.view, q.generation);
+    // The view whose list is held, if this is such a query.
+    const holding = q.hold === true ? q.view : undefined;
+    const held = holding === undefined ? undefined : this.views.get(holding, q.generation);
     if (held !== undefined && held.hash === hash) gen = held;
     else {
       // A held view forgotten (unused too long) holds the chains now, and its page says so; a new
       // hash filter is a new question, answered now.
-      renewed = q.hold === true && q.view !== undefined && held === undefined;
+      renewed = holding !== undefined && held === undefined;
       gen = this.chainRows(hash);
       if (q.view !== undefined && note) this.views.set(q.view, gen);
     }

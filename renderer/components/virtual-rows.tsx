@@ -59,11 +59,12 @@ export function VirtualRows({
   useEffect(() => {
     onKeyboardChangeRef.current = onKeyboardChange;
   }, [onKeyboardChange]);
-  const setKeyboard = (on: boolean) => {
+  // Stable (the resume's effect below calls it too): the caller's function is read through a ref.
+  const setKeyboard = useCallback((on: boolean) => {
     if (on === keyboardOn.current) return;
     keyboardOn.current = on;
-    onKeyboardChange?.(on);
-  };
+    onKeyboardChangeRef.current?.(on);
+  }, []);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
     count,
@@ -130,10 +131,8 @@ export function VirtualRows({
     virtualizer.scrollToOffset(0);
     const focused = document.activeElement;
     if (focused instanceof HTMLElement && parentRef.current?.contains(focused)) focused.blur();
-    if (!keyboardOn.current) return;
-    keyboardOn.current = false;
-    onKeyboardChangeRef.current?.(false);
-  }, [toTop, virtualizer]);
+    setKeyboard(false);
+  }, [toTop, virtualizer, setKeyboard]);
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (!roving) return;
