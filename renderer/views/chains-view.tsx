@@ -133,7 +133,8 @@ export function ChainsView({ initialHash, notify }: Props) {
   // Live, the rows follow the frames; held, they come from the chains held as they are scrolled to.
   const paged = usePagedRows<ChainSummary, ChainPage>(fetchPage, key, frame?.n, !held, 1000);
   useEffect(() => {
-    shownGeneration.current = paged.page?.generation ?? null;
+    // A new sort or filter shows no page until its own comes: the rows held are still those.
+    if (paged.page !== null) shownGeneration.current = paged.page.generation;
   }, [paged.page]);
 
   const loadMatches = useCallback(async () => {
