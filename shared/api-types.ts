@@ -370,7 +370,7 @@ export type FileResult =
   | { status: 'cancelled'; name?: string; load?: FileLoad }
   | {
       status: 'failed';
-      action: 'open' | 'save' | 'export' | 'upload';
+      action: 'open' | 'save' | 'export';
       name?: string;
       error: string;
     };

@@ -21,6 +21,26 @@ export const HTTP_ROUTES = {
   exportChains: '/api/export/chains',
 } as const;
 
+/**
+ * The JSON body of an HTTP refusal that is no file action's own (the door, another site, a method
+ * not allowed): its reason. A file action's refusal is its FileResult.
+ */
+export interface HttpRefusal {
+  error: string;
+}
+
+/** The reason of an HttpRefusal body, null when text is not one. */
+export function refusalReason(text: string): string | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    if (typeof v === 'object' && v !== null && typeof (v as HttpRefusal).error === 'string')
+      return (v as HttpRefusal).error;
+  } catch {
+    // not JSON: no refusal body
+  }
+  return null;
+}
+
 export interface WsRequest {
   id: number;
   channel: InvokeChannel;

@@ -21,7 +21,7 @@ export async function ensureWritableDataDir(dir: string): Promise<void> {
   const what = `pass --data-dir with a folder you can write to, or make ${dir} writable`;
   let created: NodeJS.ErrnoException | null = null;
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirs(dir);
   } catch (err) {
     created = err as NodeJS.ErrnoException;
   }
@@ -45,6 +45,25 @@ async function writable(dir: string): Promise<string | null> {
     return null;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code ?? 'EACCES';
+  }
+}
+
+/**
+ * mkdir -p made one folder at a time from the nearest one that exists. Node's own recursive mkdir
+ * never returns where a folder cannot be made in a parent that exists (/proc/nope/x: ENOENT from
+ * /proc/nope, then EEXIST from /proc, and again): serve hung at start.
+ */
+async function makeDirs(dir: string): Promise<void> {
+  const target = path.resolve(dir);
+  const existing = await nearestExisting(target);
+  const missing = path.relative(existing, target).split(path.sep).filter(Boolean);
+  let at = existing;
+  for (const name of missing) {
+    at = path.join(at, name);
+    await mkdir(at).catch((err: NodeJS.ErrnoException) => {
+      // Made meanwhile by another process: fine, as mkdir -p.
+      if (err.code !== 'EEXIST') throw err;
+    });
   }
 }
 

@@ -3,7 +3,7 @@
 
 import type { FileResult } from '../../shared/api-types';
 import { CANCELLED, done, failed } from '../../shared/file-result';
-import { HTTP_ROUTES } from '../../shared/ws-protocol';
+import { HTTP_ROUTES, refusalReason } from '../../shared/ws-protocol';
 import { uploadEnded, uploadProgress, uploadStarted } from './upload-progress';
 
 /** Opens a file picker; resolves with the chosen file, or null when the user cancels. */
@@ -85,7 +85,8 @@ function sentResult(text: string): FileResult | null {
 function uploadResult(status: number, text: string, name: string): FileResult {
   const sent = sentResult(text);
   if (sent) return sent;
-  if (status < 200 || status >= 300) throw new Error(text || `upload failed: HTTP ${status}`);
+  if (status < 200 || status >= 300)
+    return failed('open', refusalReason(text) ?? (text || `HTTP ${status}`), name);
   return done('opened', name);
 }
 
@@ -127,7 +128,14 @@ function refusal(
   const sent = sentResult(text);
   // The server's refusal names no file: the notice names the one the user asked for.
   if (sent?.status === 'failed') return { ...sent, name: sent.name ?? name };
-  return sent ?? failed(action, text || `kvscope serve refused it (HTTP ${status})`, name);
+  return (
+    sent ??
+    failed(
+      action,
+      refusalReason(text) ?? (text || `kvscope serve refused it (HTTP ${status})`),
+      name,
+    )
+  );
 }
 
 /** Hands bytes to the browser's download under a name (an object URL, revoked once taken). */

@@ -222,6 +222,15 @@ describe('kvscope serve at start', () => {
     }
   });
 
+  it.runIf(existsSync('/proc/self'))(
+    'says a data folder that cannot be made in the folder that exists cannot be made (it hung)',
+    async () => {
+      // Node's recursive mkdir loops for ever on /proc/nope/x (ENOENT, then EEXIST for /proc).
+      const run = await runToEnd(['serve', '--port', '0', '--data-dir', '/proc/nope/x']);
+      expectOneLine(run, /^kvscope: the data folder \/proc\/nope\/x cannot be made \(ENOENT/);
+    },
+  );
+
   it('says on stderr when $KVSCOPE_RECORDINGS_BUDGET is no size, and keeps 2 GiB', async () => {
     // The child takes the environment at its spawn.
     process.env.KVSCOPE_RECORDINGS_BUDGET = 'lots';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CANCELLED, done, failed, fileResultNotice } from '../../shared/file-result';
+import { refusalReason } from '../../shared/ws-protocol';
 
 describe('file result notices', () => {
   it('says nothing for a cancelled dialog', () => {
@@ -42,5 +43,21 @@ describe('file result notices', () => {
       text: 'could not open junk.gz: not gzip',
       kind: 'error',
     });
+  });
+});
+
+describe('an HTTP refusal body', () => {
+  it('gives its reason, which the page names under the action the user asked for', () => {
+    const reason = refusalReason('{"error":"this kvscope serve needs its token"}');
+    expect(reason).toBe('this kvscope serve needs its token');
+    expect(fileResultNotice(failed('save', reason, 'run.kvscope.jsonl.gz'))?.text).toBe(
+      'could not save run.kvscope.jsonl.gz: this kvscope serve needs its token',
+    );
+  });
+
+  it('is no refusal when it is not JSON or has no text reason', () => {
+    expect(refusalReason('Bad Gateway')).toBeNull();
+    expect(refusalReason('{"error":3}')).toBeNull();
+    expect(refusalReason('null')).toBeNull();
   });
 });

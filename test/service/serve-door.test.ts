@@ -122,7 +122,12 @@ describe('the door of kvscope serve', () => {
         );
         expect(answer.status).toBe(421);
         expect(answer.headers['content-type']).toBe('application/json');
-        if (method !== 'HEAD') expect(answer.body).toMatch(/answers only requests addressed to/);
+        if (method !== 'HEAD') {
+          // The reason alone: a refused download or scrape is not said to be an upload.
+          const refusal = JSON.parse(answer.body) as Record<string, unknown>;
+          expect(Object.keys(refusal)).toEqual(['error']);
+          expect(refusal.error).toMatch(/answers only requests addressed to/);
+        }
         expect(answer.body).not.toContain('kvscope-session');
       }
     },
