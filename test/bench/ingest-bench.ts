@@ -2,9 +2,12 @@
 // zeromq.js receive loop on the same stream (DESIGN's budget: at most 2x its CPU), with KvSource
 // alone and KvSource + the recording alone for the breakdown. The publisher runs in a child process so its CPU is not counted; it
 // replays the vLLM fixture payloads with a continuous seq and a ts from the clock at a fixed pace. Each receiver is
-// measured with process.cpuUsage() over the same number of messages; rounds alternate bare /
+// measured with process.resourceUsage() over the same number of messages; rounds alternate bare /
 // KvSource / whole path. Then the whole path takes rising rates until it loses messages or falls
-// behind: the highest rate it kept up with, lossless, is printed (DESIGN: 50,000 events/s).
+// behind: the highest rate it kept up with, lossless, is printed (DESIGN: 50,000 events/s). Each
+// receiver's kernel CPU and minor page faults per message are printed too: first-touched memory
+// is dear on this machine (about 4 ms of CPU per MB), but the whole path's kernel CPU per message
+// is about the bare loop's: the gap is user time.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -80,6 +83,9 @@ interface Sample {
   cpuUs: number;
   messages: number;
   events: number;
+  /** Of cpuUs, the kernel's, and the minor page faults over the same messages. */
+  sysUs: number;
+  faults: number;
 }
 
 interface Publisher {
@@ -116,17 +122,39 @@ const cpuNow = (): number => {
   return u.user + u.system;
 };
 
+/** CPU (all and the kernel's) and minor page faults so far, for a window's deltas. */
+interface Mark {
+  cpu: number;
+  sys: number;
+  faults: number;
+}
+const markNow = (): Mark => {
+  const u = process.resourceUsage();
+  return { cpu: u.userCPUTime + u.systemCPUTime, sys: u.systemCPUTime, faults: u.minorPageFault };
+};
+/** The window from `from` to now over `messages` messages. */
+const since = (from: Mark, messages: number, events: number): Sample => {
+  const to = markNow();
+  return {
+    cpuUs: to.cpu - from.cpu,
+    sysUs: to.sys - from.sys,
+    faults: to.faults - from.faults,
+    messages,
+    events,
+  };
+};
+
 async function bare(endpoint: string): Promise<Sample> {
   const sock = new Subscriber({ linger: 0 });
   sock.subscribe();
   sock.connect(endpoint);
   let n = 0;
-  let start = 0;
+  let start = markNow();
   try {
     for (;;) {
       await sock.receive();
-      if (++n === WARM) start = cpuNow();
-      if (n === WARM + MEASURE) return { cpuUs: cpuNow() - start, messages: MEASURE, events: 0 };
+      if (++n === WARM) start = markNow();
+      if (n === WARM + MEASURE) return since(start, MEASURE, 0);
     }
   } finally {
     sock.close();
@@ -152,16 +180,16 @@ function ingest(endpoint: string, wrap?: IngestSink): Promise<Sample> {
   return new Promise((resolve, reject) => {
     let n = 0;
     let events = 0;
-    let start = 0;
+    let start = markNow();
     let done = false;
     const finish = (): void => {
-      const cpuUs = cpuNow() - start;
+      const sample = since(start, MEASURE, events);
       done = true;
-      void source.close().then(() => resolve({ cpuUs, messages: MEASURE, events }));
+      void source.close().then(() => resolve(sample));
     };
     const count = (): void => {
       if (done) return;
-      if (++n === WARM) start = cpuNow();
+      if (++n === WARM) start = markNow();
       if (n === WARM + MEASURE) finish();
     };
     // The minimum a consumer does: count what it is given.
@@ -277,25 +305,31 @@ export async function runIngestBench(): Promise<BenchResult> {
   const ingestUs: number[] = [];
   const wholeUs: number[] = [];
   const recUs: number[] = [];
+  /** Per receiver, its rounds' kernel CPU and page faults per message. */
+  const kernel = new Map<string, { sysUs: number[]; faults: number[] }>();
+  const note = (name: string, s: Sample): number => {
+    const k = kernel.get(name) ?? { sysUs: [], faults: [] };
+    kernel.set(name, k);
+    k.sysUs.push(s.sysUs / s.messages);
+    k.faults.push(s.faults / s.messages);
+    return s.cpuUs / s.messages;
+  };
   let recBytes = 0;
   let eventsPerMsg = 0;
   let lossless = { best: 0, next: '' };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-bench-'));
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      const b = await bare(endpoint);
-      bareUs.push(b.cpuUs / b.messages);
+      bareUs.push(note('bare', await bare(endpoint)));
       const i = await ingest(endpoint);
-      ingestUs.push(i.cpuUs / i.messages);
+      ingestUs.push(note('KvSource', i));
       eventsPerMsg = i.events / i.messages;
       const live = await LiveSession.start(path.join(dir, String(round)));
-      const w = await ingest(endpoint, live.sink);
-      wholeUs.push(w.cpuUs / w.messages);
+      wholeUs.push(note('whole path', await ingest(endpoint, live.sink)));
       await live.close();
       // The recording's own share: its file's lines, gzip and writes, nothing else.
       const rec = await Recording.create({ dir: path.join(dir, `rec-${round}`), app: 'bench' });
-      const r = await ingest(endpoint, rec);
-      recUs.push(r.cpuUs / r.messages);
+      recUs.push(note('KvSource + recording', await ingest(endpoint, rec)));
       await rec.close();
       recBytes = rec.status().bytes;
     }
@@ -327,6 +361,15 @@ export async function runIngestBench(): Promise<BenchResult> {
         `${rec.toFixed(2)} µs (${(rec - i).toFixed(2)} µs past KvSource; ${(recBytes / (WARM + MEASURE)).toFixed(0)} B of gzip per message)`,
       ],
       ['the event lines alone (bytes, in process), CPU per message', `${encodeUs.toFixed(2)} µs`],
+      [
+        'of each, the kernel: CPU per message / minor page faults per message (medians)',
+        [...kernel]
+          .map(
+            ([name, k]) =>
+              `${name} ${median(k.sysUs).toFixed(2)} µs / ${median(k.faults).toFixed(3)}`,
+          )
+          .join(', '),
+      ],
       [
         'whole path (+ recording + model + analysis), CPU per message',
         `${w.toFixed(2)} µs (${(w - i).toFixed(2)} µs past KvSource)`,
