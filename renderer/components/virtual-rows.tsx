@@ -31,6 +31,11 @@ interface Props {
    * one of its rows, as it does for a row that is open.
    */
   onKeyboardChange?(on: boolean): void;
+  /**
+   * The key of a row to keep in view when the list grows shorter (the open row's detail panel
+   * opening or growing below it): scrolled to if it would leave the screen, else left still.
+   */
+  keepInView?: string | null;
 }
 
 /** A virtualized scrolling body: only the rows on screen are in the DOM. */
@@ -48,6 +53,7 @@ export function VirtualRows({
   toTop,
   hashesAt,
   onKeyboardChange,
+  keepInView,
 }: Props) {
   const parentRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
@@ -72,6 +78,26 @@ export function VirtualRows({
     estimateSize: () => rowHeight,
     overscan: 12,
   });
+  // Read by the resize observer below, which lives as long as the list.
+  const keepRef = useRef({ key: keepInView, indexOfKey });
+  useEffect(() => {
+    keepRef.current = { key: keepInView, indexOfKey };
+  });
+  useEffect(() => {
+    const el = parentRef.current;
+    if (!el) return;
+    let height = el.clientHeight;
+    const observer = new ResizeObserver(() => {
+      const shorter = el.clientHeight < height;
+      height = el.clientHeight;
+      const { key, indexOfKey: find } = keepRef.current;
+      if (!shorter || key == null || !find) return;
+      const index = find(key);
+      if (index !== undefined) virtualizer.scrollToIndex(index, { align: 'auto' });
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [virtualizer]);
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;

@@ -101,6 +101,7 @@ export function ChainList({
           onAtTopChange={onAtTopChange}
           onKeyboardChange={onKeyboardChange}
           toTop={toTop}
+          keepInView={selected}
           keyAt={(i) => paged.rowAt(i)?.id}
           indexOfKey={(id) => paged.findIndex((c) => c.id === id)}
           hashesAt={(i) => {

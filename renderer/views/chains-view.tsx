@@ -188,6 +188,9 @@ export function ChainsView({ initialHash, notify }: Props) {
         : held
           ? 'held while the keyboard is on a row'
           : null;
+  const countText =
+    (paged.total == null ? '…' : plural(paged.total, 'chain')) +
+    (heldWhy === null ? '' : ` (${heldWhy}${renewed ? ', held anew' : ''})`);
   const shownDetail = detail && detail.id === selected ? detail.value : null;
   // An error only counts while what failed is still asked for.
   const loadError =
@@ -247,12 +250,11 @@ export function ChainsView({ initialHash, notify }: Props) {
           data-testid="chain-count"
           title={
             held && renewed
-              ? 'The service no longer kept the chains this list held (unused for 10 minutes, 8 other screens since, or a restart): it holds the chains as they were when it next asked'
-              : undefined
+              ? `${countText}: the service no longer kept the chains this list held (unused for 10 minutes, 8 other screens since, or a restart), so it holds the chains as they were when it next asked`
+              : countText
           }
         >
-          {paged.total == null ? '…' : plural(paged.total, 'chain')}
-          {heldWhy === null ? '' : ` (${heldWhy}${renewed ? ', held anew' : ''})`}
+          {countText}
         </span>
       </div>
       <HashMatches

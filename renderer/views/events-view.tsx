@@ -113,6 +113,10 @@ export function EventsView({ at, onClearAt, notify }: Props) {
         : selected
           ? ' (held while a row is open)'
           : ' (held while the keyboard is on a row)';
+  const countText =
+    paged.total == null
+      ? '…'
+      : `${plural(paged.total, 'event')}${frozen ? ' (paused)' : held ? heldWhy : ''}`;
   const select = (r: Row) => {
     hold();
     setSelected(r);
@@ -231,10 +235,8 @@ export function EventsView({ at, onClearAt, notify }: Props) {
           // Frozen or held, the export is the snapshot on screen.
           run={(format) => bridge().exportEvents({ ...filter, ...(held ? { upTo } : {}) }, format)}
         />
-        <span className="muted count" data-testid="event-count">
-          {paged.total == null
-            ? '…'
-            : `${plural(paged.total, 'event')}${frozen ? ' (paused)' : held ? heldWhy : ''}`}
+        <span className="muted count" data-testid="event-count" title={countText}>
+          {countText}
         </span>
         {left > 0 && (
           <span

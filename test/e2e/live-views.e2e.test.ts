@@ -522,6 +522,39 @@ describe('live views in Chromium', () => {
     await expect.poll(ids, { timeout: 20_000 }).not.toEqual(held);
   }, 90_000);
 
+  it("keeps an open chain's row in view as its detail opens below the list", async () => {
+    await showView(page, 'Chains');
+    const rows = page.getByTestId('chain-row');
+    const list = page.getByTestId('chain-rows');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThan(12);
+    // The lowest row drawn wholly inside the list (the overscan draws more below it): where the
+    // detail panel comes, so the row left the screen as the list grew shorter.
+    const lowest = await list.evaluate((el) => {
+      const bottom = el.getBoundingClientRect().bottom;
+      const drawn = [...el.querySelectorAll('[data-testid="chain-row"]')];
+      return drawn.filter((r) => r.getBoundingClientRect().bottom <= bottom).length - 1;
+    });
+    expect(lowest).toBeGreaterThan(8);
+    await rows.nth(lowest).click();
+    await page.getByRole('region', { name: 'Chain detail' }).waitFor();
+    const selectedInView = async (): Promise<boolean> => {
+      const row = await page
+        .locator('[data-testid="chain-row"][aria-selected="true"]')
+        .boundingBox();
+      const box = await list.boundingBox();
+      return (
+        row != null && box != null && row.y >= box.y && row.y + row.height <= box.y + box.height + 1
+      );
+    };
+    // Also once the chain's blocks came in and the detail grew to its height.
+    await expect.poll(selectedInView, { timeout: 20_000 }).toBe(true);
+    await page.getByTestId('chain-detail').waitFor({ timeout: 20_000 });
+    await shot('chain-open-row-kept-in-view.png');
+    expect(await selectedInView()).toBe(true);
+    await page.keyboard.press('Escape');
+    await list.evaluate((el) => (el.scrollTop = 0));
+  }, 60_000);
+
   it("keeps the Overview's range, pause and hidden series across a change of tab", async () => {
     await showView(page, 'Overview');
     await page.getByTestId('range-1m').click();
