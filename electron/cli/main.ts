@@ -19,7 +19,25 @@ registerServe(program);
 registerDesktop(program);
 registerCollect(program);
 
-program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`kvscope: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+// A command left waiting on what nothing will settle ends the process once nothing else runs:
+// with no word and exit code 0, which a script takes for success (analyze did so on a corrupt
+// gzip). Say so and fail instead.
+let settled = false;
+process.on('beforeExit', () => {
+  if (settled) return;
+  settled = true;
+  process.stderr.write(
+    'kvscope: stopped before it finished, with nothing left to wait for (a bug)\n',
+  );
+  process.exitCode = 70;
 });
+
+program
+  .parseAsync(process.argv)
+  .then(() => {
+    settled = true;
+  })
+  .catch((err: unknown) => {
+    process.stderr.write(`kvscope: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });

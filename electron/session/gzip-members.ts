@@ -202,13 +202,19 @@ export class GzipMembers {
       if (crc32) this.crc = crc32(c, this.crc);
       this.onData(c);
     });
-    // Errors are taken from the write callback; this keeps one from being unhandled.
-    inf.on('error', () => undefined);
+    // Corrupt data fails the write in flight by this event: zlib calls no write callback then, and
+    // the stream closes (a file of a gzip header and bad deflate bytes waited for ever).
+    inf.on('error', (e: Error) => {
+      if (this.writing === inf) this.settle?.(e);
+    });
     // An abort() destroys the stream mid-chunk: its close settles the write in flight too.
     inf.once('close', () => {
       if (this.writing === inf) this.settle?.(null);
     });
-    this.ended = new Promise<void>((resolve) => inf.once('end', resolve));
+    this.ended = new Promise<void>((resolve) => {
+      inf.once('end', resolve);
+      inf.once('close', resolve);
+    });
     this.inflate = inf;
     this.written = 0;
     this.outSize = 0;

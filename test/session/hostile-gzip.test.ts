@@ -115,6 +115,28 @@ describe('garbage after the gzip data', () => {
     expect(problemCount(r.problems)).toBe(26);
   });
 
+  it('ends with the damage when a member holds no valid deflate data (it waited for ever)', async () => {
+    const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+    // Block type 3 (reserved): zlib fails the data at once and calls no write callback.
+    const end = await readLines(
+      Buffer.concat([header, Buffer.from([0xff, 0xff, 0xff, 0xff])]),
+      () => {
+        throw new Error('no line was in it');
+      },
+    );
+    expect(end.damaged).toBe('invalid block type');
+    expect(end.lines).toBe(0);
+  });
+
+  it('keeps the events of the members before one whose deflate data is corrupt', async () => {
+    const bad = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff, 0xff, 0xff]);
+    const r = await read(Buffer.concat([gzipSync(sessionText(40)), bad]));
+    expect(r.events).toBe(40);
+    expect(r.problems).toEqual([
+      'file is damaged (gzip: invalid block type): read 40 events up to there',
+    ]);
+  });
+
   it('takes zero padding after the member as padding, not a problem', async () => {
     const r = await read(Buffer.concat([gzipSync(sessionText(50)), Buffer.alloc(4096)]));
     expect(r.events).toBe(50);
