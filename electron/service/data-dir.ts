@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -25,6 +25,8 @@ export async function ensureWritableDataDir(dir: string): Promise<void> {
   } catch (err) {
     created = err as NodeJS.ErrnoException;
   }
+  if (created === null && !(await stat(dir)).isDirectory())
+    throw new Error(`the data folder ${dir} is a file, not a folder: ${what}`);
   const existing = created ? await nearestExisting(dir) : dir;
   const code = await writable(existing);
   if (code !== null) {

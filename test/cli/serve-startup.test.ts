@@ -222,6 +222,16 @@ describe('kvscope serve at start', () => {
     }
   });
 
+  it('says a data folder that is a file is one', async () => {
+    const file = path.join(dir, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const run = await runToEnd(['serve', '--port', '0', '--data-dir', file]);
+    expectOneLine(
+      run,
+      /^kvscope: the data folder .*a-file is a file, not a folder: pass --data-dir/,
+    );
+  });
+
   it.runIf(existsSync('/proc/self'))(
     'says a data folder that cannot be made in the folder that exists cannot be made (it hung)',
     async () => {
