@@ -333,7 +333,13 @@ export class KvScopeService {
   async saveSessionCopy(target: string): Promise<FileResult> {
     const refused = (why: string): FileResult => {
       const folder = path.join(this.options.dataDir, 'recordings');
-      const message = `the recording could not be written (${why}), so a download would be incomplete: free disk space for ${folder} and start KV Scope again`;
+      // The advice fits the cause: freeing disk space does not make a read-only folder writable.
+      const remedy = /\b(EACCES|EPERM|EROFS)\b/.test(why)
+        ? `make ${folder} writable`
+        : /\b(ENOSPC|EDQUOT|EFBIG)\b/.test(why)
+          ? `free disk space for ${folder}`
+          : `see to ${folder}`;
+      const message = `the recording could not be written (${why}), so a download would be incomplete: ${remedy} and start KV Scope again`;
       return failed('save', message);
     };
     const before = this.live.recordingError;

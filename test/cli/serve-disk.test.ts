@@ -3,7 +3,7 @@
 // ENOSPC) while a simulator fills its recording. Every download it answers 200 must be a whole
 // gzip; once the recording cannot be written, the download is refused with what to do.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -80,4 +80,39 @@ describe('kvscope serve on a failing disk', () => {
       await sim.close();
     }
   }, 90_000);
+
+  it('says to make the recordings folder writable when it is read-only, not to free disk space', async () => {
+    const data = path.join(dir, 'read-only-recordings');
+    const recordings = path.join(data, 'recordings');
+    mkdirSync(recordings, { recursive: true });
+    // mkdtemp made the test's folder for its owner alone.
+    chmodSync(dir, 0o755);
+    chmodSync(data, 0o777);
+    chmodSync(recordings, 0o555);
+    // Root writes into a read-only folder anyway: run serve as nobody then.
+    const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const args = [CLI, 'serve', '--port', '0', '--data-dir', data, '--demo'];
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HOME: data },
+      ...user,
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      await expect.poll(() => /serving on (\S+)/.test(out), { timeout: 20_000 }).toBe(true);
+      const url = /serving on (\S+)/.exec(out)?.[1] ?? '';
+      const res = await fetch(new URL(HTTP_ROUTES.saveSession, url));
+      const body = (await res.json()) as { error?: string };
+      expect(res.status).not.toBe(200);
+      expect(body.error).toMatch(/\(.*EACCES.*\).*: make .*recordings writable and start/);
+      expect(body.error).not.toMatch(/free disk space/);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('close', resolve));
+      chmodSync(recordings, 0o755);
+    }
+  }, 60_000);
 });
