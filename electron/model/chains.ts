@@ -24,7 +24,10 @@ interface Agg {
 /** A chain summary plus the masks the filters need. */
 export interface ChainRow {
   summary: ChainSummary;
+  /** Bit i: source i stored a block of the chain, ever. */
   seenMask: number;
+  /** Bit i: source i holds a block of it now (the Sources column). */
+  heldMask: number;
   match: boolean;
 }
 
@@ -126,7 +129,12 @@ export function computeChains(
       if (i > 0 && (t.page(id).children[id & NODE_MASK] as number) > 1) memo.set(id, { ...agg });
     }
     if (agg.depth === 0) continue;
-    rows.push({ summary: toSummary(agg, leaf, sourceNames), seenMask: agg.seen, match: agg.match });
+    rows.push({
+      summary: toSummary(agg, leaf, sourceNames),
+      seenMask: agg.seen,
+      heldMask: agg.mask,
+      match: agg.match,
+    });
   }
   return rows;
 }
@@ -141,7 +149,11 @@ const SORT_KEY: Record<ChainQuery['sort'], (s: ChainSummary) => number> = {
   sources: (s) => s.sources.length,
 };
 
-/** Filter, sort and page chain rows. sourceBit is the bit of q.source (0 when unknown). */
+/**
+ * Filter, sort and page chain rows. sourceBit is the bit of q.source (0 when unknown): a chain of
+ * the source is one it stored blocks of, and with residentOnly one it holds blocks of now (not
+ * one resident on another source only, which the Sources column would show without it).
+ */
 export function pageChains(
   rows: readonly ChainRow[],
   q: ChainQuery,
@@ -151,7 +163,7 @@ export function pageChains(
   const kept = rows.filter(
     (r) =>
       (!hashFilter || r.match) &&
-      (sourceBit === null || (r.seenMask & sourceBit) !== 0) &&
+      (sourceBit === null || ((q.residentOnly ? r.heldMask : r.seenMask) & sourceBit) !== 0) &&
       (!q.residentOnly || r.summary.residentBlocks > 0),
   );
   const key = SORT_KEY[q.sort];

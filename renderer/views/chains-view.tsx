@@ -217,7 +217,10 @@ export function ChainsView({ initialHash, notify }: Props) {
           ids={sourceIds}
           testId="chain-source"
         />
-        <label className="check">
+        <label
+          className="check"
+          title="Chains with a block in a cache now; with a source chosen, chains that source holds blocks of now (without it, chains the source ever stored)"
+        >
           <input
             type="checkbox"
             checked={residentOnly}

@@ -113,6 +113,18 @@ describe('chains', () => {
     ).toEqual(['x2', 'y1']);
   });
 
+  it('takes a source with resident only as the chains that source holds now, as its Sources column says', () => {
+    const m = new CacheModel();
+    // Chain c stored by a and b, then a removed it: b alone holds it now.
+    m.apply(batch([stored('a', 1, ['c1', 'c2'])]));
+    m.apply(batch([stored('b', 2, ['c1', 'c2'])]));
+    m.apply(batch([removed('a', 3, ['c1', 'c2'])]));
+    expect(m.chains(q({ source: 'a' })).rows.map((r) => r.id)).toEqual(['c2']);
+    expect(m.chains(q({ source: 'a', residentOnly: true })).total).toBe(0);
+    const held = m.chains(q({ source: 'b', residentOnly: true })).rows;
+    expect(held.map((r) => [r.id, r.sources])).toEqual([['c2', ['b']]]);
+  });
+
   it('returns a chain root first with each block history', () => {
     const d = forest().chain('x2');
     expect(d?.blocks.map((b) => b.hash)).toEqual(['r1', 'r2', 'x1', 'x2']);
