@@ -127,7 +127,9 @@ export function VirtualRows({
   useLayoutEffect(() => {
     const key = focusedKey.current;
     if (!roving || !keyAt || !indexOfKey || key == null) return;
-    if (!parentRef.current?.contains(document.activeElement)) return;
+    // On a row of the list (the list itself, focused by a resume, follows no row).
+    const list = parentRef.current;
+    if (!list?.contains(document.activeElement) || document.activeElement === list) return;
     const here = keyAt(active);
     if (here === key || here === undefined) return;
     const moved = indexOfKey(key);
@@ -146,7 +148,9 @@ export function VirtualRows({
   });
 
   // Back to the top is a resume (live again): the keyboard lets the list go too, its row leaving
-  // the screen (left on it, the focus would fall to <body> and the list stay held by it).
+  // the screen (left on it, the focus would fall to <body> and the list stay held by it). The
+  // focus goes to the list itself, which holds nothing: an arrow takes a row again, Escape still
+  // closes what is open, and Tab goes on from the list, not from the top of the page.
   const [toTopSeen, setToTopSeen] = useState(toTop);
   if (toTop !== toTopSeen) {
     setToTopSeen(toTop);
@@ -155,8 +159,10 @@ export function VirtualRows({
   useEffect(() => {
     if (toTop === undefined) return;
     virtualizer.scrollToOffset(0);
-    const focused = document.activeElement;
-    if (focused instanceof HTMLElement && parentRef.current?.contains(focused)) focused.blur();
+    const list = parentRef.current;
+    focusedKey.current = null;
+    if (list?.contains(document.activeElement) && document.activeElement !== list)
+      list.focus({ preventScroll: true });
     setKeyboard(false);
   }, [toTop, virtualizer, setKeyboard]);
 
@@ -206,6 +212,8 @@ export function VirtualRows({
       role="rowgroup"
       aria-label={label}
       data-testid={testId}
+      // Focusable by script only (a resume hands it the focus), never a Tab stop of its own.
+      tabIndex={-1}
       onKeyDown={onKeyDown}
       onFocus={onFocus}
       onBlur={onBlur}

@@ -447,6 +447,14 @@ describe('live views in Chromium', () => {
     // The row the keyboard was on left the screen with the resume: it no longer holds the list.
     await expect.poll(() => count.textContent()).toMatch(/chains$/);
     await expect.poll(chainIds, { timeout: 20_000 }).not.toEqual(held);
+    // The focus stayed with the list (not dropped on the page): an arrow takes a row again.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'chain-rows',
+    );
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => count.textContent()).toContain('held while the keyboard is on a row');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => count.textContent()).toMatch(/chains$/);
   }, 60_000);
 
   it('keeps the rows of a live chain list the reader scrolled down, and moves again at the top', async () => {
