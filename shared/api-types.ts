@@ -280,7 +280,8 @@ export interface BlockHistory {
   parent: HashKey | null;
   resident: boolean;
   timesStored: number;
-  /** Latest store and removal times (bounded history). */
+  timesRemoved: number;
+  /** Latest store and removal times (bounded history: of timesStored and timesRemoved). */
   storedAt: number[];
   removedAt: number[];
   /** Seconds the block lived before its last removal; null while it never was removed. */

@@ -8,6 +8,7 @@ export function blockHistory(n: BlockNode, sources: string[]): BlockHistory {
     parent: n.parent,
     resident: n.holders > 0,
     timesStored: n.timesStored,
+    timesRemoved: n.timesRemoved,
     storedAt: [...n.storedAt],
     removedAt: [...n.removedAt],
     lastLifetimeSec: n.lastLifetime,

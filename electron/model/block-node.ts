@@ -13,6 +13,8 @@ export interface BlockNode {
   readonly medium: string | null;
   readonly tokens: number;
   readonly timesStored: number;
+  /** Times it became resident nowhere (each a removal time, the last HISTORY_LEN kept). */
+  readonly timesRemoved: number;
   /** Stores of this block while it was known but resident nowhere (re-stores after eviction). */
   readonly restores: number;
   /** The last HISTORY_LEN store and removal times, oldest first. */

@@ -138,6 +138,7 @@ export class Forest {
       medium: medium === NONE ? null : (this.mediaNames[medium] as string),
       tokens: p.tokens[o] as number,
       timesStored: p.timesStored[o] as number,
+      timesRemoved: p.removals[o] as number,
       restores: p.restores[o] as number,
       storedAt: t.storeTimes(id),
       removedAt: t.removeTimes(id),

@@ -14,12 +14,20 @@ interface Props {
 
 const noop = (): void => undefined;
 
-function times(ts: number[]): string {
+/**
+ * The latest of `total` times and how many came before it: "(+228)" beside 229 stores, not the
+ * count the history keeps (it keeps the last few; "(+7)" beside 93 stores read as 7 more).
+ */
+function times(ts: number[], total: number): string {
   if (ts.length === 0) return '—';
   const last = ts[ts.length - 1] ?? 0;
-  return ts.length === 1
-    ? formatClock(last)
-    : `${formatClock(last)} (+${formatInt(ts.length - 1)})`;
+  return total <= 1 ? formatClock(last) : `${formatClock(last)} (+${formatInt(total - 1)})`;
+}
+
+/** The tooltip: the times kept, and that they are the latest of more when some were let go. */
+function timesTitle(ts: number[], total: number, what: string): string {
+  const head = total > ts.length ? `the latest ${ts.length} of ${formatInt(total)} ${what}:\n` : '';
+  return head + ts.map((t) => formatDateTime(t)).join('\n');
 }
 
 interface RowProps {
@@ -51,15 +59,11 @@ function BlockRow({ b, i, names, tabIndex }: RowProps) {
       <div role="cell" className="cell num">
         {formatInt(b.timesStored)}
       </div>
-      <div role="cell" className="cell" title={b.storedAt.map((t) => formatDateTime(t)).join('\n')}>
-        {times(b.storedAt)}
+      <div role="cell" className="cell" title={timesTitle(b.storedAt, b.timesStored, 'stores')}>
+        {times(b.storedAt, b.timesStored)}
       </div>
-      <div
-        role="cell"
-        className="cell"
-        title={b.removedAt.map((t) => formatDateTime(t)).join('\n')}
-      >
-        {times(b.removedAt)}
+      <div role="cell" className="cell" title={timesTitle(b.removedAt, b.timesRemoved, 'removals')}>
+        {times(b.removedAt, b.timesRemoved)}
       </div>
       <div role="cell" className="cell">
         {formatDuration(b.lastLifetimeSec)}

@@ -448,7 +448,7 @@ describe('live views in Chromium', () => {
     await expect.poll(() => count.textContent()).toMatch(/chains$/);
     await expect.poll(chainIds, { timeout: 20_000 }).not.toEqual(held);
     // The focus stayed with the list (not dropped on the page): an arrow takes a row again.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+    expect(await page.evaluate<string>("document.activeElement?.getAttribute('data-testid')")).toBe(
       'chain-rows',
     );
     await page.keyboard.press('ArrowDown');

@@ -133,6 +133,7 @@ describe('chains', () => {
       parent: 'x1',
       resident: true,
       timesStored: 2,
+      timesRemoved: 1,
       storedAt: [11, 15],
       removedAt: [14],
       lastLifetimeSec: 3,

@@ -85,6 +85,7 @@ describe('forest storage', () => {
       medium: null,
       tokens: 8,
       timesStored: 1,
+      timesRemoved: 0,
       restores: 0,
       storedAt: [7],
       removedAt: [],
