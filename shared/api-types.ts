@@ -371,7 +371,7 @@ export type FileResult =
   | { status: 'cancelled'; name?: string; load?: FileLoad }
   | {
       status: 'failed';
-      action: 'open' | 'save' | 'export';
+      action: 'open' | 'import' | 'save' | 'export';
       name?: string;
       error: string;
     };

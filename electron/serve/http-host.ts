@@ -14,7 +14,7 @@ import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { z } from 'zod';
-import type { ExportFormat, FileResult } from '../../shared/api-types';
+import type { ExportFormat, FileLoad, FileResult } from '../../shared/api-types';
 import { failed } from '../../shared/file-result';
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_TEXT } from '../../shared/limits';
 import { missingCase } from '../../shared/records';
@@ -152,10 +152,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       );
     }
     if (req.method === 'POST' && url.pathname === HTTP_ROUTES.openSession) {
-      return upload(req, res, name, (file) => service.openSession(file, name));
+      return upload(req, res, name, 'open', (file) => service.openSession(file, name));
     }
     if (req.method === 'POST' && url.pathname === HTTP_ROUTES.importCapture) {
-      return upload(req, res, name, (file) => service.importCapture(file, name));
+      return upload(req, res, name, 'import', (file) => service.importCapture(file, name));
     }
     if (req.method === 'GET' || req.method === 'HEAD') return serveStatic(url.pathname, req, res);
     sendJson(res, 405, refusal(`${req.method} not allowed`));
@@ -244,6 +244,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     req: IncomingMessage,
     res: ServerResponse,
     name: string,
+    load: FileLoad,
     open: (file: string) => Promise<FileResult>,
   ): Promise<void> {
     const file = transfers.file('upload');
@@ -265,12 +266,12 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
             ? MAX_UPLOAD_BYTES_TEXT
             : `${(outcome.limit / 1024 ** 2).toFixed(0)} MiB`;
         const message = `it is larger than the ${limit} an upload may be; open it with \`kvscope serve --open FILE\` (or --import) on the machine that serves`;
-        return refuseUpload(res, 413, failed('open', message, name));
+        return refuseUpload(res, 413, failed(load, message, name));
       }
       case 'failed': {
         const full = outcome.code !== null && NO_SPACE.has(outcome.code);
         const message = `the upload could not be stored in ${transfers.dir} (${outcome.message})${full ? ': free disk space there' : ''}`;
-        return refuseUpload(res, full ? 507 : 500, failed('open', message, name));
+        return refuseUpload(res, full ? 507 : 500, failed(load, message, name));
       }
       case 'aborted':
         res.destroy();

@@ -103,7 +103,7 @@ export class ViewState {
       if (err instanceof LoadCancelled || loading.cancelled) {
         return { status: 'cancelled', name, load };
       }
-      return failed('open', err, name);
+      return failed(load, err, name);
     } finally {
       if (this.loading === loading) {
         this.loading = null;

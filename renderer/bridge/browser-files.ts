@@ -1,7 +1,7 @@
 // Browser stand-ins for the desktop's file dialogs: a file picker uploads to `kvscope serve`,
 // and saving is a download.
 
-import type { FileResult } from '../../shared/api-types';
+import type { FileLoad, FileResult } from '../../shared/api-types';
 import { CANCELLED, done, failed } from '../../shared/file-result';
 import { HTTP_ROUTES, refusalReason } from '../../shared/ws-protocol';
 import { uploadEnded, uploadProgress, uploadStarted } from './upload-progress';
@@ -38,6 +38,7 @@ export function uploadBytes(
   data: Uint8Array | Blob,
 ): Promise<FileResult> {
   const body = data instanceof Blob ? data : new Blob([data as BlobPart]);
+  const load: FileLoad = route === HTTP_ROUTES.importCapture ? 'import' : 'open';
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `${route}?name=${encodeURIComponent(name)}`);
@@ -48,7 +49,7 @@ export function uploadBytes(
     xhr.onload = () => {
       uploadEnded();
       try {
-        resolve(uploadResult(xhr.status, xhr.responseText, name));
+        resolve(uploadResult(xhr.status, xhr.responseText, name, load));
       } catch (e) {
         reject(e instanceof Error ? e : new Error(String(e)));
       }
@@ -59,11 +60,7 @@ export function uploadBytes(
     };
     xhr.onabort = () => {
       uploadEnded();
-      resolve({
-        status: 'cancelled',
-        name,
-        load: route === HTTP_ROUTES.importCapture ? 'import' : 'open',
-      });
+      resolve({ status: 'cancelled', name, load });
     };
     uploadStarted(name, body.size, () => xhr.abort());
     xhr.send(body);
@@ -82,11 +79,11 @@ function sentResult(text: string): FileResult | null {
 }
 
 /** The server's answer to an upload as a FileResult. */
-function uploadResult(status: number, text: string, name: string): FileResult {
+function uploadResult(status: number, text: string, name: string, load: FileLoad): FileResult {
   const sent = sentResult(text);
   if (sent) return sent;
   if (status < 200 || status >= 300)
-    return failed('open', refusalReason(text) ?? (text || `HTTP ${status}`), name);
+    return failed(load, refusalReason(text) ?? (text || `HTTP ${status}`), name);
   return done('opened', name);
 }
 

@@ -107,7 +107,7 @@ describe('a file whose every ts is bad', () => {
     await openInPage('Import capture', file);
     await expect
       .poll(() => page.getByTestId('notice').textContent(), { timeout: 20_000 })
-      .toBe(`could not open nanoseconds.jsonl: ${reason}Dismiss`);
+      .toBe(`could not import nanoseconds.jsonl: ${reason}Dismiss`);
     expect(await page.getByTestId('badge-session').count()).toBe(0);
   }, 60_000);
 });

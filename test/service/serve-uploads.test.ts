@@ -104,7 +104,7 @@ describe('uploads to kvscope serve', () => {
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toMatchObject({
       status: 'failed',
-      action: 'open',
+      action: 'import',
       name: 'endless.jsonl',
       error: expect.stringMatching(
         /larger than the 1 MiB an upload may be; open it with `kvscope serve --open FILE`/,
