@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
+import os from 'node:os';
 import { type Command, Option } from 'commander';
 import type { FileResult } from '../../shared/api-types';
 import { fileResultNotice } from '../../shared/file-result';
@@ -8,6 +9,7 @@ import { probeListen, SERVE_PORT_ADVICE, startHttpHost, type HttpHost } from '..
 import { startServiceWorker } from '../serve/service-worker';
 import { notRegularFile } from '../session/regular-file';
 import { budgetFromEnv } from '../session/recording-retention';
+import { isWildcardHost } from '../serve/door';
 import { defaultDataDir, ensureWritableDataDir } from '../service/data-dir';
 import { DEMO_PROFILE_ID } from '../service/connections';
 import type { ServiceLink } from '../host/service-link';
@@ -118,7 +120,7 @@ export async function runServe(flags: ServeFlags, portAdvice = SERVE_PORT_ADVICE
   }
   // One write: whoever reads the URL line reads the token note with it.
   const note = host.token
-    ? `It listens beyond loopback (${flags.host}): every request needs the token in that URL.\n`
+    ? `It listens beyond loopback (${flags.host}): every request needs the token in that URL.\n${remoteNote(flags.host, host.url)}`
     : '';
   process.stdout.write(`KV Scope is serving on ${host.url}\n${note}${await demoNote(service)}`);
   const stop = () => {
@@ -177,4 +179,12 @@ async function mustRead(flag: string, file: string): Promise<number> {
             : String(err);
     throw new Error(`${flag} ${file}: ${why}; give the path of a session or capture file`);
   }
+}
+
+/** On every interface the URL names 127.0.0.1: say the one another machine opens (this host's name). */
+function remoteNote(listen: string, url: string): string {
+  if (!isWildcardHost(listen)) return '';
+  const remote = new URL(url);
+  remote.hostname = os.hostname();
+  return `From another machine: ${remote.href}\n`;
 }

@@ -268,6 +268,10 @@ describe('kvscope serve at start', () => {
       const token = printed.searchParams.get('token') ?? '';
       expect(token.length).toBeGreaterThanOrEqual(32);
       expect(serve.stdout()).toMatch(/needs the token/);
+      // On every interface, the URL another machine opens names this host.
+      const remote = new URL(/From another machine: (\S+)/.exec(serve.stdout())?.[1] ?? '');
+      expect(remote.hostname).toBe(os.hostname().toLowerCase());
+      expect([remote.port, remote.searchParams.get('token')]).toEqual([printed.port, token]);
       const page = await fetch(serve.url);
       expect(page.status).toBe(200);
       const cookie = page.headers.get('set-cookie')?.split(';')[0] ?? '';
