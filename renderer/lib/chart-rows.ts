@@ -1,7 +1,7 @@
 // Series (from getSeries) → rows and line definitions for recharts, and series visibility.
 
 import type { Marker, Series } from '../../shared/api-types';
-import { mediumColorIndex } from './medium-colors';
+import { compareMedia, mediumColorIndex } from './medium-colors';
 import { sourceLabel } from './source-names';
 import type { SourceNames } from './source-names';
 
@@ -101,14 +101,21 @@ export function residentRows(series: Series): ChartRow[] {
   });
 }
 
-/** The lines of the residency chart, one per medium, each in its medium's own colour. */
+/**
+ * The lines of the residency chart, one per medium, each in its medium's own colour, fastest tier
+ * first (the service lists media as they first came, which differs from run to run).
+ */
 export function residentLines(series: Series): LineDef[] {
-  return series.media.map((m, i) => ({
-    key: `resident.${i}`,
-    label: `resident ${m || 'unknown medium'}`,
-    color: mediumColorIndex(m),
-    total: true,
-  }));
+  return series.media
+    .map((m, i) => ({
+      key: `resident.${i}`,
+      label: `resident ${m || 'unknown medium'}`,
+      color: mediumColorIndex(m),
+      total: true,
+      medium: m,
+    }))
+    .sort((a, b) => compareMedia(a.medium, b.medium))
+    .map(({ medium: _, ...line }) => line);
 }
 
 /** Resident-block rows per source: one column per source, and their sum when there are several. */

@@ -1,6 +1,7 @@
-// Stable colours for storage media: GPU is always the same colour and CPU another, in every
-// chart, session and theme; any other medium gets a colour from its name, not from its position,
-// so a medium appearing first or later does not repaint the others. Pure.
+// Stable colours and order for storage media: GPU is always the same colour and CPU another, in
+// every chart, session and theme; any other medium gets a colour from its name, not from its
+// position, so a medium appearing first or later does not repaint the others. Legends list media
+// fastest tier first, whichever the engine named first. Pure.
 
 /** Palette slots (into ChartColors.lines) of the media engines name today. */
 const KNOWN_MEDIA: Record<string, number> = {
@@ -23,4 +24,17 @@ export function mediumColorIndex(medium: string, paletteSize = 8): number {
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h % paletteSize;
+}
+
+/** Tiers engines name today, fastest first: a legend's order. */
+const TIER_ORDER = ['GPU', 'CPU', 'CPU_PINNED', 'DISK', 'STORAGE', 'EXTERNAL'];
+
+/** Sorts media for a legend: the known tiers fastest first, then others by name, none ('') last. */
+export function compareMedia(a: string, b: string): number {
+  const rank = (m: string): number => {
+    if (m === '') return TIER_ORDER.length + 1;
+    const i = TIER_ORDER.indexOf(m.toUpperCase());
+    return i < 0 ? TIER_ORDER.length : i;
+  };
+  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }

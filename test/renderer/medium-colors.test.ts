@@ -36,4 +36,21 @@ describe('medium colours', () => {
     }
     expect(mediumColorIndex('gpu')).toBe(mediumColorIndex('GPU'));
   });
+
+  it('lists media in a legend fastest tier first, whatever order the engine named them in', () => {
+    const labels = (media: string[]) => residentLines(withMedia(media)).map((l) => l.label);
+    expect(labels(['CPU', 'GPU'])).toEqual(['resident GPU', 'resident CPU']);
+    expect(labels(['', 'NVME', 'DISK', 'CPU', 'GPU'])).toEqual([
+      'resident GPU',
+      'resident CPU',
+      'resident DISK',
+      'resident NVME',
+      'resident unknown medium',
+    ]);
+    // Each line still draws its own medium's column.
+    expect(residentLines(withMedia(['CPU', 'GPU'])).map((l) => l.key)).toEqual([
+      'resident.1',
+      'resident.0',
+    ]);
+  });
 });
