@@ -2,10 +2,11 @@
 // (ulimit -f, SIGXFSZ ignored, so a write past it fails with EFBIG as a full disk fails with
 // ENOSPC) while a simulator fills its recording. Every download it answers 200 must be a whole
 // gzip; once the recording cannot be written, the download is refused with what to do.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
@@ -23,6 +24,15 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The URL a serve child says it serves on, once it has said so. */
+async function servedUrl(child: ChildProcessByStdio<null, Readable, Readable>): Promise<string> {
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  await expect.poll(() => /serving on (\S+)/.test(out), { timeout: 20_000 }).toBe(true);
+  return /serving on (\S+)/.exec(out)?.[1] ?? '';
+}
+
 describe('kvscope serve on a failing disk', () => {
   it('never answers a download 200 with a cut gzip, and refuses it once the recording fails', async () => {
     const sim = await SimPublisher.start({ format: 'map', hash: 'int', rate: 0, seed: 3 });
@@ -34,12 +44,8 @@ describe('kvscope serve on a failing disk', () => {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     try {
-      await expect.poll(() => /serving on (\S+)/.test(out), { timeout: 20_000 }).toBe(true);
-      const url = /serving on (\S+)/.exec(out)?.[1] ?? '';
+      const url = await servedUrl(child);
       let whole = 0;
       let refusal: { http: number; body: unknown } | null = null;
       await expect
@@ -98,12 +104,8 @@ describe('kvscope serve on a failing disk', () => {
       env: { ...process.env, HOME: data },
       ...user,
     });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     try {
-      await expect.poll(() => /serving on (\S+)/.test(out), { timeout: 20_000 }).toBe(true);
-      const url = /serving on (\S+)/.exec(out)?.[1] ?? '';
+      const url = await servedUrl(child);
       const res = await fetch(new URL(HTTP_ROUTES.saveSession, url));
       const body = (await res.json()) as { error?: string };
       expect(res.status).not.toBe(200);
