@@ -56,9 +56,14 @@ export class LiveSession {
     for (const listener of this.listeners) listener();
   }
 
-  /** Opens a new recording file in `dir`. */
+  /**
+   * Opens a new recording file in `dir`. A failure to write it is said on stderr too, once: a
+   * headless `kvscope serve` has no page open to show it.
+   */
   static async start(dir: string): Promise<LiveSession> {
-    return new LiveSession(await Recording.create({ dir, app: APP_VERSION }));
+    const onWriteError = (why: string) =>
+      process.stderr.write(`kvscope: ${recordingFailure(why)}\n`);
+    return new LiveSession(await Recording.create({ dir, app: APP_VERSION, onWriteError }));
   }
 
   /**
@@ -117,4 +122,9 @@ export class LiveSession {
   async close(): Promise<void> {
     await this.recording.close();
   }
+}
+
+/** What a recording that cannot be written means for the user (the page's problem, serve's stderr). */
+export function recordingFailure(why: string): string {
+  return `the recording file cannot be written (${why}): events from now on are shown but not recorded`;
 }

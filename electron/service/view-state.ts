@@ -15,7 +15,7 @@ import type { CacheAnalysis } from '../analysis/cache-analysis';
 import type { CacheModel } from '../model/cache-model';
 import type { SessionHeader } from '../session/format';
 import { liveTitle } from './live-title';
-import type { LiveSession } from './live-session';
+import { recordingFailure, type LiveSession } from './live-session';
 
 interface OpenedFile {
   model: CacheModel;
@@ -163,10 +163,7 @@ export class ViewState {
     if (this.opened) return this.opened.problems;
     const failedWrite = this.live.recordingError;
     if (!failedWrite) return [...this.liveProblems];
-    return [
-      ...this.liveProblems,
-      `the recording file cannot be written (${failedWrite}): events from now on are shown but not recorded`,
-    ];
+    return [...this.liveProblems, recordingFailure(failedWrite)];
   }
 }
 

@@ -50,6 +50,8 @@ export interface LineWriterOptions {
   flushIntervalMs: number;
   /** Bytes of lines waiting for gzip beyond which new lines are refused (and counted). */
   maxQueueBytes: number;
+  /** Told once, with the reason, when the file cannot be written any more. */
+  onError?: (message: string) => void;
 }
 
 /** Where the writer stands: what was accepted, what the file already holds, what was refused. */
@@ -507,6 +509,7 @@ export class GzipLineWriter {
     this.gz.destroy();
     for (const done of [...this.failWaits]) done();
     this.release();
+    this.opts.onError?.(err.message);
   }
 
   private release(): void {

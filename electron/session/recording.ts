@@ -44,6 +44,8 @@ export interface RecordingOptions {
   startedAt?: Date;
   flushIntervalMs?: number;
   maxQueueBytes?: number;
+  /** Told once, with the reason, when the file cannot be written any more (a full disk, say). */
+  onWriteError?: (message: string) => void;
 }
 
 /** A recording file being written. */
@@ -65,6 +67,7 @@ export class Recording implements IngestSink {
     this.writer = new GzipLineWriter(path, {
       flushIntervalMs: opts.flushIntervalMs ?? FLUSH_INTERVAL_MS,
       maxQueueBytes: opts.maxQueueBytes ?? MAX_QUEUE_BYTES,
+      onError: opts.onWriteError,
     });
   }
 

@@ -24,13 +24,16 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The URL a serve child says it serves on, once it has said so. */
-async function servedUrl(child: ChildProcessByStdio<null, Readable, Readable>): Promise<string> {
+/** The URL a serve child says it serves on, once it has said so, and its stderr so far. */
+async function served(
+  child: ChildProcessByStdio<null, Readable, Readable>,
+): Promise<{ url: string; stderr: () => string }> {
   let out = '';
+  let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   await expect.poll(() => /serving on (\S+)/.test(out), { timeout: 20_000 }).toBe(true);
-  return /serving on (\S+)/.exec(out)?.[1] ?? '';
+  return { url: /serving on (\S+)/.exec(out)?.[1] ?? '', stderr: () => err };
 }
 
 describe('kvscope serve on a failing disk', () => {
@@ -45,7 +48,7 @@ describe('kvscope serve on a failing disk', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      const url = await servedUrl(child);
+      const { url } = await served(child);
       let whole = 0;
       let refusal: { http: number; body: unknown } | null = null;
       await expect
@@ -105,12 +108,16 @@ describe('kvscope serve on a failing disk', () => {
       ...user,
     });
     try {
-      const url = await servedUrl(child);
+      const { url, stderr } = await served(child);
       const res = await fetch(new URL(HTTP_ROUTES.saveSession, url));
       const body = (await res.json()) as { error?: string };
       expect(res.status).not.toBe(200);
       expect(body.error).toMatch(/\(.*EACCES.*\).*: make .*recordings writable and start/);
       expect(body.error).not.toMatch(/free disk space/);
+      // Headless, the operator reads it on stderr too, once.
+      expect(
+        stderr().match(/^kvscope: the recording file cannot be written \(EACCES/gm),
+      ).toHaveLength(1);
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('close', resolve));
