@@ -168,16 +168,23 @@ export function ChainsView({ initialHash, notify }: Props) {
   };
   const sourceIds = frame?.view.sources.map((s) => s.id) ?? [];
   const bodyRef = useRef<HTMLDivElement>(null);
-  // Closing the detail from inside it (Close, Escape) hands the focus back to the list's Tab stop
+  // Closing the detail from inside it (Close, Escape) hands the focus back to the chain's own row
+  // (the Tab stop may be another chain's once the list was sorted) or else to the list's Tab stop,
   // instead of dropping it on the page.
   const closeDetail = () => {
     const detailEl = bodyRef.current?.querySelector('.detail');
     const hadFocus = detailEl?.contains(document.activeElement) ?? false;
+    const closing = selected;
     setSelected(null);
     if (!hadFocus) return;
-    requestAnimationFrame(() =>
-      bodyRef.current?.querySelector<HTMLElement>('[role=row][tabindex="0"]')?.focus(),
-    );
+    requestAnimationFrame(() => {
+      const body = bodyRef.current;
+      const own =
+        closing === null
+          ? null
+          : body?.querySelector<HTMLElement>(`[data-chain-id="${CSS.escape(closing)}"]`);
+      (own ?? body?.querySelector<HTMLElement>('[role=row][tabindex="0"]'))?.focus();
+    });
   };
   const heldWhy = paused
     ? 'paused'

@@ -368,6 +368,29 @@ describe('live views in Chromium', () => {
     await expect.poll(chainIds, { timeout: 20_000 }).not.toEqual(held);
   }, 90_000);
 
+  it("hands the focus back to the closed chain's own row, not to the row the Tab stop moved to", async () => {
+    await showView(page, 'Chains');
+    const rows = page.getByTestId('chain-row');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThan(6);
+    const focused = () =>
+      page.evaluate<string | null>('document.activeElement?.getAttribute("data-chain-id") ?? null');
+    await rows.first().focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowDown');
+    const opened = await focused();
+    await page.keyboard.press('Enter');
+    const detail = page.getByTestId('chain-detail');
+    await detail.waitFor({ timeout: 20_000 });
+    // The keyboard moves on to the next chain while the first one's detail stays open.
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).not.toBe(opened);
+    await detail.getByRole('button', { name: 'Close the chain detail' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => detail.count()).toBe(0);
+    await expect.poll(focused).toBe(opened);
+    await page.getByTestId('chain-search').focus();
+  }, 60_000);
+
   it('holds the chain list still while paused, and moves again on resume', async () => {
     await showView(page, 'Chains');
     const ids = chainIds;
