@@ -21,6 +21,7 @@ import { missingCase } from '../../shared/records';
 import { chainFilterSchema, eventFilterSchema, exportFormatSchema } from '../../shared/schemas';
 import { HTTP_ROUTES, WS_PATH, type HttpRefusal, type WsLost } from '../../shared/ws-protocol';
 import { METRICS_PATH, sendMetrics } from '../metrics/metrics-http';
+import { NO_SPACE } from '../session/write-errors';
 import type { ServiceLink } from '../host/service-link';
 import type { FileActions } from '../service/invoke-handlers';
 import { createDoor } from './door';
@@ -70,8 +71,6 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 const WS_MAX_MESSAGE_BYTES = 1 << 20;
-/** Error codes of a disk that is full or may not grow. */
-const NO_SPACE = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 /** A refused upload's sender gets this long to read the refusal before its connection is cut. */
 const LINGER_MS = 2000;
 /** A tab told that the service is gone gets this long to read why before closing cuts it off. */

@@ -39,6 +39,7 @@ import { analysisMetrics, eventSide, useEngineCapacity } from '../metrics/analys
 import { MetricsHub } from '../metrics/metrics-hub';
 import { reconcile } from '../metrics/reconciliation';
 import { loadIntoModel } from '../session/load';
+import { messageNames, NO_SPACE, NOT_WRITABLE } from '../session/write-errors';
 import {
   budgetFromEnv,
   listRecordingFiles,
@@ -334,9 +335,9 @@ export class KvScopeService {
     const refused = (why: string): FileResult => {
       const folder = path.join(this.options.dataDir, 'recordings');
       // The advice fits the cause: freeing disk space does not make a read-only folder writable.
-      const remedy = /\b(EACCES|EPERM|EROFS)\b/.test(why)
+      const remedy = messageNames(NOT_WRITABLE, why)
         ? `make ${folder} writable`
-        : /\b(ENOSPC|EDQUOT|EFBIG)\b/.test(why)
+        : messageNames(NO_SPACE, why)
           ? `free disk space for ${folder}`
           : `see to ${folder}`;
       const message = `the recording could not be written (${why}), so a download would be incomplete: ${remedy} and start KV Scope again`;
