@@ -3,19 +3,22 @@
 // position, so a medium appearing first or later does not repaint the others. Legends list media
 // fastest tier first, whichever the engine named first. Pure.
 
-/** Palette slots (into ChartColors.lines) of the media engines name today. */
-const KNOWN_MEDIA: Record<string, number> = {
-  GPU: 0,
-  CPU: 2,
-  CPU_PINNED: 6,
-  DISK: 4,
-  STORAGE: 5,
-  EXTERNAL: 7,
-};
+/** The media engines name today, fastest tier first (a legend's order), with their palette slots. */
+const KNOWN_MEDIA: readonly (readonly [string, number])[] = [
+  ['GPU', 0],
+  ['CPU', 2],
+  ['CPU_PINNED', 6],
+  ['DISK', 4],
+  ['STORAGE', 5],
+  ['EXTERNAL', 7],
+];
+/** Palette slots (into ChartColors.lines) of the known media. */
+const SLOTS = new Map(KNOWN_MEDIA);
+const TIER_ORDER = KNOWN_MEDIA.map(([medium]) => medium);
 
 /** The palette slot of a medium: fixed for the known ones, a hash of the name for the rest. */
 export function mediumColorIndex(medium: string, paletteSize = 8): number {
-  const known = KNOWN_MEDIA[medium.toUpperCase()];
+  const known = SLOTS.get(medium.toUpperCase());
   if (known !== undefined) return known % paletteSize;
   // FNV-1a over the name: the same name gives the same slot in every run.
   let h = 0x811c9dc5;
@@ -25,9 +28,6 @@ export function mediumColorIndex(medium: string, paletteSize = 8): number {
   }
   return h % paletteSize;
 }
-
-/** Tiers engines name today, fastest first: a legend's order. */
-const TIER_ORDER = ['GPU', 'CPU', 'CPU_PINNED', 'DISK', 'STORAGE', 'EXTERNAL'];
 
 /** Sorts media for a legend: the known tiers fastest first, then others by name, none ('') last. */
 export function compareMedia(a: string, b: string): number {
