@@ -147,12 +147,19 @@ export function EventsView({ at, onClearAt, notify }: Props) {
 
   const filtered = hash || source || medium || types.length < KV_EVENT_TYPES.length;
   const heldFromTs = paged.page?.heldFromTs;
+  // What has every event: named once a frame says what the view is (before it, a file opened
+  // read as "the recording").
+  const keeper = frame
+    ? frame.view.kind === 'session'
+      ? 'the file opened'
+      : 'the recording'
+    : null;
   const emptyText =
     left > 0
       ? 'Every event this held list showed has left the event log since (it keeps the newest).'
       : at !== undefined && heldFromTs !== undefined
         ? // A chart clicked further back than the log reaches: the events were there, and went.
-          `The events before ${formatDateTime(at)} have left the event log: it keeps the newest in memory, from ${formatDateTime(heldFromTs)} on (${frame?.view.kind === 'session' ? 'the file opened' : 'the recording'} has every one).`
+          `The events before ${formatDateTime(at)} have left the event log: it keeps the newest in memory, from ${formatDateTime(heldFromTs)} on${keeper ? ` (${keeper} has every one)` : ''}.`
         : `No events ${at !== undefined ? `before ${formatDateTime(at)}` : 'yet'}${filtered ? ' matching the filters' : ''}.`;
 
   const toggleType = (t: KvEventType) =>

@@ -84,7 +84,8 @@ describe('the event log before a time, in Chromium', () => {
     const empty = page.getByTestId('event-empty');
     await eventually(
       () => empty.textContent(),
-      (t) => t?.includes('have left the event log') ?? false,
+      // The whole note: what has every event is named once the first frame says what is open.
+      (t) => (t?.includes('have left the event log') && t.includes('has every one')) ?? false,
       'the note that the events before -55 s left the log',
     );
     const text = (await empty.textContent()) ?? '';
