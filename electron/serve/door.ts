@@ -73,12 +73,17 @@ export function createDoor(host: string, token?: string): Door {
       // A scraper of /metrics or a script sends it as a bearer token.
       const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
       if (bearer !== undefined && same(bearer, secret)) return { kind: 'pass', setCookie: null };
+      // A token that came and is not this one is mostly a stale one: the cookie or URL of a KV
+      // Scope started before (a random token is new at every start).
+      const stale = given !== null || fromCookie !== null || bearer !== undefined;
       return {
         kind: 'no-token',
         status: 403,
-        message:
-          'this KV Scope listens beyond loopback and needs its token: open the URL with ' +
-          '?token=... that it printed at start (a scraper or script sends `Authorization: Bearer <token>`)',
+        message: stale
+          ? "the token given is not this KV Scope's (one started again makes a new one unless " +
+            '--token names it): open the URL with ?token=... that it printed at start'
+          : 'this KV Scope listens beyond loopback and needs its token: open the URL with ' +
+            '?token=... that it printed at start (a scraper or script sends `Authorization: Bearer <token>`)',
       };
     },
   };

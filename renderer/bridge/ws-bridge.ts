@@ -101,6 +101,19 @@ export function installWsBridgeIfAbsent(): void {
   if (window.kvscope) return;
   window.kvscope = createWsBridge();
   browserMode = true;
+  dropTokenFromAddress();
+}
+
+/**
+ * The page of a token URL (serve off loopback) has its cookie by now, which its requests and
+ * socket carry: the token leaves the address bar, so a shared screen, a copied link or the
+ * history does not hand it on.
+ */
+function dropTokenFromAddress(): void {
+  const url = new URL(window.location.href);
+  if (!url.searchParams.has('token')) return;
+  url.searchParams.delete('token');
+  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }
 
 /** True in a browser (`kvscope serve`), false in the desktop window (the preload's bridge). */

@@ -39,6 +39,12 @@ describe('kvscope serve --host 0.0.0.0 in a browser', () => {
     // The demo publishes: the stored count moves, so frames come over the cookie-carried socket.
     const first = await kpi(page, 'stored-blocks');
     await expect.poll(() => kpi(page, 'stored-blocks'), { timeout: 20_000 }).toBeGreaterThan(first);
+    // The token has left the address bar; a reload goes on with the cookie.
+    expect(new URL(page.url()).searchParams.has('token')).toBe(false);
+    const reloaded = await page.reload();
+    expect(reloaded?.status()).toBe(200);
+    const again = await kpi(page, 'stored-blocks');
+    await expect.poll(() => kpi(page, 'stored-blocks'), { timeout: 20_000 }).toBeGreaterThan(again);
     await page.context().close();
   });
 

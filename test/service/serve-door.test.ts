@@ -224,6 +224,12 @@ describe('the door of kvscope serve', () => {
         Cookie: `kvscope_token_${port}=guess`,
       });
       expect(badCookie.status).toBe(403);
+      // A token that is not this one (a stale cookie of an earlier start) is told apart from none.
+      if (method !== 'HEAD') {
+        expect(bare.body).not.toMatch(/not this KV Scope's/);
+        expect(wrong.body).toMatch(/token given is not this KV Scope's/);
+        expect(badCookie.body).toMatch(/token given is not this KV Scope's/);
+      }
     }
   });
 
