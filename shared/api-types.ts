@@ -244,6 +244,8 @@ export interface ChainQuery {
   hold?: boolean;
   /** Held: the generation of the rows on the view's screen (ChainPage.generation). */
   generation?: number;
+  /** A chain (its id) whose place in this order the page gives (ChainPage.located). */
+  locate?: string;
   offset: number;
   limit: number;
 }
@@ -273,6 +275,8 @@ export interface ChainPage {
   generation: number;
   /** A held view's rows were forgotten (unused too long): these are the chains now. */
   renewed?: true;
+  /** The index of the query's `locate` chain in this order; absent when it is not among them. */
+  located?: number;
 }
 
 export interface BlockHistory {
@@ -349,7 +353,7 @@ export type ExportFormat = 'csv' | 'json';
 export type EventFilter = Omit<EventQuery, 'offset' | 'limit'>;
 
 /** The chains view's filter and order, as an export takes it. */
-export type ChainFilter = Omit<ChainQuery, 'offset' | 'limit'>;
+export type ChainFilter = Omit<ChainQuery, 'offset' | 'limit' | 'locate'>;
 
 /** What a file action did; the renderer builds its notice from these fields, never from a sentence. */
 /** How a file comes into the views: opened as a session, or imported as a capture. */

@@ -38,7 +38,7 @@ export const chainFilterSchema = z.strictObject({
   hold: z.boolean().optional(),
   generation: z.number().int().nonnegative().optional(),
 });
-const chainQuerySchema = chainFilterSchema.extend(page);
+const chainQuerySchema = chainFilterSchema.extend({ ...page, locate: id.optional() });
 
 /** The events view's filter (an export takes it without the page). */
 export const eventFilterSchema = z.strictObject({

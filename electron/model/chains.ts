@@ -175,11 +175,14 @@ export function pageChains(
   });
   const offset = Math.max(0, Math.floor(q.offset));
   const limit = Math.max(0, Math.floor(q.limit));
-  return {
+  const page = {
     total: kept.length,
     offset,
     rows: kept.slice(offset, offset + limit).map((r) => r.summary),
   };
+  if (q.locate === undefined) return page;
+  const located = kept.findIndex((r) => r.summary.id === q.locate);
+  return located < 0 ? page : { ...page, located };
 }
 
 /** Known blocks whose key matches text (bounded), with leaves of chains through each (bounded). */

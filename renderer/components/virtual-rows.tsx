@@ -23,6 +23,8 @@ interface Props {
   onAtTopChange?(atTop: boolean): void;
   /** Scrolls back to the top whenever this number changes. */
   toTop?: number;
+  /** Scrolls to this row, once for each new object given (loaded or not). */
+  reveal?: { index: number } | null;
   /** The hashes a row stands for: Ctrl+C (Cmd+C) on the focused row copies them. */
   hashesAt?(index: number): readonly string[] | undefined;
   /**
@@ -51,6 +53,7 @@ export function VirtualRows({
   indexOfKey,
   onAtTopChange,
   toTop,
+  reveal,
   hashesAt,
   onKeyboardChange,
   keepInView,
@@ -165,6 +168,10 @@ export function VirtualRows({
       list.focus({ preventScroll: true });
     setKeyboard(false);
   }, [toTop, virtualizer, setKeyboard]);
+
+  useEffect(() => {
+    if (reveal) virtualizer.scrollToIndex(reveal.index, { align: 'center' });
+  }, [reveal, virtualizer]);
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (!roving) return;

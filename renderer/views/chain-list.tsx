@@ -44,6 +44,8 @@ interface Props {
   onKeyboardChange(on: boolean): void;
   /** Scrolls back to the top whenever this number changes. */
   toTop: number;
+  /** Scrolls to this row, once for each new object given. */
+  reveal: { index: number } | null;
 }
 
 /**
@@ -62,6 +64,7 @@ export function ChainList({
   onAtTopChange,
   onKeyboardChange,
   toTop,
+  reveal,
 }: Props) {
   const count = paged.total ?? 0;
   return (
@@ -101,6 +104,7 @@ export function ChainList({
           onAtTopChange={onAtTopChange}
           onKeyboardChange={onKeyboardChange}
           toTop={toTop}
+          reveal={reveal}
           keepInView={selected}
           keyAt={(i) => paged.rowAt(i)?.id}
           indexOfKey={(id) => paged.findIndex((c) => c.id === id)}

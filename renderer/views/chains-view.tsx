@@ -120,7 +120,8 @@ export function ChainsView({ initialHash, notify }: Props) {
   const fetchPage = useCallback(
     async (offset: number, limit: number) => {
       const epoch = holdEpoch.current;
-      const page = await bridge().listChains({ ...asked(filter), offset, limit });
+      const locate = selected === null ? {} : { locate: selected };
+      const page = await bridge().listChains({ ...asked(filter), ...locate, offset, limit });
       if (epoch === holdEpoch.current) {
         // Held before any live page came, there was nothing held to forget.
         if (held && page.renewed && hadLivePage.current) setRenewed(true);
@@ -128,7 +129,7 @@ export function ChainsView({ initialHash, notify }: Props) {
       }
       return page;
     },
-    [filter, held, asked],
+    [filter, held, asked, selected],
   );
   // Live, the rows follow the frames; held, they come from the chains held as they are scrolled to.
   const paged = usePagedRows<ChainSummary, ChainPage>(fetchPage, key, frame?.n, !held, 1000);
@@ -136,6 +137,21 @@ export function ChainsView({ initialHash, notify }: Props) {
     // A new sort or filter shows no page until its own comes: the rows held are still those.
     if (paged.page !== null) shownGeneration.current = paged.page.generation;
   }, [paged.page]);
+  // A new order or filter with a chain open scrolls to that chain's row where the order put it
+  // (the service says where, loaded or not), as a file manager keeps the selection in view.
+  const [reveal, setReveal] = useState<{ index: number } | null>(null);
+  /** The order or filter whose first page is still to come (and tell where the open chain is). */
+  const [revealFor, setRevealFor] = useState<string | null>(null);
+  const [keySeen, setKeySeen] = useState(key);
+  if (keySeen !== key) {
+    setKeySeen(key);
+    setRevealFor(key);
+  }
+  if (revealFor === key && paged.page !== null) {
+    setRevealFor(null);
+    const at = paged.page.located;
+    if (selected !== null && at !== undefined) setReveal({ index: at });
+  }
 
   const loadMatches = useCallback(async () => {
     if (!hash) return;
@@ -299,6 +315,7 @@ export function ChainsView({ initialHash, notify }: Props) {
           onAtTopChange={setAtTop}
           onKeyboardChange={setKeyboard}
           toTop={toTop}
+          reveal={reveal}
         />
         {selected && (
           <ChainDetail

@@ -586,6 +586,49 @@ describe('live views in Chromium', () => {
     await list.evaluate((el) => (el.scrollTop = 0));
   }, 60_000);
 
+  it("scrolls to an open chain's row when a new order moves it far down the list", async () => {
+    await showView(page, 'Chains');
+    const list = page.getByTestId('chain-rows');
+    await expect
+      .poll(() => page.getByTestId('chain-row').count(), { timeout: 20_000 })
+      .toBeGreaterThan(12);
+    const total = async (): Promise<number> =>
+      Number(
+        (await page.getByTestId('chain-count').textContent())
+          ?.replace(/\D.*$/s, '')
+          .replace(/,/g, ''),
+      );
+    await expect.poll(total, { timeout: 30_000 }).toBeGreaterThan(60);
+    // The newest chain (Last seen, descending) is opened, then the order turned round: it goes to
+    // the end of a list far longer than the screen.
+    const first = page.getByTestId('chain-row').first();
+    const id = await first.getAttribute('data-chain-id');
+    await first.click();
+    await page.getByTestId('chain-detail').waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('columnheader', { name: /Last seen/ })
+      .getByRole('button')
+      .click();
+    const own = page.locator(`[data-testid="chain-row"][data-chain-id="${id}"]`);
+    const inView = async (): Promise<boolean> => {
+      const row = await own.boundingBox().catch(() => null);
+      const box = await list.boundingBox();
+      return (
+        row != null && box != null && row.y >= box.y && row.y + row.height <= box.y + box.height + 1
+      );
+    };
+    await expect.poll(inView, { timeout: 20_000 }).toBe(true);
+    expect(await list.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    await shot('chain-open-row-followed-by-sort.png');
+    // Back to the first order and to the top, for the tests after this one.
+    await page
+      .getByRole('columnheader', { name: /Last seen/ })
+      .getByRole('button')
+      .click();
+    await page.keyboard.press('Escape');
+    await list.evaluate((el) => (el.scrollTop = 0));
+  }, 60_000);
+
   it("keeps the Overview's range, pause and hidden series across a change of tab", async () => {
     await showView(page, 'Overview');
     await page.getByTestId('range-1m').click();

@@ -125,6 +125,16 @@ describe('chains', () => {
     expect(held.map((r) => [r.id, r.sources])).toEqual([['c2', ['b']]]);
   });
 
+  it('says where a chain stands in the order asked, outside the page too, and not when filtered out', () => {
+    const m = forest();
+    // Depth descending: x2, y1, BIG; ascending: BIG, y1, x2.
+    expect(m.chains(q({ locate: 'x2', offset: 2, limit: 1 }))).toMatchObject({ located: 0 });
+    expect(m.chains(q({ locate: 'x2', desc: false, limit: 1 })).located).toBe(2);
+    expect(m.chains(q({ locate: 'x2', source: 'b' })).located).toBeUndefined();
+    expect(m.chains(q({ locate: 'nothing' })).located).toBeUndefined();
+    expect(m.chains(q()).located).toBeUndefined();
+  });
+
   it('returns a chain root first with each block history', () => {
     const d = forest().chain('x2');
     expect(d?.blocks.map((b) => b.hash)).toEqual(['r1', 'r2', 'x1', 'x2']);
