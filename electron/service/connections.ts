@@ -86,8 +86,15 @@ export class Connections {
     return this.sources.size;
   }
 
-  /** Adds or edits a connection; a connected one reconnects with its new settings. */
+  /**
+   * Adds or edits a connection; a connected one reconnects with its new settings. An edit its
+   * connection would refuse (an endpoint another connection subscribes to) is refused before
+   * anything changes: the connection stays as it was, saved and connected.
+   */
   async save(input: ProfileInput & { id?: string }): Promise<Profile> {
+    if (input.id !== undefined && this.sources.has(input.id)) {
+      this.refuseTwice(expandProfile({ ...input, id: input.id }), input.id);
+    }
     let saved: Profile;
     if (input.id && this.transient.has(input.id)) {
       saved = { ...input, id: input.id };
@@ -253,12 +260,14 @@ export class Connections {
   /**
    * Throws when a connected profile already subscribes to one of these endpoints with a topic that
    * overlaps (one a prefix of the other; "" takes every topic): each batch would come twice and
-   * every total count it twice. Bind mode needs no check (the port is taken).
+   * every total count it twice. Bind mode needs no check (the port is taken). `editing`: the
+   * connection these configs replace, whose own subscriptions are no conflict.
    */
-  private refuseTwice(configs: SourceConfig[]): void {
+  private refuseTwice(configs: SourceConfig[], editing?: string): void {
     for (const c of configs) {
       if (c.mode !== 'connect') continue;
       for (const [id, theirs] of this.subscribed) {
+        if (id === editing) continue;
         const other = theirs.find(
           (o) =>
             o.mode === 'connect' &&

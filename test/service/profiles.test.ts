@@ -189,6 +189,38 @@ describe('connection profiles', () => {
       await service.disconnect(a.id);
       await service.connect(b.id);
       await expect.poll(() => states.join(), { timeout: 5000 }).toMatch(/(^|,)b:/);
+      // An edit of a connected connection onto an endpoint another one subscribes to is refused
+      // before anything changes: it stays saved as it was, and connected.
+      const other = await SimPublisher.start({ format: 'array', hash: 'int', rate: 0, seed: 6 });
+      try {
+        const c = await service.saveProfile({
+          ...input,
+          name: 'c',
+          topic: '',
+          endpoint: other.ranks[0]?.pubEndpoint ?? '',
+        });
+        await service.connect(c.id);
+        await expect.poll(() => states.join(), { timeout: 5000 }).toMatch(/(^|,)c:/);
+        await expect(
+          service.saveProfile({ ...input, id: c.id, name: 'c', topic: 'kv' }),
+        ).rejects.toThrow(`${endpoint} is already subscribed by the connection "b"`);
+        expect(service.listProfiles().find((p) => p.id === c.id)?.endpoint).toBe(
+          other.ranks[0]?.pubEndpoint,
+        );
+        expect(states.filter((s) => s.startsWith('c:'))).toHaveLength(1);
+        expect(states.join()).not.toMatch(/(^|,)c:disconnected/);
+        // A connection may still be edited onto its own endpoint (a new name, say).
+        await service.saveProfile({
+          ...input,
+          id: c.id,
+          name: 'c renamed',
+          topic: '',
+          endpoint: other.ranks[0]?.pubEndpoint ?? '',
+        });
+        await expect.poll(() => states.join(), { timeout: 5000 }).toMatch(/(^|,)c renamed:/);
+      } finally {
+        await other.close();
+      }
     } finally {
       await service.close();
       rmSync(d, { recursive: true, force: true });
