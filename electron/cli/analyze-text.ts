@@ -3,6 +3,9 @@
 import type { AnalysisReport, WhatIfReport } from '../../shared/analysis-report';
 
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
+/** n and its noun, singular for one. */
+const count = (n: number, one: string, many = `${one}s`): string =>
+  `${int(n)} ${n === 1 ? one : many}`;
 const pct = (part: number, whole: number): string =>
   whole > 0 ? `${((100 * part) / whole).toFixed(1)}%` : '-';
 const secs = (s: number | null): string =>
@@ -177,7 +180,7 @@ export function analyzeText(
     const badTs = n.badTsEvents > 0 ? `, ${int(n.badTsEvents)} more with a bad ts (skipped)` : '';
     out.push(
       '',
-      `Input: ${int(n.gaps)} gaps (${int(n.lostBatches)} batches lost), ${int(n.undecoded)} undecoded, ${int(n.eventErrors)} event errors (a bad ts or bad fields: see the problems)${badTs}`,
+      `Input: ${count(n.gaps, 'gap')} (${count(n.lostBatches, 'batch', 'batches')} lost), ${int(n.undecoded)} undecoded, ${count(n.eventErrors, 'event error')} (a bad ts or bad fields: see the problems)${badTs}`,
     );
   }
   return `${out.join('\n')}\n`;

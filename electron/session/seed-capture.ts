@@ -42,6 +42,9 @@ export interface CaptureReadResult {
   duplicates: number;
   /** Events whose token_ids were dropped (only their count is kept). */
   tokenIdsDropped: number;
+  /** Jumps in a source's seqs (batches the capture lacks: gap records, each batch lost). */
+  gaps: number;
+  lostBatches: number;
   sources: string[];
 }
 
@@ -139,6 +142,8 @@ export async function importSeedCapture(
     eventErrors: 0,
     duplicates: 0,
     tokenIdsDropped: 0,
+    gaps: 0,
+    lostBatches: 0,
     sources: [],
   };
   const sources = new Set<string>();
@@ -154,6 +159,24 @@ export async function importSeedCapture(
   const skip = (p: string): void => {
     res.skippedLines += 1;
     problems.add(p);
+  };
+  // Per source, the highest seq a line gave (an event's or an undecoded batch's). A capture holds
+  // every batch it took, replayed ones included, so seqs it skips are batches it lost (a consumer
+  // that fell behind, a gap replay could not fill): a gap, as the sequencer made of them live.
+  // Engines publish no empty batch, so a missing seq is no batch without events.
+  const highest = new Map<string, number>();
+  const noteSeq = (source: string, seq: number, at: number, restart = false): void => {
+    const before = highest.get(source);
+    if (!restart && before !== undefined && seq > before + 1) {
+      const lost = seq - before - 1;
+      res.gaps += 1;
+      res.lostBatches += lost;
+      onRecord({
+        k: 'gap',
+        rec: { source, from: before + 1, to: seq - 1, recovered: 0, lost, at },
+      });
+    }
+    if (restart || before === undefined || seq > before) highest.set(source, seq);
   };
   const readLine = (o: Obj, line: string, lineNo: number): void => {
     if (lineNo === 1 && o.format === SESSION_FORMAT) {
@@ -185,6 +208,7 @@ export async function importSeedCapture(
         error: str(o.error) ?? 'undecoded',
         at: at !== null && 'ts' in at ? at.ts : (lastTs ?? 0),
       };
+      if (givenSeq !== null) noteSeq(source, givenSeq, rec.at);
       onRecord({ k: 'undecoded', rec });
       return;
     }
@@ -205,6 +229,7 @@ export async function importSeedCapture(
     const eventIdx = givenIdx ?? idx;
     idx += 1;
     if ('error' in time || event === null) {
+      if (givenSeq !== null) noteSeq(source, givenSeq, lastTs ?? 0);
       const why = 'error' in time ? time.error : 'batch ts is not usable';
       problems.add(`line ${lineNo}: ${why} (kept as an event error)`);
       res.eventErrors += 1;
@@ -223,6 +248,7 @@ export async function importSeedCapture(
       if (verdict === 'restart') {
         onRecord({ k: 'reset', rec: { source, previousSeq: before ?? 0, at: time.ts } });
       }
+      noteSeq(source, givenSeq, time.ts, verdict === 'restart');
     }
     lastTs = time.ts;
     const rec: EventRecord = { source, seq, ts: time.ts, dp_rank: rank, idx: eventIdx, event };
@@ -263,6 +289,13 @@ export async function importSeedCapture(
   outOfReach.flush();
   const dup = duplicateProblem(res.duplicates);
   if (dup) problems.addAlways(dup);
+  if (res.gaps > 0) {
+    const batches = `${res.lostBatches} batch${res.lostBatches === 1 ? '' : 'es'}`;
+    const jumps = `${res.gaps} jump${res.gaps === 1 ? '' : 's'} in seq`;
+    problems.addAlways(
+      `the capture lacks ${batches} (${jumps}): counted as gaps, the batches lost`,
+    );
+  }
   for (const p of endProblems(end, res.events)) problems.addAlways(p);
   if (res.tokenIdsDropped > 0) {
     problems.addAlways(

@@ -36,7 +36,7 @@ describe('kvscope analyze input line', () => {
     expect(stderr).toMatch(/^# line 3: batch ts 10000000000000000 is out of range/);
     const input = stdout.trimEnd().split('\n').at(-1);
     expect(input).toBe(
-      'Input: 0 gaps (0 batches lost), 0 undecoded, 1 event errors (a bad ts or bad fields: see the problems)',
+      'Input: 0 gaps (0 batches lost), 0 undecoded, 1 event error (a bad ts or bad fields: see the problems)',
     );
     expect(stdout.split('\n')[0]).toBe(
       `KV cache analysis of ${file} (session): 2 events in 2 batches, 1 source`,

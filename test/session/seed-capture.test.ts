@@ -93,6 +93,39 @@ describe('capture import', () => {
     ).toEqual(['ab01', 'cd02']);
   });
 
+  it('counts the batches a capture skipped (a jump in seq) as a gap, lost, and not a restart or an undecoded batch', async () => {
+    const line = (seq: number, ts: number, hash: string): string =>
+      `{"seq": ${seq}, "ts": ${ts}, "type": "BlockStored", "block_hashes": ["${hash}"], "parent_block_hash": null, "token_count": 16, "block_size": 16}`;
+    const lines = [
+      line(10, 1, '1'),
+      line(11, 1.1, '2'),
+      // 12 came undecoded: its seq is no gap.
+      '{"seq": 12, "ts": 1.2, "type": "UNDECODED", "bytes": 9, "error": "DecodeError"}',
+      line(13, 1.3, '3'),
+      // 14..20 are not in the file: the consumer fell behind.
+      line(21, 2.1, '4'),
+      line(21, 2.1, '5'),
+      // Back to 0: an engine restart, no gap.
+      line(0, 3, '6'),
+      line(1, 3.1, '7'),
+    ];
+    const { recs, res } = await collect(lines.join('\n'));
+    const gaps = recs.filter((r) => r.k === 'gap').map((r) => r.rec);
+    expect(gaps).toEqual([{ source: 'seed', from: 14, to: 20, recovered: 0, lost: 7, at: 2.1 }]);
+    expect(recs.filter((r) => r.k === 'reset')).toHaveLength(1);
+    expect(res).toMatchObject({ gaps: 1, lostBatches: 7 });
+    expect(res.problems).toContain(
+      'the capture lacks 7 batches (1 jump in seq): counted as gaps, the batches lost',
+    );
+    // The opened capture and the analysis count them as the live path would have.
+    const loaded = await loadIntoModel(Buffer.from(lines.join('\n')), {
+      kind: 'capture',
+      captureSource: 'seed',
+    });
+    expect(loaded.model.kpis()).toMatchObject({ gaps: 1, lost: 7 });
+    expect(loaded.analysis.input).toMatchObject({ gaps: 1, lostBatches: 7 });
+  });
+
   it('imports the vLLM truth fixture with every block counted', async () => {
     const path = new URL('../fixtures/vllm/legacy-int.truth.jsonl', import.meta.url);
     const text = await readFile(path, 'utf8');
