@@ -7,7 +7,7 @@ import type { GhostIds } from './holdings';
 import type { LifetimeStats } from './lifetime-stats';
 import { ResidentSet } from './resident-set';
 import { RestoreBins } from './restore-series';
-import { THRASH_WINDOWS_S } from '../../shared/analysis-report';
+import { THRASH_WINDOWS_S, type InputCounts } from '../../shared/analysis-report';
 
 /** Counters kept per (source, medium) and per source. */
 export interface Counters {
@@ -56,12 +56,30 @@ export interface SourceState {
   clears: number;
   resets: number;
   // Kept per source, not merged as they come, so that a removed source leaves these figures too.
+  /** Its share of the analysis' input counts. */
+  input: InputCounts;
   /** Thrash re-stores for each of THRASH_WINDOWS_S (sums of weights). */
   thrashAt: number[];
   /** BlockStored events that named a parent, and those whose parent the source held then. */
   reuse: { storesWithParent: number; reuseStores: number };
   /** Its re-stores over time, on the grid of the analysis' series (taken out when it goes). */
   series: RestoreBins;
+}
+
+/** Zeroed input counts. */
+export function zeroInput(): InputCounts {
+  return {
+    batches: 0,
+    events: 0,
+    badTsEvents: 0,
+    gaps: 0,
+    lostBatches: 0,
+    resets: 0,
+    clears: 0,
+    undecoded: 0,
+    eventErrors: 0,
+    backwardRemovals: 0,
+  };
 }
 
 /** Zeroed counters. */
@@ -116,6 +134,7 @@ export function newSource(
     regretTokens: 0,
     clears: 0,
     resets: 0,
+    input: zeroInput(),
     thrashAt: THRASH_WINDOWS_S.map(() => 0),
     reuse: { storesWithParent: 0, reuseStores: 0 },
     series: new RestoreBins(series),

@@ -19,6 +19,7 @@ import { missingCase, type BatchMeta, type IngestRecord } from '../../shared/rec
 import {
   newMedium,
   newSource,
+  zeroInput,
   type Counters,
   type MediumState,
   type SourceState,
@@ -66,25 +67,13 @@ export class CacheAnalysis {
   /** Every source's re-stores over time (a removed source's share is subtracted). */
   series = new RestoreBins();
   readonly capacities = new Map<string, number>();
-  readonly input: InputCounts = {
-    batches: 0,
-    events: 0,
-    badTsEvents: 0,
-    gaps: 0,
-    lostBatches: 0,
-    resets: 0,
-    clears: 0,
-    undecoded: 0,
-    eventErrors: 0,
-    backwardRemovals: 0,
-  };
+  /** Over the sources there are now (each source's share is its `input`). */
+  readonly input: InputCounts = zeroInput();
   /** Who holds each hash, its id, and its depth (blocks from the root) when its chain was seen. */
   readonly holdings: Holdings;
   /** Routing regret's candidate sources, reused across events. */
   private readonly candidates: number[] = [];
   private readonly bySource = new Map<string, SourceState>();
-  /** Each source's gaps and lost batches: a removed source's leave the input counts with it. */
-  private readonly lossBySource = new Map<string, { gaps: number; lost: number }>();
   /**
    * The analysis fed alone (`kvscope analyze`, the collector) looks each batch up itself as
    * ModelAndAnalysis does for both, so that the per-block code has one path: by shared id.
@@ -138,30 +127,29 @@ export class CacheAnalysis {
         return;
       }
       case 'gap': {
-        this.sourceOf(r.rec.source);
+        const own = this.sourceOf(r.rec.source).input;
         this.input.gaps += 1;
+        own.gaps += 1;
         this.input.lostBatches += r.rec.lost;
-        const loss = this.lossBySource.get(r.rec.source);
-        if (loss) {
-          loss.gaps += 1;
-          loss.lost += r.rec.lost;
-        } else this.lossBySource.set(r.rec.source, { gaps: 1, lost: r.rec.lost });
+        own.lostBatches += r.rec.lost;
         return;
       }
       case 'reset': {
         // A new engine process: its cache starts empty, like AllBlocksCleared.
         const src = this.sourceOf(r.rec.source);
         this.input.resets += 1;
+        src.input.resets += 1;
         src.resets += 1;
         this.clearSource(src);
         return;
       }
       case 'undecoded':
-        this.sourceOf(r.rec.source);
         this.input.undecoded += 1;
+        this.sourceOf(r.rec.source).input.undecoded += 1;
         return;
       case 'event-error':
         this.input.eventErrors += 1;
+        this.sourceOf(r.rec.source).input.eventErrors += 1;
         return;
       default:
         missingCase(r);
@@ -182,13 +170,9 @@ export class CacheAnalysis {
     // It holds nothing now: its holder slot can serve the next source.
     this.holdings.leave(src.slot);
     this.bySource.delete(name);
-    const loss = this.lossBySource.get(name);
-    if (loss) {
-      // The Insights say how much of the stream was lost: a removed source's losses are not.
-      this.input.gaps -= loss.gaps;
-      this.input.lostBatches -= loss.lost;
-      this.lossBySource.delete(name);
-    }
+    // The input counts are of the sources there are: a removed source's events, batches and
+    // losses leave them, as its events leave the view's.
+    for (const k of Object.keys(src.input) as (keyof InputCounts)[]) this.input[k] -= src.input[k];
     this.sources.splice(this.sources.indexOf(src), 1);
     for (const m of src.media.values()) {
       if (m.life === null) continue;
@@ -312,6 +296,7 @@ export class CacheAnalysis {
   private applyBatch(meta: BatchMeta, events: readonly EventRecord[], ids: BatchIds): void {
     this.input.batches += 1;
     const src = this.sourceOf(meta.source);
+    src.input.batches += 1;
     if (src.dpRank === null && meta.dpRank !== null) src.dpRank = meta.dpRank;
     for (let i = 0; i < events.length; i += 1)
       this.applyEvent(src, events[i] as EventRecord, ids.sids, ids.start[i] as number);
@@ -320,9 +305,11 @@ export class CacheAnalysis {
   /** One event; its hashes' shared ids start at `at` in sids. */
   private applyEvent(src: SourceState, e: EventRecord, sids: Int32Array, at: number): void {
     this.input.events += 1;
+    src.input.events += 1;
     // A time that is not a number (or absurd) cannot be placed: the event is skipped and counted.
     if (!isEventTime(e.ts)) {
       this.input.badTsEvents += 1;
+      src.input.badTsEvents += 1;
       return;
     }
     const ev = e.event;
@@ -335,6 +322,7 @@ export class CacheAnalysis {
         return;
       case 'AllBlocksCleared':
         this.input.clears += 1;
+        src.input.clears += 1;
         src.clears += 1;
         this.clearSource(src);
         return;
@@ -452,8 +440,10 @@ export class CacheAnalysis {
       const storedAt = m.resident.take(id);
       if (storedAt === undefined) continue;
       // A removal before its store (a clock step) has no lifetime: counted, not a sample.
-      if (ts < storedAt) this.input.backwardRemovals += 1;
-      else (life ??= this.lifetimeOf(m)).add(ts - storedAt);
+      if (ts < storedAt) {
+        this.input.backwardRemovals += 1;
+        src.input.backwardRemovals += 1;
+      } else (life ??= this.lifetimeOf(m)).add(ts - storedAt);
       // G before the holdings: its reference keeps the id once no source holds the hash.
       m.ghosts.add(id, ts);
       m.firstEvictionS ??= ts;

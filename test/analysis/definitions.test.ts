@@ -479,6 +479,32 @@ describe("a removed source's losses", () => {
   });
 });
 
+describe("a removed source's input", () => {
+  it('leaves every input count with it, as its events leave the view: the same file reads the same in both', () => {
+    const a = new CacheAnalysis();
+    const records: IngestRecord[] = [
+      batch('a', 0, [stored(['x']), stored(['y'], { parent: 'x' })]),
+      batch('b', 0, [stored(['z'])]),
+      batch('b', 1, [{ type: 'AllBlocksCleared', medium: null }]),
+      { k: 'undecoded', rec: { source: 'b', seq: 9, bytes: 4, error: 'bad', at: 1 } },
+      { k: 'event-error', rec: { source: 'b', seq: 10, idx: 0, error: 'bad' } },
+      { k: 'reset', rec: { source: 'b', previousSeq: 10, at: 2 } },
+      batch('a', 3, [removed(['y'])]),
+    ];
+    for (const r of records) a.apply(r);
+    expect(a.report().input).toMatchObject({ batches: 4, events: 5, clears: 1, undecoded: 1 });
+    a.removeSource('b');
+    // What is left is what source a alone gives.
+    const alone = new CacheAnalysis();
+    for (const r of records) {
+      const source = r.k === 'batch' ? r.meta.source : r.rec.source;
+      if (source === 'a') alone.apply(r);
+    }
+    expect(a.report().input).toEqual(alone.report().input);
+    expect(a.report().input).toMatchObject({ batches: 2, events: 3, clears: 0, resets: 0 });
+  });
+});
+
 describe('a removed source, in the merged figures', () => {
   const of = (source: string, t0: number): IngestRecord[] => [
     batch(source, t0, [stored([`${source}r`]), stored([`${source}c`], { parent: `${source}r` })]),
