@@ -80,10 +80,14 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   // error then, never silently ignored); they are read only when the report is made.
   const analysis = new CacheAnalysis({ thrashWindowS: flags.thrashWindow });
   const progress = terminalProgress(process.stderr, file, size);
+  const removed: string[] = [];
   // Only the analysis: the model and its event log are for the screens.
   const r = await replayFile(file, (rec) => analysis.apply(rec), {
     // As the screens do: a source the session marks removed leaves every total there.
-    onSourceRemoved: (id) => analysis.removeSource(id),
+    onSourceRemoved: (id) => {
+      analysis.removeSource(id);
+      removed.push(id);
+    },
     onProgress: progress ? (f) => progress.update(f) : undefined,
   })
     .catch((e: unknown) => {
@@ -100,6 +104,7 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
     ids,
     r.header?.sources ?? (r.kind === 'capture' ? captureNames(ids, path.basename(file)) : []),
   );
+  const removedLabels = sourceLabels(removed, r.header?.sources ?? []);
   try {
     for (const c of flags.capacity) {
       const { source, medium } = resolveCapacity(analysis, labels, c);
@@ -113,7 +118,14 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   const report = analysis.report();
   const out = flags.json
     ? `${JSON.stringify(toAnalyzeJson(report), null, 2)}\n`
-    : analyzeText(namedReport(report, labels), { file, kind: r.kind });
+    : analyzeText(namedReport(report, labels), {
+        file,
+        kind: r.kind,
+        // A source removed and then back again is among the sources, not among the removed.
+        removed: [...new Set(removed)]
+          .filter((id) => !ids.includes(id))
+          .map((id) => removedLabels.get(id) ?? id),
+      });
   await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
 }
 

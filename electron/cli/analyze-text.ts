@@ -36,7 +36,7 @@ function whatIfRow(w: WhatIfReport): string[] {
 /** The whole report as text, for a terminal. */
 export function analyzeText(
   r: AnalysisReport,
-  what: { file: string; kind: 'session' | 'capture' },
+  what: { file: string; kind: 'session' | 'capture'; removed?: readonly string[] },
 ): string {
   const t = r.totals;
   const out: string[] = [];
@@ -44,6 +44,11 @@ export function analyzeText(
   out.push(
     `KV cache analysis of ${what.file} (${what.kind}): ${int(n.events)} events in ${int(n.batches)} batches, ${r.sources.length} source${r.sources.length === 1 ? '' : 's'}`,
   );
+  const removed = what.removed ?? [];
+  if (removed.length > 0) {
+    // As the screens say it: their figures left every total when they were removed.
+    out.push(`Removed during the recording, left out of every figure: ${removed.join(', ')}`);
+  }
   if (r.estimate) out.push('Some figures are sampled estimates (marked below).');
   out.push('', 'Totals');
   out.push(

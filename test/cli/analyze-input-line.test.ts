@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stored } from '../model/helpers';
 import { CLI, ensureBuilt } from '../support/built-app';
 import { sessionBytes } from '../support/session-bytes';
+import { encodeRecord, makeHeader } from '../../electron/session/format';
 
 const run = promisify(execFile);
 let dir = '';
@@ -58,6 +59,26 @@ describe('kvscope analyze input line', () => {
     expect(stdout.trimEnd().split('\n').at(-1)).toBe(
       'Input: 0 gaps (0 batches lost), 1 undecoded, 0 event errors (a bad ts or bad fields: see the problems)',
     );
+  });
+
+  it('leaves a source removed during the recording out of the input line too, and names it', async () => {
+    const a = { id: 'a', name: 'engine A', endpoint: 'tcp://127.0.0.1:1' };
+    const b = { id: 'b', name: 'engine B', endpoint: 'tcp://127.0.0.1:2' };
+    const file = path.join(dir, 'removed.kvscope.jsonl.gz');
+    const lines = [
+      JSON.stringify(makeHeader('t', new Date(0), [a, b])),
+      encodeRecord({ k: 'event', rec: { ...stored('a', 1, ['1', '2']), seq: 1 } }),
+      encodeRecord({ k: 'event', rec: { ...stored('b', 2, ['3']), seq: 1 } }),
+      encodeRecord({ k: 'event', rec: { ...stored('b', 3, ['4']), seq: 2 } }),
+      encodeRecord({ k: 'source', rec: { ...b, removedAt: 5 } }),
+      encodeRecord({ k: 'event', rec: { ...stored('a', 6, ['5'], '2'), seq: 2 } }),
+    ];
+    writeFileSync(file, gzipSync(`${lines.join('\n')}\n`));
+    const { stdout } = await run(process.execPath, [CLI, 'analyze', file]);
+    expect(stdout.split('\n').slice(0, 2)).toEqual([
+      `KV cache analysis of ${file} (session): 2 events in 2 batches, 1 source`,
+      'Removed during the recording, left out of every figure: engine B',
+    ]);
   });
 
   it('analyzes a session of a header alone, empty, as the screens open it', async () => {
