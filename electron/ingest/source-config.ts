@@ -50,6 +50,20 @@ export function rankEndpoint(endpoint: string, rank: number): string {
   return `${endpoint}-${rank}`;
 }
 
+/**
+ * Whether two sources would take the same batches: both connect to one endpoint with topics that
+ * overlap (one a prefix of the other; "" takes every topic). Each batch would then come twice and
+ * every total count it twice. Two binds cannot share a port, so they never do.
+ */
+export function subscribesTwice(a: SourceConfig, b: SourceConfig): boolean {
+  return (
+    a.mode === 'connect' &&
+    b.mode === 'connect' &&
+    a.endpoint === b.endpoint &&
+    (a.topic.startsWith(b.topic) || b.topic.startsWith(a.topic))
+  );
+}
+
 /** Expands a profile into one SourceConfig per data-parallel rank (ids `id`, `id#1`, ...). */
 export function expandProfile(p: Profile): SourceConfig[] {
   validateEndpoint(p.endpoint, `endpoint of "${p.name}"`, p.mode);

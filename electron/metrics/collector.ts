@@ -5,7 +5,7 @@ import type { Profile } from '../../shared/api-types';
 import type { IngestSink } from '../../shared/records';
 import { APP_VERSION } from '../app-version';
 import { KvSource } from '../ingest/kv-source';
-import { expandProfile } from '../ingest/source-config';
+import { expandProfile, subscribesTwice } from '../ingest/source-config';
 import { Recording } from '../session/recording';
 import { CacheAnalysis } from '../analysis/cache-analysis';
 import { analysisMetrics, useEngineCapacity } from './analysis-metrics';
@@ -39,6 +39,18 @@ export class Collector {
   /** Subscribes to every profile's sources and serves /metrics; rejects with a clear message. */
   static async start(opts: CollectorOptions): Promise<Collector> {
     const plan = opts.profiles.map((p) => ({ profile: p, configs: expandProfile(p) }));
+    // As serve and the app refuse it: an endpoint subscribed twice counts every block twice.
+    const all = plan.flatMap((p) => p.configs);
+    all.forEach((c, i) => {
+      const twice = all.slice(0, i).find((o) => subscribesTwice(o, c));
+      if (twice) {
+        // Names tell a rank's port (--dp) from an endpoint given as it is.
+        const as = twice.name === c.name ? '' : ` (${twice.name}, ${c.name})`;
+        throw new Error(
+          `${c.endpoint} is given twice${as}: a second subscription would count every block it publishes twice (give it once, or the two different topics)`,
+        );
+      }
+    });
     const sources: KvSource[] = [];
     const analysis = opts.analysis === false ? null : new CacheAnalysis();
     const hub: MetricsHub = new MetricsHub({

@@ -5,6 +5,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createDoor } from '../serve/door';
+import type { HttpRefusal } from '../../shared/ws-protocol';
 import type { MetricsFormat, MetricsHub, MetricsText } from './metrics-hub';
 
 /** Where /metrics is served, in `kvscope serve` and `kvscope collect` alike. */
@@ -31,7 +32,7 @@ export interface MetricsServer {
 /** Serves the hub's /metrics until closed. */
 export async function startMetricsServer(opts: MetricsServerOptions): Promise<MetricsServer> {
   let port = opts.port;
-  const door = createDoor(opts.host, opts.token);
+  const door = createDoor(opts.host, opts.token, true);
   const server = createServer((req, res) => {
     answer(req, res).catch((err: unknown) => {
       if (res.headersSent) res.destroy();
@@ -46,7 +47,13 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const verdict = door.check(req, port);
-    if (verdict.kind !== 'pass') return send(res, verdict.status, `${verdict.message}\n`);
+    if (verdict.kind !== 'pass') {
+      // The body serve gives a refusal: {"error": reason}.
+      const body: HttpRefusal = { error: verdict.message };
+      res.writeHead(verdict.status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+      return;
+    }
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== METRICS_PATH) return send(res, 404, `KV Scope serves ${METRICS_PATH} here\n`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'GET only\n');

@@ -39,8 +39,11 @@ export function isWildcardHost(host: string): boolean {
   return name === '0.0.0.0' || name === '::' || name === '';
 }
 
-/** The door for a server listening on `host`; the token off loopback is `token`, or random. */
-export function createDoor(host: string, token?: string): Door {
+/**
+ * The door for a server listening on `host`; the token off loopback is `token`, or random.
+ * `scrapeOnly`: a server of /metrics alone (collect), which prints no page URL to open.
+ */
+export function createDoor(host: string, token?: string, scrapeOnly = false): Door {
   const needsToken = !isLoopbackHost(host);
   const secret = needsToken ? (token ?? randomBytes(24).toString('base64url')) : null;
   const names = allowedNames(host);
@@ -76,15 +79,13 @@ export function createDoor(host: string, token?: string): Door {
       // A token that came and is not this one is mostly a stale one: the cookie or URL of a KV
       // Scope started before (a random token is new at every start).
       const stale = given !== null || fromCookie !== null || bearer !== undefined;
-      return {
-        kind: 'no-token',
-        status: 403,
-        message: stale
-          ? "the token given is not this KV Scope's (one started again makes a new one unless " +
-            '--token names it): open the URL with ?token=... that it printed at start'
-          : 'this KV Scope listens beyond loopback and needs its token: open the URL with ' +
-            '?token=... that it printed at start (a scraper or script sends `Authorization: Bearer <token>`)',
-      };
+      const what = stale
+        ? "the token given is not this KV Scope's (each start makes a new one unless --token names it)"
+        : 'this KV Scope listens beyond loopback and needs its token';
+      const how = scrapeOnly
+        ? 'send `Authorization: Bearer <token>` with the token it printed at start'
+        : 'open the URL with ?token=... that it printed at start (a scraper or script sends `Authorization: Bearer <token>`)';
+      return { kind: 'no-token', status: 403, message: `${what}: ${how}` };
     },
   };
 }

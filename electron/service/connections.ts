@@ -5,7 +5,7 @@ import type { Profile, ProfileInput } from '../../shared/api-types';
 import type { IngestSink } from '../../shared/records';
 import type { SourceHealth } from '../../shared/api-types';
 import { KvSource, type KvSourceOptions } from '../ingest/kv-source';
-import { expandProfile, type SourceConfig } from '../ingest/source-config';
+import { expandProfile, subscribesTwice, type SourceConfig } from '../ingest/source-config';
 import type { SessionSource } from '../session/format';
 import { startOnConsecutivePorts } from '../sim/consecutive-ports';
 import type { SimPublisher } from '../sim/publisher';
@@ -265,15 +265,9 @@ export class Connections {
    */
   private refuseTwice(configs: SourceConfig[], editing?: string): void {
     for (const c of configs) {
-      if (c.mode !== 'connect') continue;
       for (const [id, theirs] of this.subscribed) {
         if (id === editing) continue;
-        const other = theirs.find(
-          (o) =>
-            o.mode === 'connect' &&
-            o.endpoint === c.endpoint &&
-            (o.topic.startsWith(c.topic) || c.topic.startsWith(o.topic)),
-        );
+        const other = theirs.find((o) => subscribesTwice(o, c));
         if (!other) continue;
         const name = id === DEMO_PROFILE_ID ? 'the demo' : `the connection "${other.name}"`;
         throw new Error(

@@ -258,7 +258,17 @@ describe('kvscope collect', () => {
     expect(run.out()).toContain(`"Authorization: Bearer ${token}"`);
     const port = /metrics on http:\/\/0\.0\.0\.0:(\d+)/.exec(run.out())?.[1];
     const url = `http://127.0.0.1:${port}/metrics`;
-    expect((await fetch(url)).status).toBe(403);
+    const refused = await fetch(url);
+    expect(refused.status).toBe(403);
+    // serve's refusal body, and the way a scraper brings the token (collect prints no page URL).
+    expect(refused.headers.get('content-type')).toBe('application/json');
+    expect(((await refused.json()) as { error: string }).error).toMatch(
+      /needs its token: send `Authorization: Bearer <token>`/,
+    );
+    const stale = await fetch(url, { headers: { Authorization: 'Bearer an-old-token' } });
+    expect(((await stale.json()) as { error: string }).error).toMatch(
+      /^the token given is not this KV Scope's/,
+    );
     const ok = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
     expect(ok.status).toBe(200);
     expect(await ok.text()).toContain('# TYPE kvscope_messages_total counter');
@@ -278,5 +288,12 @@ describe('kvscope collect', () => {
     expect(second.err()).toContain(`--metrics-port ${port} is in use`);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
+    // One endpoint twice would count every block it publishes twice: refused, as serve does.
+    const endpoint = s.ranks[0]?.pubEndpoint ?? '';
+    const twice = collect(['--endpoint', endpoint, '--endpoint', endpoint, '--metrics-port', '0']);
+    expect(await twice.exited).toBe(1);
+    expect(twice.err()).toContain(
+      `${endpoint} is given twice: a second subscription would count every block it publishes twice`,
+    );
   });
 });
