@@ -10,6 +10,7 @@ import { eventTextLine, undecodedJsonLine, undecodedTextLine } from './capture-f
 import { BatchJsonWriter } from './capture-batch-json';
 import { EventJsonWriter } from './event-json';
 import { LineOutput } from './line-output';
+import { wholeNumberOption } from './option-values';
 
 interface CaptureOptions {
   endpoint: string;
@@ -36,15 +37,6 @@ export function summaryJson(c: SourceCounters): string {
     replay_rejected: c.replayRejected,
   });
 }
-
-const positiveInt =
-  (what: string) =>
-  (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0)
-      throw new Error(`${what} must be a whole number >= 0, got "${v}"`);
-    return n;
-  };
 
 /** --stall-after: seconds, more than 0 (a stall after 0 s would be every moment), at most a day. */
 function stallSeconds(v: string): number {
@@ -80,7 +72,7 @@ export function registerCapture(program: Command): void {
     .option(
       '--max <n>',
       'stop after N events (undecoded lines not counted; 0 = run until Ctrl-C)',
-      positiveInt('--max'),
+      wholeNumberOption('--max', 0, Number.MAX_SAFE_INTEGER, ' (0: until Ctrl-C)'),
     )
     .option('--json', 'one JSON object per event per line (hashes as exact integers / hex strings)')
     .option(
@@ -92,7 +84,7 @@ export function registerCapture(program: Command): void {
     .option(
       '--dp <n>',
       'data-parallel ranks: rank r on the --endpoint port + r (replay port likewise)',
-      positiveInt('--dp'),
+      wholeNumberOption('--dp', 1, PROFILE_LIMITS.dpRanksMax),
     )
     .action((opts: CaptureOptions) => runCapture(opts));
 }
@@ -130,10 +122,6 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
   validateEndpoint(opts.endpoint, '--endpoint');
   if (opts.replayEndpoint !== undefined) validateEndpoint(opts.replayEndpoint, '--replay-endpoint');
   const ranks = opts.dp ?? 1;
-  if (ranks < 1 || ranks > PROFILE_LIMITS.dpRanksMax)
-    throw new Error(
-      `--dp must be a whole number from 1 to ${PROFILE_LIMITS.dpRanksMax}, got ${ranks}`,
-    );
   const cfgs = captureConfigs(opts);
   const max = opts.max ?? 0;
   const json = opts.json === true;

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerCapture } from '../../electron/cli/capture-command';
+import { wholeNumber } from '../../electron/cli/option-values';
 
 const parse = (...args: string[]): void => {
   const program = new Command().exitOverride();
@@ -17,8 +18,27 @@ describe('kvscope capture options', () => {
     );
   });
 
-  it('refuses a negative or fractional --max', () => {
-    expect(() => parse('--max', '-1')).toThrow('--max must be a whole number >= 0, got "-1"');
-    expect(() => parse('--max', '1.5')).toThrow('--max must be a whole number >= 0, got "1.5"');
+  // Number() took "" as 0 (run for ever), "0x10" as 16 and "1e3" as 1000, and rounded long ones.
+  it.each(['-1', '1.5', '', ' 7', '0x10', '1e3', '99999999999999999999'])(
+    'refuses --max %j: only decimal digits of a whole number',
+    (v) => {
+      expect(() => parse('--max', v)).toThrow(
+        `--max must be a whole number from 0 to 9007199254740991 (0: until Ctrl-C), got "${v}"`,
+      );
+    },
+  );
+
+  it('tells the same range for every --dp refused, negative or zero', () => {
+    for (const v of ['-2', '0', '257', 'two'])
+      expect(() => parse('--dp', v)).toThrow(
+        `--dp must be a whole number from 1 to 256, got "${v}"`,
+      );
+  });
+
+  it('reads a whole number of decimal digits, within its range', () => {
+    expect(wholeNumber('16', 0, 100)).toBe(16);
+    expect(wholeNumber('0', 0, 100)).toBe(0);
+    expect(wholeNumber('101', 0, 100)).toBeNull();
+    expect(wholeNumber('0x10', 0, 100)).toBeNull();
   });
 });

@@ -405,6 +405,6 @@ describe('kvscope capture --dp (built CLI)', () => {
   it('refuses --dp 0 with a message naming the flag', async () => {
     const r = await runCli(['capture', '--endpoint', 'tcp://127.0.0.1:5557', '--dp', '0']);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/--dp must be a whole number from 1 to 256, got 0/);
+    expect(r.stderr).toMatch(/--dp must be a whole number from 1 to 256, got "0"/);
   });
 });
