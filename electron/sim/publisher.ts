@@ -6,6 +6,9 @@ import { Truth, sumCounts } from './truth';
 import type { PublishedBatch, SimOptions, SimStats } from './types';
 import { SharedTraffic, Workload } from './workload';
 
+/** vLLM's default replay buffer (`buffer_steps`), in batches: what a gap can be recovered from. */
+export const VLLM_BUFFER_STEPS = 10_000;
+
 const VIRTUAL_EPOCH = 1_767_225_600;
 const TICK_MS = 20;
 const MAX_BURST = 500;
@@ -82,7 +85,8 @@ export class SimPublisher {
           port,
           connectTo: opts.bind === false ? (opts.connectTo ?? null) : null,
           replayPort,
-          replayBuffer: opts.replayBuffer === 'unbounded' ? Infinity : (opts.replayBuffer ?? 2000),
+          replayBuffer:
+            opts.replayBuffer === 'unbounded' ? Infinity : (opts.replayBuffer ?? VLLM_BUFFER_STEPS),
           replayTopicFrame: opts.replayTopicFrame ?? false,
           pubHighWaterMark: opts.pubHighWaterMark ?? 100_000,
         });

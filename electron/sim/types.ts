@@ -101,7 +101,7 @@ export interface SimOptions {
   connectTo?: string;
   /** true: a ROUTER replay endpoint per rank (ephemeral port); a number: its base port. */
   replay?: boolean | number;
-  /** Batches kept for replay per rank; default 2000; 'unbounded' keeps every one. */
+  /** Batches kept for replay per rank; default vLLM's buffer_steps; 'unbounded' keeps every one. */
   replayBuffer?: number | 'unbounded';
   /** PUB send high-water mark in messages (vLLM's `hwm`); default 100,000, 0 = none. */
   pubHighWaterMark?: number;
