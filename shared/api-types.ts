@@ -216,6 +216,11 @@ export interface Series {
   /** Seconds covered by each point after downsampling. */
   binSec: number;
   sources: string[];
+  /**
+   * Per source, the second of its first batch (null: none yet): a point that ends before it has
+   * no value of that source, which was not there yet (absent: every point has one).
+   */
+  since?: (number | null)[];
   media: string[];
   points: SeriesPoint[];
   markers: Marker[];

@@ -4,6 +4,7 @@
 import type { SeriesQuery } from '../../shared/api-types';
 import type { CacheModel } from '../model/cache-model';
 import { csvCell } from './csv';
+import { beforeSource } from '../../shared/series-points';
 
 const n = (v: number): string => String(Math.round(v * 1000) / 1000);
 
@@ -40,8 +41,15 @@ export function ratesCsv(
   const lines = [head.map(csvCell).join(',')];
   for (const p of s.points) {
     const row = [String(p.t), isoTime(p.t), String(s.binSec), n(p.stored), n(p.removed)];
-    s.sources.forEach((_, i) => row.push(n(p.storedBy[i] ?? 0), n(p.removedBy[i] ?? 0)));
-    s.sources.forEach((_, i) => row.push(String(p.residentBy[i] ?? 0)));
+    // A source added later has empty cells before it came, not zeros.
+    s.sources.forEach((_, i) =>
+      beforeSource(s, p.t, i)
+        ? row.push('', '')
+        : row.push(n(p.storedBy[i] ?? 0), n(p.removedBy[i] ?? 0)),
+    );
+    s.sources.forEach((_, i) =>
+      row.push(beforeSource(s, p.t, i) ? '' : String(p.residentBy[i] ?? 0)),
+    );
     for (const r of p.resident) row.push(String(r));
     lines.push(row.join(','));
   }

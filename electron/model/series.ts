@@ -27,6 +27,8 @@ export interface SeriesView {
       removed: number;
       resident: number;
       residentIn: ReadonlyMap<string, { row: number }>;
+      /** The second of its first batch (null: none yet). */
+      firstSec: number | null;
     }
   >;
   markers: readonly Marker[];
@@ -70,8 +72,9 @@ export function buildSeries(model: SeriesView, query: SeriesQuery, nowTs?: numbe
   const media = model.media.filter((m) =>
     sources.some((s) => model.sourceRows.get(s)?.residentIn.has(m)),
   );
+  const since = sources.map((s) => model.sourceRows.get(s)?.firstSec ?? null);
   const span = model.bins.span();
-  if (!span) return { binSec: 1, sources, media, points: [], markers: [] };
+  if (!span) return { binSec: 1, sources, since, media, points: [], markers: [] };
   const q = clampQuery(query);
   const live = nowTs !== undefined && Number.isFinite(nowTs);
   // The second `now` falls in is still filling: the last complete one is the second before it.
@@ -97,7 +100,7 @@ export function buildSeries(model: SeriesView, query: SeriesQuery, nowTs?: numbe
   const hi = live && q.toTs === null ? Math.max(to + 1, nowTs) : to + 1;
   if (to < from) {
     const markers = model.markers.filter((m) => m.t >= span.first && m.t < hi);
-    return { binSec: k, sources, media, points: [], markers };
+    return { binSec: k, sources, since, media, points: [], markers };
   }
   const n = to - from + 1;
   const starts = bucketStarts(from, n, k);
@@ -136,5 +139,5 @@ export function buildSeries(model: SeriesView, query: SeriesQuery, nowTs?: numbe
   });
   const lo = starts[0] ?? from;
   const markers = model.markers.filter((m) => m.t >= lo && m.t < hi);
-  return { binSec: k, sources, media, points, markers };
+  return { binSec: k, sources, since, media, points, markers };
 }

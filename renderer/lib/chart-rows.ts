@@ -1,6 +1,7 @@
 // Series (from getSeries) → rows and line definitions for recharts, and series visibility.
 
 import type { Marker, Series } from '../../shared/api-types';
+import { beforeSource } from '../../shared/series-points';
 import { compareMedia, mediumColorIndex } from './medium-colors';
 import { sourceLabel } from './source-names';
 import type { SourceNames } from './source-names';
@@ -30,6 +31,8 @@ export function rateRows(series: Series): ChartRow[] {
     const row: ChartRow = { t: p.t, stored: p.stored, removed: p.removed };
     if (perSource) {
       series.sources.forEach((_, i) => {
+        // A source added later has no value before it came (the tooltip leaves it out).
+        if (beforeSource(series, p.t, i)) return;
         row[`stored.${i}`] = p.storedBy[i] ?? 0;
         row[`removed.${i}`] = p.removedBy[i] ?? 0;
       });
@@ -124,7 +127,7 @@ export function residentSourceRows(series: Series): ChartRow[] {
   return series.points.map((p) => {
     const row: ChartRow = { t: p.t };
     series.sources.forEach((_, i) => {
-      row[`residentBy.${i}`] = p.residentBy[i] ?? 0;
+      if (!beforeSource(series, p.t, i)) row[`residentBy.${i}`] = p.residentBy[i] ?? 0;
     });
     if (several) row.residentAll = p.residentBy.reduce((a, b) => a + b, 0);
     return row;

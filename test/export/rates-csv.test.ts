@@ -20,9 +20,10 @@ describe('the rates CSV', () => {
     expect(rows[0]).toBe(
       'time_s,time,bin_s,stored_per_s,removed_per_s,"stored_per_s[engine, one]","removed_per_s[engine, one]",stored_per_s[engine-2],removed_per_s[engine-2],"resident_by_source[engine, one]",resident_by_source[engine-2],resident[GPU],resident[CPU]',
     );
+    // engine-2 came at T0 + 2: its cells before are empty (it was not there), not zeros.
     expect(rows.slice(1)).toEqual([
-      `${T0},2024-11-30T20:53:20.000Z,1,2,0,2,0,0,0,2,0,2,0`,
-      `${T0 + 1},2024-11-30T20:53:21.000Z,1,0,0,0,0,0,0,2,0,2,0`,
+      `${T0},2024-11-30T20:53:20.000Z,1,2,0,2,0,,,2,,2,0`,
+      `${T0 + 1},2024-11-30T20:53:21.000Z,1,0,0,0,0,,,2,,2,0`,
       `${T0 + 2},2024-11-30T20:53:22.000Z,1,1,1,0,1,1,0,1,1,1,1`,
     ]);
   });

@@ -8,6 +8,7 @@ import {
   rateRows,
   residentLines,
   residentRows,
+  residentSourceRows,
   toggleHidden,
   visibleMarkers,
   drawnMarkers,
@@ -64,6 +65,18 @@ describe('chart rows', () => {
       'stored.1',
       'removed.1',
     ]);
+  });
+
+  it('gives a source added later no value before it came (the tooltip leaves it out, not 0)', () => {
+    const later: Series = { ...series, since: [null, 11] };
+    const [first, second] = rateRows(later);
+    expect(first).not.toHaveProperty('stored.1');
+    expect(first).not.toHaveProperty('removed.1');
+    expect(first).toMatchObject({ 'stored.0': 3 });
+    expect(second).toMatchObject({ 'stored.1': 0, 'removed.1': 2 });
+    const [r0, r1] = residentSourceRows(later);
+    expect(r0).not.toHaveProperty('residentBy.1');
+    expect(r1).toMatchObject({ 'residentBy.1': 43 });
   });
 
   it('labels per-source lines by source name, falling back to the id', () => {
