@@ -201,7 +201,10 @@ export function VirtualRows({
     if (target.matches(':focus-visible')) setKeyboard(true);
   };
   const onBlur = (e: FocusEvent) => {
-    const to = e.relatedTarget as Node | null;
+    const to = e.relatedTarget as Element | null;
+    // A modal dialog over the list (the shortcuts, About) hands the focus back to this row when
+    // it closes: the list stays held meanwhile, so the row is still the one the reader was on.
+    if (to?.closest('dialog[open]')) return;
     if (!to || !parentRef.current?.contains(to)) setKeyboard(false);
   };
   const onScroll = () => {

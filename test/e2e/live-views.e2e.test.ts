@@ -363,6 +363,16 @@ describe('live views in Chromium', () => {
     expect(await page.getByTestId('chain-count').textContent()).toContain(
       'held while the keyboard is on a row',
     );
+    // The shortcuts list over it, opened and closed by keys: the list holds on, and the focus
+    // comes back to the same chain.
+    await page.keyboard.press('?');
+    await page.getByTestId('shortcuts-dialog').waitFor();
+    await moreEvents(40);
+    expect(await chainIds()).toEqual(held);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('shortcuts-dialog').count()).toBe(0);
+    await expect.poll(focused).toBe(chosen);
+    expect(await chainIds()).toEqual(held);
     // The keyboard leaves the list (the search box takes it): the list moves again.
     await page.getByTestId('chain-search').focus();
     await expect.poll(chainIds, { timeout: 20_000 }).not.toEqual(held);
