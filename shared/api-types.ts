@@ -61,6 +61,11 @@ export interface SourceHealth {
   hint: string | null;
   fingerprint: SchemaFingerprint | null;
   lastMessageAt: number | null;
+  /**
+   * Its subscription: another number once its connection was connected again or edited (a new
+   * socket with its settings), so a reconnect the user asked for is not an engine's hang-up.
+   */
+  subscription?: number;
 }
 
 /** A source as the screens show it: its health and what the model holds of it. */

@@ -83,9 +83,14 @@ const MISSED_START_MAX_SEQ = 10_000n;
 /** How long a connection that libzmq ended with no retry waits before it is made again. */
 const RECONNECT_ENDED_MS = 1000;
 
+/** The number of the latest KvSource made in this process (SourceHealth.subscription). */
+let lastSubscription = 0;
+
 /** A KV event subscription with gap recovery and health; delivers to its sink in seq order. */
 export class KvSource {
   private sock: Subscriber | null = null;
+  /** This subscription's number: a connection connected again or edited is a new one. */
+  private readonly subscription = (lastSubscription += 1);
   private state: SourceState = 'connecting';
   private readonly counters = zeroCounters();
   private lastError: string | null = null;
@@ -285,6 +290,7 @@ export class KvSource {
       hint: this.hint,
       fingerprint: this.fingerprint.snapshot(),
       lastMessageAt: this.lastMessageAt,
+      subscription: this.subscription,
     };
   }
 

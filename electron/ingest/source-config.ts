@@ -59,9 +59,27 @@ export function subscribesTwice(a: SourceConfig, b: SourceConfig): boolean {
   return (
     a.mode === 'connect' &&
     b.mode === 'connect' &&
-    a.endpoint === b.endpoint &&
+    samePublisher(a.endpoint, b.endpoint) &&
     (a.topic.startsWith(b.topic) || b.topic.startsWith(a.topic))
   );
+}
+
+/** Names of this machine's loopback that reach one publisher bound on it. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Whether two endpoints name one publisher: the same text, or tcp on one port of this machine's
+ * loopback under two of its names (`localhost` and `127.0.0.1`), or a host name in two cases.
+ */
+function samePublisher(a: string, b: string): boolean {
+  return a === b || publisherKey(a) === publisherKey(b);
+}
+
+function publisherKey(endpoint: string): string {
+  const m = /^tcp:\/\/(\[[^\]]+\]|[^:/[\]]+):(\d+)$/.exec(endpoint);
+  if (!m) return endpoint;
+  const host = (m[1] ?? '').toLowerCase();
+  return `tcp://${LOOPBACK.has(host) ? 'loopback' : host}:${Number(m[2])}`;
 }
 
 /** Expands a profile into one SourceConfig per data-parallel rank (ids `id`, `id#1`, ...). */

@@ -106,6 +106,7 @@ export class Connections {
       await this.close(saved.id);
       await this.connect(saved.id);
     }
+    this.forgetDroppedRanks(saved);
     this.deps.changed();
     return saved;
   }
@@ -281,6 +282,19 @@ export class Connections {
     const profile = this.transient.get(id) ?? this.deps.store.get(id);
     if (!profile) throw new Error(`no connection with id ${id}`);
     return profile;
+  }
+
+  /**
+   * Ranks an edit took away (fewer data-parallel ranks): no connection has them any more, so they
+   * leave every total as a removed connection's sources do, instead of staying stale for good.
+   */
+  private forgetDroppedRanks(profile: Profile): void {
+    const kept = new Set(expandProfile(profile).map((c) => c.id));
+    for (const [id, { health }] of this.retired) {
+      if (health.profileId !== profile.id || kept.has(id)) continue;
+      this.retired.delete(id);
+      this.deps.forget(id);
+    }
   }
 
   /** Closes a profile's sources; `forget` (a removed connection) also takes them out of every total. */

@@ -3,7 +3,7 @@
 
 import { BRIDGE_EVENTS, BRIDGE_METHODS } from '../../shared/contract';
 import type { Bridge, PushChannel } from '../../shared/contract';
-import { HTTP_ROUTES, WS_PATH } from '../../shared/ws-protocol';
+import { HTTP_ROUTES, WS_PATH, refusalReason } from '../../shared/ws-protocol';
 import {
   downloadBytes,
   downloadUrl,
@@ -11,7 +11,7 @@ import {
   stampedName,
   uploadBytes,
 } from './browser-files';
-import { setLinkLost, setLinkState } from './connection-status';
+import { setLinkLost, setLinkRefused, setLinkState, type LinkState } from './connection-status';
 import { WsClient } from './ws-client';
 import type { SocketFactory } from './ws-client';
 
@@ -90,8 +90,26 @@ export function createWsBridge(
   url: string = wsUrl(),
   factory: SocketFactory = (u) => new WebSocket(u),
 ): Bridge {
-  const client = new WsClient(url, factory, setLinkState, setLinkLost);
+  const onState = (state: LinkState): void => {
+    setLinkState(state);
+    // A socket refused by a serve that runs (the token of an earlier start): ask the page why.
+    if (state === 'down') void pageRefusal().then(setLinkRefused);
+  };
+  const client = new WsClient(url, factory, onState, setLinkLost);
   return { ...invokeMethods(client), ...pushMethods(client), ...fileMethods };
+}
+
+/**
+ * Why serve refuses this page, from its answer to the page's own address ({"error": reason}, a
+ * WebSocket refused tells the page no reason); null when it serves the page or does not answer.
+ */
+async function pageRefusal(): Promise<string | null> {
+  try {
+    const res = await fetch(window.location.pathname, { cache: 'no-store' });
+    return res.ok ? null : refusalReason(await res.text());
+  } catch {
+    return null;
+  }
 }
 
 let browserMode = false;

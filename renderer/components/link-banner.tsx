@@ -1,5 +1,10 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { getLinkLost, getLinkState, subscribeLinkState } from '../bridge/connection-status';
+import {
+  getLinkLost,
+  getLinkRefused,
+  getLinkState,
+  subscribeLinkState,
+} from '../bridge/connection-status';
 import { formatAge } from '../lib/format';
 import { useFrameState } from '../state/frames';
 
@@ -21,6 +26,7 @@ export function frameSilence(receivedAt: number, nowMs: number): number | null {
 export function LinkBanner() {
   const state = useSyncExternalStore(subscribeLinkState, getLinkState);
   const lost = useSyncExternalStore(subscribeLinkState, getLinkLost);
+  const refused = useSyncExternalStore(subscribeLinkState, getLinkRefused);
   const { receivedAt } = useFrameState();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -34,6 +40,16 @@ export function LinkBanner() {
         <span>
           <code>kvscope serve</code> has stopped: {lost}. This page reconnects by itself once it
           runs again.
+        </span>
+      </div>
+    );
+  }
+  if (state === 'down' && refused !== null) {
+    // It runs, and refuses this page: "still running?" would send the reader the wrong way.
+    return (
+      <div className="banner banner-error" role="alert" data-testid="link-refused">
+        <span>
+          <code>kvscope serve</code> runs but refuses this page: {refused}.
         </span>
       </div>
     );

@@ -9,7 +9,7 @@ export interface EpisodeNotice {
   kind: 'info' | 'error';
 }
 
-type Seen = Pick<SourceStatus, 'id' | 'name' | 'state' | 'counters' | 'ageSec'>;
+type Seen = Pick<SourceStatus, 'id' | 'name' | 'state' | 'counters' | 'ageSec' | 'subscription'>;
 
 /** Notices for what changed from `prev` (the last frame's sources by id) to `next`. */
 export function sourceEpisodeNotices(
@@ -20,6 +20,13 @@ export function sourceEpisodeNotices(
   for (const s of next) {
     const before = prev.get(s.id);
     if (!before) continue;
+    if (s.subscription !== before.subscription) {
+      // The user connected it again, or edited it: the engine neither hung up nor restarted.
+      if (before.state !== 'closed') {
+        out.push({ text: `${s.name} subscribed again with its new settings.`, kind: 'info' });
+      }
+      continue;
+    }
     if (s.state === 'stalled' && before.state !== 'stalled') {
       const age = s.ageSec === null ? '' : ` for ${Math.round(s.ageSec)} s`;
       out.push({ text: `${s.name} stalled: no messages${age}.`, kind: 'error' });

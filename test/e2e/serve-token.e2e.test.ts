@@ -48,6 +48,29 @@ describe('kvscope serve --host 0.0.0.0 in a browser', () => {
     await page.context().close();
   });
 
+  it('says a page left open across a restart (a new token) is refused for its old token, not that serve may be down', async () => {
+    const page = await openApp(browser, serve.url);
+    const port = new URL(serve.url).port;
+    await serve.stop();
+    serve = await startServe(path.join(dir, 'data'), [
+      '--host',
+      '0.0.0.0',
+      '--demo',
+      '--port',
+      port,
+    ]);
+    const refused = page.getByTestId('link-refused');
+    await refused.waitFor({ timeout: 30_000 });
+    expect(await refused.textContent()).toMatch(
+      /kvscope serve runs but refuses this page: the token given is not this KV Scope's/,
+    );
+    expect(await page.getByTestId('link-down').count()).toBe(0);
+    // The URL it printed at this start works again in the same tab.
+    await page.goto(serve.url);
+    await refused.waitFor({ state: 'detached', timeout: 20_000 });
+    await page.context().close();
+  }, 90_000);
+
   it('shows nothing at the same address without the token', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { expandProfile, rankEndpoint, validateEndpoint } from '../../electron/ingest/source-config';
+import {
+  expandProfile,
+  rankEndpoint,
+  subscribesTwice,
+  validateEndpoint,
+  type SourceConfig,
+} from '../../electron/ingest/source-config';
 
 const profile = {
   id: 'p1',
@@ -10,6 +16,39 @@ const profile = {
   replayEndpoint: 'tcp://10.0.0.5:5600',
   dpRanks: 3,
 };
+
+describe('one publisher subscribed twice', () => {
+  const config = (endpoint: string, topic = '', mode: 'connect' | 'bind' = 'connect') =>
+    expandProfile({
+      ...profile,
+      dpRanks: 1,
+      endpoint,
+      topic,
+      mode,
+      replayEndpoint: null,
+    })[0] as SourceConfig;
+  it('is one endpoint under two loopback names, or one host in two cases, with topics that overlap', () => {
+    const a = config('tcp://127.0.0.1:5557');
+    for (const e of [
+      'tcp://127.0.0.1:5557',
+      'tcp://localhost:5557',
+      'tcp://[::1]:5557',
+      'tcp://LOCALHOST:5557',
+    ])
+      expect(subscribesTwice(a, config(e))).toBe(true);
+    expect(subscribesTwice(config('tcp://gpu-box:5557'), config('tcp://GPU-Box:5557'))).toBe(true);
+    expect(subscribesTwice(a, config('tcp://localhost:5557', 'kv'))).toBe(true);
+  });
+  it('is not another port, another host, topics apart, or a bound socket', () => {
+    const a = config('tcp://127.0.0.1:5557', 'kv-a');
+    expect(subscribesTwice(a, config('tcp://localhost:5558', 'kv-a'))).toBe(false);
+    expect(subscribesTwice(a, config('tcp://10.0.0.5:5557', 'kv-a'))).toBe(false);
+    expect(subscribesTwice(a, config('tcp://localhost:5557', 'kv-b'))).toBe(false);
+    expect(
+      subscribesTwice(config('tcp://*:5557', '', 'bind'), config('tcp://*:5557', '', 'bind')),
+    ).toBe(false);
+  });
+});
 
 describe('source configs', () => {
   it('expands data-parallel rank r onto base port + r, replay port likewise, ids id then id#r', () => {

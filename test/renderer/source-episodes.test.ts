@@ -17,7 +17,7 @@ const counters: SourceCounters = {
   replayRejected: 0,
 };
 
-type S = Pick<SourceStatus, 'id' | 'name' | 'state' | 'counters' | 'ageSec'>;
+type S = Pick<SourceStatus, 'id' | 'name' | 'state' | 'counters' | 'ageSec' | 'subscription'>;
 const src = (over: Partial<S> = {}): S => ({
   id: 'a',
   name: 'engine-a',
@@ -29,6 +29,31 @@ const src = (over: Partial<S> = {}): S => ({
 const byId = (...s: S[]) => new Map(s.map((x) => [x.id, x]));
 
 describe('source episode notices', () => {
+  it('tells an edit of a connected connection from a hang-up and a restart of the engine', () => {
+    const before = src({ subscription: 1 });
+    // Edited onto another stream: a new subscription, connecting, its old state gone (a reset).
+    const edited = src({
+      subscription: 2,
+      state: 'connecting',
+      counters: { ...counters, resets: 1 },
+    });
+    expect(sourceEpisodeNotices(byId(before), [edited])).toEqual([
+      { text: 'engine-a subscribed again with its new settings.', kind: 'info' },
+    ]);
+    // Connected again by the user after a disconnect: nothing to tell.
+    const closed = src({ subscription: 1, state: 'closed' });
+    expect(sourceEpisodeNotices(byId(closed), [src({ subscription: 2 })])).toEqual([]);
+    // The same subscription going back to connecting is the engine's hang-up.
+    expect(
+      sourceEpisodeNotices(byId(before), [src({ subscription: 1, state: 'connecting' })]),
+    ).toEqual([
+      {
+        text: 'engine-a hung up: the engine closed the connection (stopped, killed or restarting).',
+        kind: 'error',
+      },
+    ]);
+  });
+
   it('says a stall once, when it starts, with its age', () => {
     const stalled = src({ state: 'stalled', ageSec: 12.4 });
     expect(sourceEpisodeNotices(byId(src()), [stalled])).toEqual([

@@ -7,6 +7,7 @@ import { LiveSession } from '../../electron/service/live-session';
 import { ProfileStore } from '../../electron/service/profile-store';
 import { KvScopeService } from '../../electron/service/service';
 import { SimPublisher } from '../../electron/sim/publisher';
+import type { UpdateFrame } from '../../shared/api-types';
 
 let dir: string;
 let sim: SimPublisher;
@@ -165,6 +166,60 @@ describe('connection profiles', () => {
     ).toEqual(Array.from({ length: 20 }, (_, i) => `engine ${i}`).sort());
     expect(reread.connectedIds()).toEqual(['x']);
   });
+  it('takes the ranks an edit drops out of every total, instead of leaving them stale for good', async () => {
+    const d = mkdtempSync(path.join(os.tmpdir(), 'kvscope-ranks-'));
+    const two = await SimPublisher.start({ format: 'array', hash: 'int', rate: 0, seed: 7, dp: 2 });
+    const service = await KvScopeService.start({
+      dataDir: d,
+      demo: false,
+      transport: 'ipc',
+      frameIntervalMs: 20,
+    });
+    let last: UpdateFrame | null = null;
+    const sub = service.subscribe({
+      send: (frame) => {
+        last = frame;
+        sub.ack(frame.n);
+      },
+    });
+    const frame = (): UpdateFrame | null => last;
+    const residentOf = (rank: RegExp): number =>
+      frame()?.sources.find((s) => rank.test(s.name))?.residentBlocks ?? 0;
+    try {
+      const input = {
+        name: 'e',
+        mode: 'connect' as const,
+        topic: '',
+        replayEndpoint: null,
+        endpoint: two.ranks[0]?.pubEndpoint ?? '',
+      };
+      const p = await service.saveProfile({ ...input, dpRanks: 2 });
+      await service.connect(p.id);
+      // Both ranks hold blocks; then the connection is edited down to one rank.
+      await expect
+        .poll(
+          async () => {
+            await two.publish(1);
+            return Math.min(residentOf(/#1$/), residentOf(/#0$|^e$/));
+          },
+          { timeout: 10_000 },
+        )
+        .toBeGreaterThan(0);
+      await service.saveProfile({ ...input, id: p.id, dpRanks: 1 });
+      await expect
+        .poll(() => frame()?.sources.map((s) => s.name), { timeout: 5000 })
+        .toEqual(['e']);
+      // Rank 1 left every total: what is resident is rank 0's alone.
+      await expect
+        .poll(() => frame()?.kpis.residentBlocks, { timeout: 5000 })
+        .toBe(residentOf(/^e$/));
+    } finally {
+      await service.close();
+      await two.close();
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a second connection to an endpoint already subscribed with an overlapping topic', async () => {
     const d = mkdtempSync(path.join(os.tmpdir(), 'kvscope-twice-'));
     const service = await KvScopeService.start({
