@@ -602,10 +602,11 @@ describe('live views in Chromium', () => {
     await expect
       .poll(() => page.getByTestId('chain-row').count(), { timeout: 20_000 })
       .toBeGreaterThan(12);
+    // "2,750 chains (held …)": the digits before the word, thousands separators dropped.
     const total = async (): Promise<number> =>
       Number(
-        (await page.getByTestId('chain-count').textContent())
-          ?.replace(/\D.*$/s, '')
+        /^[\d,]+/
+          .exec((await page.getByTestId('chain-count').textContent()) ?? '')?.[0]
           .replace(/,/g, ''),
       );
     await expect.poll(total, { timeout: 30_000 }).toBeGreaterThan(60);
