@@ -289,7 +289,13 @@ export class Connections {
    * leave every total as a removed connection's sources do, instead of staying stale for good.
    */
   private forgetDroppedRanks(profile: Profile): void {
-    const kept = new Set(expandProfile(profile).map((c) => c.id));
+    let kept: Set<string>;
+    try {
+      kept = new Set(expandProfile(profile).map((c) => c.id));
+    } catch {
+      // Settings its connect will refuse, saying why: no ranks to tell kept from dropped.
+      return;
+    }
     for (const [id, { health }] of this.retired) {
       if (health.profileId !== profile.id || kept.has(id)) continue;
       this.retired.delete(id);
