@@ -209,6 +209,15 @@ describe('connection profiles', () => {
       await expect
         .poll(() => frame()?.sources.map((s) => s.name), { timeout: 5000 })
         .toEqual(['e']);
+      // Settings its connect would refuse (ranks from a wildcard port) are still saved, as ever.
+      const wild = {
+        ...input,
+        name: 'w',
+        mode: 'bind' as const,
+        endpoint: 'tcp://*:*',
+        dpRanks: 2,
+      };
+      await expect(service.saveProfile(wild)).resolves.toMatchObject({ endpoint: 'tcp://*:*' });
       // Rank 1 left every total: what is resident is rank 0's alone.
       await expect
         .poll(() => frame()?.kpis.residentBlocks, { timeout: 5000 })
