@@ -29,6 +29,12 @@ export interface HttpRefusal {
   error: string;
 }
 
+/** The text of an HttpRefusal body with this reason (serve's and collect's refusals alike). */
+export function refusalBody(error: string): string {
+  const body: HttpRefusal = { error };
+  return JSON.stringify(body);
+}
+
 /** The reason of an HttpRefusal body, null when text is not one. */
 export function refusalReason(text: string): string | null {
   try {

@@ -5,7 +5,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createDoor } from '../serve/door';
-import type { HttpRefusal } from '../../shared/ws-protocol';
+import { refusalBody } from '../../shared/ws-protocol';
 import type { MetricsFormat, MetricsHub, MetricsText } from './metrics-hub';
 
 /** Where /metrics is served, in `kvscope serve` and `kvscope collect` alike. */
@@ -49,9 +49,8 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
     const verdict = door.check(req, port);
     if (verdict.kind !== 'pass') {
       // The body serve gives a refusal: {"error": reason}.
-      const body: HttpRefusal = { error: verdict.message };
       res.writeHead(verdict.status, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(body));
+      res.end(refusalBody(verdict.message));
       return;
     }
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;

@@ -19,7 +19,7 @@ import { failed } from '../../shared/file-result';
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_TEXT } from '../../shared/limits';
 import { missingCase } from '../../shared/records';
 import { chainFilterSchema, eventFilterSchema, exportFormatSchema } from '../../shared/schemas';
-import { HTTP_ROUTES, WS_PATH, type HttpRefusal, type WsLost } from '../../shared/ws-protocol';
+import { HTTP_ROUTES, WS_PATH, refusalBody, type WsLost } from '../../shared/ws-protocol';
 import { METRICS_PATH, sendMetrics } from '../metrics/metrics-http';
 import { NO_SPACE } from '../session/write-errors';
 import type { ServiceLink } from '../host/service-link';
@@ -107,7 +107,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
 
   const server = createServer((req, res) => {
     handleHttp(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, refusal(errorText(err)));
+      if (!res.headersSent) sendRefusal(res, 500, errorText(err));
       else res.destroy();
     });
   });
@@ -115,7 +115,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const verdict = door.check(req, port);
     if (verdict.kind !== 'pass') {
-      return sendJson(res, verdict.status, refusal(verdict.message));
+      return sendRefusal(res, verdict.status, verdict.message);
     }
     if (verdict.setCookie) res.setHeader('Set-Cookie', verdict.setCookie);
     // The token may sit in this page's URL: it must not travel on as a Referer.
@@ -123,7 +123,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     const url = new URL(req.url ?? '/', 'http://localhost');
     const name = (url.searchParams.get('name') ?? 'upload').slice(0, 255);
     if ((req.method === 'POST' && !sameOrigin(req)) || fromAnotherSite(req)) {
-      return sendJson(res, 403, refusal('cross-origin request refused'));
+      return sendRefusal(res, 403, 'cross-origin request refused');
     }
     if (req.method === 'GET' && url.pathname === HTTP_ROUTES.saveSession) {
       return sendSession(res);
@@ -157,7 +157,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       return upload(req, res, name, 'import', (file) => service.importCapture(file, name));
     }
     if (req.method === 'GET' || req.method === 'HEAD') return serveStatic(url.pathname, req, res);
-    sendJson(res, 405, refusal(`${req.method} not allowed`));
+    sendRefusal(res, 405, `${req.method} not allowed`);
   }
 
   /** The live recording as a download: copied to a file first, then streamed from it. */
@@ -433,7 +433,7 @@ async function endClient(ws: WebSocket): Promise<void> {
 }
 
 function refuseUpgrade(socket: Duplex, status: number, message: string): void {
-  const body = JSON.stringify(refusal(message));
+  const body = refusalBody(message);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
@@ -451,11 +451,12 @@ function sendJson(
 }
 
 /**
- * The body of a refusal that is not a file action's (the door, a method, another site): the reason
- * alone, so that a scraper or the page's own download names what it asked for, not an upload.
+ * A refusal that is not a file action's (the door, a method, another site): the reason alone, so
+ * that a scraper or the page's own download names what it asked for, not an upload.
  */
-function refusal(error: string): HttpRefusal {
-  return { error };
+function sendRefusal(res: ServerResponse, status: number, reason: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(refusalBody(reason));
 }
 
 function errorText(err: unknown): string {
