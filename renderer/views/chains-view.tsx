@@ -140,15 +140,10 @@ export function ChainsView({ initialHash, notify }: Props) {
   // A new order or filter with a chain open scrolls to that chain's row where the order put it
   // (the service says where, loaded or not), as a file manager keeps the selection in view.
   const [reveal, setReveal] = useState<{ index: number } | null>(null);
-  /** The order or filter whose first page is still to come (and tell where the open chain is). */
-  const [revealFor, setRevealFor] = useState<string | null>(null);
-  const [keySeen, setKeySeen] = useState(key);
-  if (keySeen !== key) {
-    setKeySeen(key);
-    setRevealFor(key);
-  }
-  if (revealFor === key && paged.page !== null) {
-    setRevealFor(null);
+  /** The order or filter whose first page said where the open chain is (paged.page is of `key`). */
+  const [revealedFor, setRevealedFor] = useState(key);
+  if (revealedFor !== key && paged.page !== null) {
+    setRevealedFor(key);
     const at = paged.page.located;
     if (selected !== null && at !== undefined) setReveal({ index: at });
   }
