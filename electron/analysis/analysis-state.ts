@@ -53,8 +53,6 @@ export interface SourceState {
   duplicateStores: number;
   regretBlocks: number;
   regretTokens: number;
-  clears: number;
-  resets: number;
   // Kept per source, not merged as they come, so that a removed source leaves these figures too.
   /** Its share of the analysis' input counts. */
   input: InputCounts;
@@ -132,8 +130,6 @@ export function newSource(
     duplicateStores: 0,
     regretBlocks: 0,
     regretTokens: 0,
-    clears: 0,
-    resets: 0,
     input: zeroInput(),
     thrashAt: THRASH_WINDOWS_S.map(() => 0),
     reuse: { storesWithParent: 0, reuseStores: 0 },

@@ -98,8 +98,8 @@ function sourceReport(s: SourceState): SourceReport {
     duplicateStores: s.duplicateStores,
     routingRegretBlocks: s.regretBlocks,
     routingRegretTokens: s.regretTokens,
-    clears: s.clears,
-    resets: s.resets,
+    clears: s.input.clears,
+    resets: s.input.resets,
     media: [...s.media.keys()],
   };
 }

@@ -139,7 +139,6 @@ export class CacheAnalysis {
         const src = this.sourceOf(r.rec.source);
         this.input.resets += 1;
         src.input.resets += 1;
-        src.resets += 1;
         this.clearSource(src);
         return;
       }
@@ -323,7 +322,6 @@ export class CacheAnalysis {
       case 'AllBlocksCleared':
         this.input.clears += 1;
         src.input.clears += 1;
-        src.clears += 1;
         this.clearSource(src);
         return;
       default:
