@@ -34,7 +34,7 @@ interface Notice {
 
 /** The application shell: header, tabs, the current view, notices, drag and drop. */
 export function App() {
-  const { frame, epoch } = useFrameState();
+  const { frame, epoch, resets } = useFrameState();
   const { theme } = useTheme();
   const [link] = useState(() => parseDeepLink(window.location.hash));
   const [view, setViewState] = useState<ViewName>(link.view);
@@ -224,7 +224,9 @@ export function App() {
         role="tabpanel"
         id={`panel-${view}`}
         aria-labelledby={`tab-${view}`}
-        key={`${view}:${epoch}:${followed}`}
+        // A new view (a file opened, back to live) starts the views over; the first frame does
+        // not: what the reader did before it (a filter, a row opened) was asked of this view.
+        key={`${view}:${resets}:${followed}`}
       >
         {view === 'overview' && (
           <OverviewView

@@ -8,7 +8,10 @@ export interface FrameState {
   frame: UpdateFrame | null;
   /** The epoch of the current view; -1 before the first frame. */
   epoch: number;
-  /** Bumps on every epoch change: views key on it to drop their local state. */
+  /**
+   * Bumps on every epoch change after the first frame: views key on it to drop their local state
+   * (the first frame changes no view: what was asked before it was asked of the same one).
+   */
   resets: number;
   /** Frames received in this epoch. */
   received: number;

@@ -82,8 +82,8 @@ describe('the habits of a good viewer', () => {
   it('shows every redacted field of an event in a side pane, and copies its hashes', async () => {
     await page.getByTestId('event-type-BlockRemoved').uncheck();
     await page.getByTestId('event-type-AllBlocksCleared').uncheck();
-    // The rows drawn before the filter applies may be a removal's: clicked, its detail would not
-    // show (CI once clicked one). Clicked once every row drawn is a store.
+    // The rows drawn before the filter applies may be a removal's: clicked once every row drawn
+    // is a store, whose detail is read below.
     await expect
       .poll(() =>
         page
