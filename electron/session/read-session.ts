@@ -151,13 +151,13 @@ export async function readSession(
       if (r.k === 'reset') dedup.reset(r.rec.source);
       if (r.k === 'event') {
         const before = dedup.maxSeq(r.rec.source);
-        const verdict = dedup.event(r.rec.source, r.rec.seq, r.rec.idx);
+        const verdict = dedup.event(r.rec.source, r.rec.seq, r.rec.idx, r.rec.ts);
         if (verdict === 'duplicate') {
           counts.duplicates += 1;
           return;
         }
         if (verdict === 'restart') {
-          // seq went far back with no reset record before it: the publisher restarted.
+          // seq went back with no reset record before it: the publisher restarted.
           deliver(
             { k: 'reset', rec: { source: r.rec.source, previousSeq: before ?? 0, at: r.rec.ts } },
             line,

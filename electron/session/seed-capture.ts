@@ -167,14 +167,13 @@ export async function importSeedCapture(
   const highest = new Map<string, number>();
   const noteSeq = (source: string, seq: number, at: number, restart = false): void => {
     const before = highest.get(source);
-    if (!restart && before !== undefined && seq > before + 1) {
-      const lost = seq - before - 1;
+    // A new run counts from 0: one whose first batches the capture missed has a gap, as live.
+    const from = restart ? 0 : before === undefined ? seq : before + 1;
+    if (seq > from) {
+      const lost = seq - from;
       res.gaps += 1;
       res.lostBatches += lost;
-      onRecord({
-        k: 'gap',
-        rec: { source, from: before + 1, to: seq - 1, recovered: 0, lost, at },
-      });
+      onRecord({ k: 'gap', rec: { source, from, to: seq - 1, recovered: 0, lost, at } });
     }
     if (restart || before === undefined || seq > before) highest.set(source, seq);
   };
@@ -240,7 +239,7 @@ export async function importSeedCapture(
     // Only a seq the capture gave can repeat; a made-up one never does.
     if (givenSeq !== null) {
       const before = dedup.maxSeq(source);
-      const verdict = dedup.event(source, givenSeq, givenIdx);
+      const verdict = dedup.event(source, givenSeq, givenIdx, time.ts);
       if (verdict === 'duplicate') {
         res.duplicates += 1;
         return;

@@ -1,9 +1,11 @@
 // One rule for a batch seen again in a file, for the session reader and the capture importer
 // alike (DESIGN "Faults": a batch whose seq was already applied is a duplicate, counted and not
 // applied). Per source it remembers the seqs of the last RESTART_WINDOW + 1 it could have seen,
-// with the event indexes read of each, nothing that grows: a seq behind the highest is a duplicate
-// only where that batch (or that very event of it) was read. A high-water mark alone took one line
-// whose seq was corrupted upwards for a read of every batch up to it, and dropped them.
+// with the event indexes read of each and its batch's ts, nothing that grows: a seq behind the
+// highest is a duplicate only where that batch (or that very event of it) was read. A high-water
+// mark alone took one line whose seq was corrupted upwards for a read of every batch up to it, and
+// dropped them. Going back to a seq read before under another ts is another batch: the publisher
+// restarted (the sequencer compares payloads; a file's lines keep the batch's ts of them).
 
 /** What to do with one event line. */
 export type SeqVerdict =
@@ -11,7 +13,10 @@ export type SeqVerdict =
   | 'apply'
   /** Its batch (or this very event of the open batch) was already applied: count, skip. */
   | 'duplicate'
-  /** The seq went back to 0, or far back: a publisher restart. Apply it as a new run. */
+  /**
+   * The seq went back to 0, or far back, or back to a seq read under another ts: a publisher
+   * restart. Apply it as a new run.
+   */
   | 'restart';
 
 /** How far back a seq may go and still be a duplicate rather than a restart (the sequencer's). */
@@ -21,8 +26,9 @@ interface SourceSeqs {
   max: number;
   /** The seq of the last event applied (lines without indexes: its next ones apply). */
   open: number;
-  /** Per slot (seq modulo the window), the seq it holds and the event indexes read of it. */
+  /** Per slot (seq modulo the window), the seq it holds, its batch's ts and the event indexes read of it. */
   seqs: Float64Array;
+  tss: Float64Array;
   idxs: (Set<number> | null)[];
 }
 
@@ -35,29 +41,38 @@ export class SeqDedup {
   /** Event lines found to be duplicates. */
   duplicates = 0;
 
-  /** The verdict for an event of `seq` (idx: its place in the batch, when the line says). */
-  event(source: string, seq: number, idx: number | null): SeqVerdict {
+  /**
+   * The verdict for an event of `seq` in a batch of time `ts` (idx: its place in the batch, when
+   * the line says).
+   */
+  event(source: string, seq: number, idx: number | null, ts: number): SeqVerdict {
     let s = this.bySource.get(source);
     if (s === undefined) {
       s = newSource(seq);
       this.bySource.set(source, s);
-    } else if (seq < s.max && ((seq === 0 && s.open !== 0) || s.max - seq > RESTART_WINDOW)) {
+    } else if (
+      (seq < s.max && ((seq === 0 && s.open !== 0) || s.max - seq > RESTART_WINDOW)) ||
+      // Back behind the batch last read, to a seq read under another ts. (A line whose seq was
+      // corrupted upwards meets its true batch going forward, and stays a duplicate.)
+      (seq < s.open && s.seqs[seq % SLOTS] === seq && s.tss[seq % SLOTS] !== ts)
+    ) {
       s = newSource(seq);
       this.bySource.set(source, s);
-      this.read(s, seq, idx);
+      this.read(s, seq, idx, ts);
       return 'restart';
     }
     if (seq > s.max) s.max = seq;
-    return this.read(s, seq, idx) ?? this.duplicate();
+    return this.read(s, seq, idx, ts) ?? this.duplicate();
   }
 
   /** Marks an event of seq read: 'apply', or null when it (or its batch) was read already. */
-  private read(s: SourceSeqs, seq: number, idx: number | null): 'apply' | null {
+  private read(s: SourceSeqs, seq: number, idx: number | null, ts: number): 'apply' | null {
     const slot = seq % SLOTS;
     const seen = s.seqs[slot] === seq;
     const idxs = s.idxs[slot] ?? null;
     if (!seen) {
       s.seqs[slot] = seq;
+      s.tss[slot] = ts;
       s.idxs[slot] = idx === null ? null : new Set([idx]);
     } else if (idx === null || idxs === null) {
       // A line without an index can only be told from its batch's next ones while that is open.
@@ -85,5 +100,11 @@ export class SeqDedup {
 }
 
 function newSource(seq: number): SourceSeqs {
-  return { max: seq, open: -1, seqs: new Float64Array(SLOTS).fill(-1), idxs: [] };
+  return {
+    max: seq,
+    open: -1,
+    seqs: new Float64Array(SLOTS).fill(-1),
+    tss: new Float64Array(SLOTS),
+    idxs: [],
+  };
 }

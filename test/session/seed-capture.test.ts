@@ -126,6 +126,35 @@ describe('capture import', () => {
     expect(loaded.analysis.input).toMatchObject({ gaps: 1, lostBatches: 7 });
   });
 
+  it('reads an engine restart whose first batches the capture missed as a restart, not duplicates', async () => {
+    // As `kvscope capture` wrote it of a publisher restarted after seq 9, its seqs 0 and 1 missed.
+    const line = (seq: number, ts: number, hash: number): string =>
+      `{"seq": ${seq}, "ts": ${ts}, "type": "BlockStored", "block_hashes": [${hash}], "parent_block_hash": null, "token_count": 16, "block_size": 16}`;
+    const lines: string[] = [];
+    for (let seq = 0; seq <= 9; seq++) lines.push(line(seq, 1000 + seq, 100 + seq));
+    for (let seq = 2; seq <= 12; seq++) lines.push(line(seq, 2000 + seq, 500 + seq));
+    const text = lines.join('\n');
+    const { recs, res } = await collect(text);
+    expect(res.duplicates).toBe(0);
+    expect(res.events).toBe(21);
+    expect(recs.filter((r) => r.k === 'reset')).toHaveLength(1);
+    // The new run counts from 0, as live: its missed start is a gap.
+    const gaps = recs.filter((r) => r.k === 'gap').map((r) => r.rec);
+    expect(gaps).toEqual([{ source: 'seed', from: 0, to: 1, recovered: 0, lost: 2, at: 2002 }]);
+    // Resident is the new engine's 11 blocks alone, as the live capture and serve count it.
+    const loaded = await loadIntoModel(Buffer.from(text), {
+      kind: 'capture',
+      captureSource: 'seed',
+    });
+    expect(loaded.model.kpis()).toMatchObject({
+      storedBlocks: 21,
+      residentBlocks: 11,
+      gaps: 1,
+      lost: 2,
+    });
+    expect(loaded.analysis.input).toMatchObject({ resets: 1, gaps: 1, lostBatches: 2 });
+  });
+
   it('imports the vLLM truth fixture with every block counted', async () => {
     const path = new URL('../fixtures/vllm/legacy-int.truth.jsonl', import.meta.url);
     const text = await readFile(path, 'utf8');

@@ -2,19 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { RESTART_WINDOW, SeqDedup } from '../../electron/session/seq-dedup';
 import { BadLine, captureHash, intField, seqField } from '../../electron/session/record-fields';
 
+/** Each batch's time (every line of a batch has it): a batch read again has the same. */
+const at = (seq: number) => 1000 + seq;
+
 describe('SeqDedup, the one rule for seqs seen again in a file', () => {
   it('applies each event of a batch once and each batch once, per source', () => {
     const d = new SeqDedup();
-    expect(d.event('a', 10, 0)).toBe('apply');
-    expect(d.event('a', 10, 1)).toBe('apply');
-    expect(d.event('a', 10, 1)).toBe('duplicate');
-    expect(d.event('b', 10, 0)).toBe('apply'); // another source's seq 10
-    expect(d.event('a', 12, 0)).toBe('apply'); // a gap is not a duplicate
-    expect(d.event('a', 10, 0)).toBe('duplicate'); // behind the highest seq, and read
-    expect(d.event('a', 11, 0)).toBe('apply'); // behind it, never read: late, not a duplicate
-    expect(d.event('a', 11, 0)).toBe('duplicate');
-    expect(d.event('a', 12, 1)).toBe('apply');
-    expect(d.event('a', 12, 0)).toBe('duplicate');
+    expect(d.event('a', 10, 0, at(10))).toBe('apply');
+    expect(d.event('a', 10, 1, at(10))).toBe('apply');
+    expect(d.event('a', 10, 1, at(10))).toBe('duplicate');
+    expect(d.event('b', 10, 0, at(10))).toBe('apply'); // another source's seq 10
+    expect(d.event('a', 12, 0, at(12))).toBe('apply'); // a gap is not a duplicate
+    expect(d.event('a', 10, 0, at(10))).toBe('duplicate'); // behind the highest seq, and read
+    expect(d.event('a', 11, 0, at(11))).toBe('apply'); // behind it, never read: late, not a duplicate
+    expect(d.event('a', 11, 0, at(11))).toBe('duplicate');
+    expect(d.event('a', 12, 1, at(12))).toBe('apply');
+    expect(d.event('a', 12, 0, at(12))).toBe('duplicate');
     expect(d.duplicates).toBe(4);
   });
 
@@ -24,7 +27,8 @@ describe('SeqDedup, the one rule for seqs seen again in a file', () => {
     const verdicts: string[] = [];
     for (let seq = 0; seq <= 12; seq++)
       for (let idx = 0; idx < 3; idx++)
-        verdicts.push(d.event('a', seq === 5 && idx === 1 ? 12 : seq, idx));
+        // The corrupted line is batch 5's: its ts is batch 5's.
+        verdicts.push(d.event('a', seq === 5 && idx === 1 ? 12 : seq, idx, at(seq)));
     // Only the true batch 12's event 1 meets the corrupted line's (12, 1): one duplicate.
     expect(verdicts.filter((v) => v === 'duplicate')).toHaveLength(1);
     expect(verdicts.filter((v) => v === 'apply')).toHaveLength(38);
@@ -32,28 +36,44 @@ describe('SeqDedup, the one rule for seqs seen again in a file', () => {
 
   it('reads seq 0, or a seq more than the window back, as a restart, as the sequencer does', () => {
     const d = new SeqDedup();
-    for (let seq = 500 - RESTART_WINDOW; seq <= 500; seq++) d.event('a', seq, 0);
+    for (let seq = 500 - RESTART_WINDOW; seq <= 500; seq++) d.event('a', seq, 0, at(seq));
     // The window's oldest seq is still remembered as read.
-    expect(d.event('a', 500 - RESTART_WINDOW, 0)).toBe('duplicate');
-    expect(d.event('a', 500 - RESTART_WINDOW - 1, 0)).toBe('restart');
+    expect(d.event('a', 500 - RESTART_WINDOW, 0, at(500 - RESTART_WINDOW))).toBe('duplicate');
+    expect(d.event('a', 500 - RESTART_WINDOW - 1, 0, at(500 - RESTART_WINDOW - 1))).toBe('restart');
     expect(d.maxSeq('a')).toBe(500 - RESTART_WINDOW - 1);
-    d.event('a', 3, 0);
-    expect(d.event('a', 0, 0)).toBe('restart');
+    d.event('a', 3, 0, at(3));
+    expect(d.event('a', 0, 0, at(0))).toBe('restart');
     d.reset('a');
-    expect(d.event('a', 0, 0)).toBe('apply');
+    expect(d.event('a', 0, 0, at(0))).toBe('apply');
+  });
+
+  it('reads a seq gone back to a batch read under another ts as a restart whose start was missed', () => {
+    const d = new SeqDedup();
+    for (let seq = 0; seq <= 9; seq++) d.event('a', seq, 0, at(seq));
+    // A new engine, its seqs 0 and 1 never captured: its batch 2 is not the old batch 2.
+    expect(d.event('a', 2, 0, 2000)).toBe('restart');
+    expect(d.event('a', 2, 1, 2000)).toBe('apply');
+    expect(d.event('a', 3, 0, 2001)).toBe('apply');
+    // The new run's batches are told apart as any run's.
+    expect(d.event('a', 3, 0, 2001)).toBe('duplicate');
+    // Back to a batch read under the same ts: the very batch again, a duplicate as before.
+    const e = new SeqDedup();
+    for (let seq = 0; seq <= 9; seq++) e.event('a', seq, 0, at(seq));
+    expect(e.event('a', 2, 0, at(2))).toBe('duplicate');
+    expect(e.duplicates).toBe(1);
   });
 
   it('cannot tell a repeated line of a batch without indexes, so applies it', () => {
     const d = new SeqDedup();
-    expect(d.event('a', 1, null)).toBe('apply');
-    expect(d.event('a', 1, null)).toBe('apply');
-    expect(d.event('a', 2, null)).toBe('apply');
-    expect(d.event('a', 1, null)).toBe('duplicate');
+    expect(d.event('a', 1, null, at(1))).toBe('apply');
+    expect(d.event('a', 1, null, at(1))).toBe('apply');
+    expect(d.event('a', 2, null, at(2))).toBe('apply');
+    expect(d.event('a', 1, null, at(1))).toBe('duplicate');
     // A batch never read is one to apply, indexes or not.
-    expect(d.event('a', 4, null)).toBe('apply');
-    expect(d.event('a', 3, null)).toBe('apply');
-    expect(d.event('a', 3, null)).toBe('apply');
-    expect(d.event('a', 4, null)).toBe('duplicate');
+    expect(d.event('a', 4, null, at(4))).toBe('apply');
+    expect(d.event('a', 3, null, at(3))).toBe('apply');
+    expect(d.event('a', 3, null, at(3))).toBe('apply');
+    expect(d.event('a', 4, null, at(4))).toBe('duplicate');
   });
 });
 
