@@ -89,11 +89,14 @@ export class Connections {
   /**
    * Adds or edits a connection; a connected one reconnects with its new settings. An edit its
    * connection would refuse (an endpoint another connection subscribes to) is refused before
-   * anything changes: the connection stays as it was, saved and connected.
+   * anything changes: the connection stays as it was, saved and connected. So is a new one on
+   * such an endpoint (it connects as it is added): nothing is saved.
    */
   async save(input: ProfileInput & { id?: string }): Promise<Profile> {
     if (input.id !== undefined && this.sources.has(input.id)) {
       this.refuseTwice(expandProfile({ ...input, id: input.id }), input.id);
+    } else if (input.id === undefined) {
+      this.refuseTwice(newSubscriptions(input));
     }
     let saved: Profile;
     if (input.id && this.transient.has(input.id)) {
@@ -326,5 +329,17 @@ export class Connections {
       this.retired.delete(id);
       this.deps.forget(id);
     }
+  }
+}
+
+/**
+ * What a new connection would subscribe to. Settings its connect refuses for another reason (a
+ * wildcard port with ranks) subscribe to nothing here: they save, and the connect says why.
+ */
+function newSubscriptions(input: ProfileInput): SourceConfig[] {
+  try {
+    return expandProfile({ ...input, id: 'new' });
+  } catch {
+    return [];
   }
 }

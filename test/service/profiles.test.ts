@@ -243,16 +243,23 @@ describe('connection profiles', () => {
       const input = { mode: 'connect' as const, replayEndpoint: null, dpRanks: 1, endpoint };
       const a = await service.saveProfile({ ...input, name: 'a', topic: '' });
       await service.connect(a.id);
-      const b = await service.saveProfile({ ...input, name: 'b', topic: 'kv' });
-      // Every batch would come twice, and every total count it twice.
-      await expect(service.connect(b.id)).rejects.toThrow(
-        `${endpoint} is already subscribed by the connection "a": a second subscription would count every block it publishes twice`,
+      // Every batch would come twice, and every total count it twice. A new connection connects
+      // as it is added: refused, it is not saved either.
+      const twice = `${endpoint} is already subscribed by the connection "a": a second subscription would count every block it publishes twice`;
+      await expect(service.saveProfile({ ...input, name: 'b', topic: 'kv' })).rejects.toThrow(
+        twice,
       );
+      expect(service.listProfiles().map((p) => p.name)).toEqual(['a']);
       await expect.poll(() => states.join(), { timeout: 5000 }).toMatch(/^a:[a-z]+$/);
-      // Once the first is disconnected, the second connects.
+      // Once the first is disconnected, the second is added and connects; the first, saved,
+      // is refused at its connect now.
       await service.disconnect(a.id);
+      const b = await service.saveProfile({ ...input, name: 'b', topic: 'kv' });
       await service.connect(b.id);
       await expect.poll(() => states.join(), { timeout: 5000 }).toMatch(/(^|,)b:/);
+      await expect(service.connect(a.id)).rejects.toThrow(
+        `${endpoint} is already subscribed by the connection "b"`,
+      );
       // An edit of a connected connection onto an endpoint another one subscribes to is refused
       // before anything changes: it stays saved as it was, and connected.
       const other = await SimPublisher.start({ format: 'array', hash: 'int', rate: 0, seed: 6 });
