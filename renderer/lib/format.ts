@@ -45,19 +45,19 @@ export function formatDuration(sec: number | null): string {
   if (sec == null || !Number.isFinite(sec)) return '—';
   const neg = sec < 0;
   const s = Math.abs(sec);
+  // Rounded to the unit shown, and the form chosen by the rounded value: 99.5 s is 1m 40s, not
+  // 1m 39s, and 59.96 s is 1m 00s, not 60.0 s.
+  const ms = Math.round(s * 1000);
+  const secs = Math.round(s);
+  const mins = Math.round(s / 60);
+  const hours = Math.round(s / 3600);
   let out: string;
-  if (s < 1) out = `${Math.round(s * 1000)} ms`;
-  else if (s < 60) out = `${s.toFixed(s < 10 ? 2 : 1)} s`;
-  else if (s < 3600) {
-    const m = Math.floor(s / 60);
-    out = `${m}m ${pad2(Math.floor(s - m * 60))}s`;
-  } else if (s < 86400) {
-    const h = Math.floor(s / 3600);
-    out = `${h}h ${pad2(Math.floor((s - h * 3600) / 60))}m`;
-  } else {
-    const d = Math.floor(s / 86400);
-    out = `${d}d ${pad2(Math.floor((s - d * 86400) / 3600))}h`;
-  }
+  if (ms < 1000) out = `${ms} ms`;
+  else if (Math.round(s * 100) < 1000) out = `${s.toFixed(2)} s`;
+  else if (Math.round(s * 10) < 600) out = `${s.toFixed(1)} s`;
+  else if (secs < 3600) out = `${Math.floor(secs / 60)}m ${pad2(secs % 60)}s`;
+  else if (mins < 1440) out = `${Math.floor(mins / 60)}h ${pad2(mins % 60)}m`;
+  else out = `${Math.floor(hours / 24)}d ${pad2(hours % 24)}h`;
   return neg ? `-${out}` : out;
 }
 

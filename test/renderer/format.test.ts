@@ -67,6 +67,19 @@ describe('format', () => {
     expect(formatDuration(null)).toBe('—');
   });
 
+  it('rounds a duration to the unit it shows, never down, and picks the form by the rounded value', () => {
+    // analyze says 99.5 s: the screen says it to the second, not a second under.
+    expect(formatDuration(99.5)).toBe('1m 40s');
+    expect(formatDuration(119.6)).toBe('2m 00s');
+    expect(formatDuration(59.96)).toBe('1m 00s');
+    expect(formatDuration(9.996)).toBe('10.0 s');
+    expect(formatDuration(0.9996)).toBe('1.00 s');
+    expect(formatDuration(3599.6)).toBe('1h 00m');
+    expect(formatDuration(5430)).toBe('1h 31m');
+    expect(formatDuration(86399)).toBe('1d 00h');
+    expect(formatDuration(-99.5)).toBe('-1m 40s');
+  });
+
   it('shows non-epoch timestamps as offsets instead of 1970 clock times', () => {
     expect(formatClock(12.34)).toBe('t+12.3s');
     // A relative clock below its zero reads with its own sign, and a rounded zero as t+0.0s.
