@@ -57,7 +57,7 @@ export function ThrashPanel({ report, colors, windowS, onWindowChange }: Props) 
             <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
               <CartesianGrid stroke={colors.grid} strokeDasharray="3 3" />
               <XAxis dataKey="t" tick={tick} tickFormatter={(t: number) => formatClock(t)} />
-              <YAxis tick={tick} tickFormatter={formatCompact} width={56} />
+              <YAxis tick={tick} tickFormatter={formatCompact} width={56} allowDecimals={false} />
               <Tooltip
                 contentStyle={{ background: colors.tooltipBg, color: colors.text }}
                 labelFormatter={(t) => `${formatClock(Number(t))}, ${s.binS} s bin`}

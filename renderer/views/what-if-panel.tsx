@@ -66,7 +66,7 @@ export function WhatIfPanel({ w, label, colors }: Props) {
             <LineChart data={w.curve} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
               <CartesianGrid stroke={colors.grid} strokeDasharray="3 3" />
               <XAxis dataKey="extraBlocks" type="number" tick={tick} tickFormatter={formatInt} />
-              <YAxis tick={tick} tickFormatter={formatCompact} width={56} />
+              <YAxis tick={tick} tickFormatter={formatCompact} width={56} allowDecimals={false} />
               <Tooltip
                 contentStyle={{ background: colors.tooltipBg, color: colors.text }}
                 formatter={(v) => [

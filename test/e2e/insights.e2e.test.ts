@@ -151,6 +151,46 @@ describe('the Insights view', () => {
     await page.context().close();
   }, 60_000);
 
+  it('labels the counts of its charts in whole numbers, each label once', async () => {
+    // A handful of blocks: counts of a few, where fractional ticks printed as whole numbers
+    // read 0, 0, 1, 1, 1 (a re-store, thrash, lifetimes and extra hits of one or two).
+    const line = (seq: number, ts: number, type: string, hashes: number[]) =>
+      JSON.stringify({ seq, ts, type, block_hashes: hashes, medium: 'GPU', block_size: 16 });
+    const small = path.join(dir, 'small.jsonl');
+    await writeFile(
+      small,
+      [
+        line(0, 1000, 'BlockStored', [1, 2, 3]),
+        line(1, 1001, 'BlockStored', [4, 5]),
+        line(2, 1003, 'BlockRemoved', [2]),
+        line(3, 1005, 'BlockStored', [2]),
+        line(4, 1012, 'BlockRemoved', [4, 5]),
+        line(5, 1020, 'BlockRemoved', [1]),
+        line(6, 1030, 'BlockStored', [4]),
+      ].join('\n'),
+    );
+    const serve = await startServe(path.join(dir, 'data-small'), ['--import', small]);
+    const page = await openApp(browser, serve.url);
+    try {
+      await showInsights(page);
+      const charts = page.getByTestId('insights').locator('.recharts-wrapper');
+      await expect.poll(() => charts.count()).toBeGreaterThanOrEqual(3);
+      const labels = await charts.evaluateAll((els) =>
+        els.map((el) =>
+          [...el.querySelectorAll('.recharts-yAxis-tick-labels text')].map((t) => t.textContent),
+        ),
+      );
+      for (const axis of labels) {
+        expect(axis.length).toBeGreaterThan(1);
+        expect(new Set(axis).size, axis.join(', ')).toBe(axis.length);
+        for (const label of axis) expect(label).toMatch(/^\d+$/);
+      }
+    } finally {
+      await page.context().close();
+      await serve.stop();
+    }
+  }, 60_000);
+
   it('answers for the live demo too, and opens straight from the #insights link', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
