@@ -143,22 +143,24 @@ const TOO_LONG = `is longer than any block hash (at most ${MAX_HASH_HEX_CHARS} c
 
 /**
  * A capture's hash: a JSON integer (read losslessly, so a long one arrives as a decimal string)
- * that fits 64 bits, or a hex string of bytes (optionally 0x-prefixed).
+ * that fits 64 bits, or a hex string of whole bytes (optionally 0x-prefixed, either case: read as
+ * the lowercase key the decoder makes of those bytes).
  */
 export function captureHash(v: unknown, what: string): HashKey {
   if (typeof v === 'number') {
     if (Number.isSafeInteger(v)) return String(v);
-    throw new BadLine(`${what} ${describe(v)} is not an integer or hex string`);
+    throw new BadLine(`${what} ${describe(v)} is not an integer or a hex string of whole bytes`);
   }
   if (typeof v !== 'string')
-    throw new BadLine(`${what} ${describe(v)} is not an integer or hex string`);
+    throw new BadLine(`${what} ${describe(v)} is not an integer or a hex string of whole bytes`);
   if (v.length > MAX_HASH_HEX_CHARS + 2) throw new BadLine(`${what} ${describe(v)} ${TOO_LONG}`);
   if (DIGITS.test(v)) {
     if (isIntHashKey(v) || isNegativeIntHashKey(v)) return v;
     throw new BadLine(`${what} ${describe(v)} does not fit 64 bits`);
   }
-  if (/^(0x)?[0-9a-fA-F]+$/.test(v)) return v.replace(/^0x/, '').toLowerCase();
-  throw new BadLine(`${what} ${describe(v)} is not an integer or hex string`);
+  // A digest's bytes, as an engine's log may spell them (0x, upper case): whole bytes only.
+  if (/^(0x)?([0-9a-fA-F]{2})+$/.test(v)) return v.replace(/^0x/, '').toLowerCase();
+  throw new BadLine(`${what} ${describe(v)} is not an integer or a hex string of whole bytes`);
 }
 
 /** A value as a problem line may show it: short numbers as they are, anything else by its kind. */

@@ -198,7 +198,7 @@ describe('capture import', () => {
     const { res } = await collect(lines.join('\n'));
     expect(res.problems).toEqual([
       `line 1: unknown event type a ${prompt.length}-character string (skipped)`,
-      'line 2: block hash a list of 3 is not an integer or hex string (skipped)',
+      'line 2: block hash a list of 3 is not an integer or a hex string of whole bytes (skipped)',
       'line 3: unknown event type "Mystery" (skipped)',
     ]);
   });

@@ -105,6 +105,9 @@ describe('record field checks', () => {
     expect(captureHash('0xABCDEF', 'h')).toBe('abcdef');
     expect(() => captureHash('-9223372036854775809', 'h')).toThrow(/does not fit 64 bits/);
     expect(() => captureHash('ab'.repeat(200), 'h')).toThrow(/longer than any block hash/);
-    expect(() => captureHash(1.5, 'h')).toThrow(/not an integer or hex string/);
+    expect(() => captureHash(1.5, 'h')).toThrow(/not an integer or a hex string/);
+    // Not whole bytes: no digest is spelled so.
+    expect(() => captureHash('ABC', 'h')).toThrow(/not an integer or a hex string of whole bytes/);
+    expect(() => captureHash('0x0ab', 'h')).toThrow(/of whole bytes/);
   });
 });
