@@ -60,12 +60,13 @@ export function ChainsView({ initialHash, notify }: Props) {
   const [source, setSource] = useState('');
   const [residentOnly, setResidentOnly] = useState(false);
   const [paused, setPaused] = useState(false);
-  // Scrolled down, with a chain open, or with the keyboard on a row, the list holds its rows as a
-  // paused one does: new chains would push them (and the one read) down and out of view.
+  // Scrolled down, with a chain open, or with a row focused (pressed on, the keyboard on it), the
+  // list holds its rows as a paused one does: new chains would push them (and the one read) down
+  // and out of view.
   const [atTop, setAtTop] = useState(true);
   const [selected, setSelected] = useState<string | null>(null);
-  const [keyboard, setKeyboard] = useState(false);
-  const held = paused || !atTop || selected != null || keyboard;
+  const [rowFocused, setRowFocused] = useState(false);
+  const held = paused || !atTop || selected != null || rowFocused;
   const [toTop, setToTop] = useState(0);
   const togglePause = () => {
     // Resume means live: back at the top, where the list is not held by the scroll either.
@@ -179,22 +180,25 @@ export function ChainsView({ initialHash, notify }: Props) {
   };
   const sourceIds = frame?.view.sources.map((s) => s.id) ?? [];
   const bodyRef = useRef<HTMLDivElement>(null);
-  // Closing the detail from inside it (Close, Escape) hands the focus back to the chain's own row
-  // (the Tab stop may be another chain's once the list was sorted) or else to the list's Tab stop,
-  // instead of dropping it on the page.
+  // Closing the detail from inside it by the keys (Escape, Enter on Close) hands the focus back to
+  // the chain's own row (the Tab stop may be another chain's once the list was sorted) or else to
+  // the list's Tab stop, which keeps the list held; closed by the mouse, to the list itself, which
+  // goes live. Closed by Escape on a row, the row keeps the focus and the list stays held.
   const closeDetail = () => {
-    const detailEl = bodyRef.current?.querySelector('.detail');
-    const hadFocus = detailEl?.contains(document.activeElement) ?? false;
+    const focused = document.activeElement;
+    const hadFocus = bodyRef.current?.querySelector('.detail')?.contains(focused) ?? false;
+    const byKeys = hadFocus && focused?.matches(':focus-visible') === true;
     const closing = selected;
     setSelected(null);
     if (!hadFocus) return;
     requestAnimationFrame(() => {
-      const body = bodyRef.current;
+      const list = bodyRef.current?.querySelector<HTMLElement>('[role=rowgroup]');
       const own =
         closing === null
           ? null
-          : body?.querySelector<HTMLElement>(`[data-chain-id="${CSS.escape(closing)}"]`);
-      (own ?? body?.querySelector<HTMLElement>('[role=row][tabindex="0"]'))?.focus();
+          : list?.querySelector<HTMLElement>(`[data-chain-id="${CSS.escape(closing)}"]`);
+      const row = own ?? list?.querySelector<HTMLElement>('[role=row][tabindex="0"]');
+      (byKeys ? row : list)?.focus({ preventScroll: true });
     });
   };
   const heldWhy = paused
@@ -204,7 +208,7 @@ export function ChainsView({ initialHash, notify }: Props) {
       : selected != null
         ? 'held while a chain is open'
         : held
-          ? 'held while the keyboard is on a row'
+          ? 'held while a row has the focus'
           : null;
   const countText =
     (paged.total == null ? '…' : plural(paged.total, 'chain')) +
@@ -308,7 +312,7 @@ export function ChainsView({ initialHash, notify }: Props) {
           nowTs={frame?.nowTs ?? null}
           names={names}
           onAtTopChange={setAtTop}
-          onKeyboardChange={setKeyboard}
+          onRowFocusChange={setRowFocused}
           toTop={toTop}
           reveal={reveal}
         />

@@ -88,19 +88,20 @@ export function EventsView({ at, onClearAt, notify }: Props) {
 
   // A row opened holds the list too: new rows on top would push it down and out of view (the
   // list following it there would leave the top and hold only after the rows had moved). So
-  // does a row the keyboard is on: the reader is reading it, open or not.
+  // does a row with the focus (pressed on, a copy button in it clicked, the keyboard on it): the
+  // reader is on it, open or not.
   const [atTop, setAtTop] = useState(true);
-  const [keyboard, setKeyboard] = useState(false);
+  const [rowFocused, setRowFocused] = useState(false);
   const release = () => {
     if (!frozen) setUpTo(null);
   };
   const onAtTopChange = (top: boolean) => {
     setAtTop(top);
     if (!top) hold();
-    else if (!selected && !keyboard) release();
+    else if (!selected && !rowFocused) release();
   };
-  const onKeyboardChange = (on: boolean) => {
-    setKeyboard(on);
+  const onRowFocusChange = (on: boolean) => {
+    setRowFocused(on);
     if (on) hold();
     else if (atTop && !selected) release();
   };
@@ -112,7 +113,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
         ? ' (held while scrolled)'
         : selected
           ? ' (held while a row is open)'
-          : ' (held while the keyboard is on a row)';
+          : ' (held while a row has the focus)';
   const countText =
     paged.total == null
       ? '…'
@@ -132,17 +133,22 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   };
   usePauseKey(frozen ? goLive : freeze);
   const bodyRef = useRef<HTMLDivElement>(null);
-  // Closing the detail from inside it hands the focus back to the list's Tab stop.
+  // Closing the detail from inside it hands the focus back to the list: by the keys, to its Tab
+  // stop (the row keeps the list held); by the mouse, to the list itself, which goes live. Closed
+  // by Escape on a row, the row keeps the focus and the list stays held.
   const closeDetail = () => {
-    const hadFocus = bodyRef.current?.querySelector('.detail')?.contains(document.activeElement);
+    const focused = document.activeElement;
+    const hadFocus = bodyRef.current?.querySelector('.detail')?.contains(focused) ?? false;
+    const byKeys = hadFocus && focused?.matches(':focus-visible') === true;
     setSelected(null);
-    // The keyboard going back to the list keeps it held (its row takes the focus below).
-    if (atTop && !keyboard && !(hadFocus && document.activeElement?.matches(':focus-visible')))
-      release();
+    if (atTop && !rowFocused && !byKeys) release();
     if (!hadFocus) return;
-    requestAnimationFrame(() =>
-      bodyRef.current?.querySelector<HTMLElement>('[role=row][tabindex="0"]')?.focus(),
-    );
+    requestAnimationFrame(() => {
+      const list = bodyRef.current?.querySelector<HTMLElement>('[role=rowgroup]');
+      (byKeys ? list?.querySelector<HTMLElement>('[role=row][tabindex="0"]') : list)?.focus({
+        preventScroll: true,
+      });
+    });
   };
 
   const filtered = hash || source || medium || types.length < KV_EVENT_TYPES.length;
@@ -268,17 +274,6 @@ export function EventsView({ at, onClearAt, notify }: Props) {
             </button>
           </span>
         )}
-        {held && newer > 0 && (
-          <button
-            type="button"
-            className="btn btn-small"
-            data-testid="event-newer"
-            title="Events that arrived since the list was held (of any type or source)"
-            onClick={goLive}
-          >
-            ▲ {plural(newer, 'newer event')}
-          </button>
-        )}
       </div>
       {typed.refused && (
         <div className="error" data-testid="event-hash-refused">
@@ -302,6 +297,19 @@ export function EventsView({ at, onClearAt, notify }: Props) {
               </div>
             ))}
           </div>
+          {/* Over the header, not a line of its own above the list: shown as the list is held
+              (a row pressed on), it must move nothing under the pointer. */}
+          {held && newer > 0 && (
+            <button
+              type="button"
+              className="btn btn-small newer-pill"
+              data-testid="event-newer"
+              title="Events that arrived since the list was held (of any type or source)"
+              onClick={goLive}
+            >
+              ▲ {plural(newer, 'newer event')}
+            </button>
+          )}
           {paged.total === 0 ? (
             <div className="empty muted" data-testid="event-empty">
               {emptyText}
@@ -323,7 +331,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
               label="Event rows"
               testId="event-rows"
               onAtTopChange={onAtTopChange}
-              onKeyboardChange={onKeyboardChange}
+              onRowFocusChange={onRowFocusChange}
               toTop={toTop}
               roving
               keyAt={(i) => keyOf(paged.rowAt(i))}

@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WsServerMessage } from '../../shared/ws-protocol';
 import {
+  clickRow,
   ensureBuilt,
   launchChromium,
   removeDir,
@@ -57,7 +58,7 @@ describe('the first frame', () => {
     await page.getByTestId('event-row').first().waitFor({ timeout: 20_000 });
     expect(held?.length ?? 0).toBeGreaterThan(0);
     await page.getByTestId('event-type-BlockRemoved').uncheck();
-    await page.getByTestId('event-row').first().click();
+    await clickRow(page.getByTestId('event-row').first());
     await page.getByTestId('event-detail').waitFor();
 
     release();

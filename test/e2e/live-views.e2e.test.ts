@@ -11,6 +11,7 @@ import type { Series } from '../../shared/api-types';
 import { ChainStream } from '../support/e2e-chain-stream';
 import {
   SCREENSHOT_DIR,
+  clickRow,
   ensureBuilt,
   launchChromium,
   openApp,
@@ -160,7 +161,7 @@ describe('live views in Chromium', () => {
     await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
     await scrollEvents(0);
     const row = page.getByTestId('event-row').nth(3);
-    await row.click();
+    await clickRow(row);
     await page.getByTestId('event-detail').waitFor();
     const selected = page.locator('[data-testid="event-row"][aria-selected="true"]');
     const box = await selected.boundingBox();
@@ -182,6 +183,43 @@ describe('live views in Chromium', () => {
       .poll(async () => Math.max(...(await eventSeqs())), { timeout: 20_000 })
       .toBeGreaterThan(Math.max(...shown));
   }, 90_000);
+
+  it('holds a live event log still on a row closed by Escape, and on a row whose copy button was clicked', async () => {
+    await showView(page, 'Events');
+    await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
+    await scrollEvents(0);
+    const count = page.getByTestId('event-count');
+    const live = async () => {
+      await page.getByTestId('event-hash').focus();
+      await expect.poll(() => count.textContent(), { timeout: 20_000 }).not.toContain('held');
+    };
+    // Clicked, then closed by Escape: the row keeps the focus, and the list holds on under it.
+    await clickRow(page.getByTestId('event-row').nth(2));
+    await page.getByTestId('event-detail').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('event-detail').count()).toBe(0);
+    await expect.poll(() => count.textContent()).toContain('held while a row has the focus');
+    // Once the held rows are on screen (a page asked before the hold may land first), they stay.
+    await moreEvents(5);
+    const shown = await eventSeqs();
+    await moreEvents(20);
+    await page.getByTestId('event-newer').waitFor({ timeout: 20_000 });
+    expect(await eventSeqs()).toEqual(shown);
+    await live();
+    // A hash copied from a row by its button: that row stays where it was clicked.
+    await scrollEvents(0);
+    const row = page.getByTestId('event-row').nth(1);
+    // Shown on the row under the pointer.
+    await row.hover();
+    await row.getByTestId('copy-hash').first().click();
+    await expect.poll(() => count.textContent()).toContain('held while a row has the focus');
+    await moreEvents(5);
+    const copied = await eventSeqs();
+    await moreEvents(20);
+    await page.getByTestId('event-newer').waitFor({ timeout: 20_000 });
+    expect(await eventSeqs()).toEqual(copied);
+    await live();
+  }, 60_000);
 
   it('keeps the keyboard on the rows after Enter opens an event, so End and Home still move', async () => {
     await showView(page, 'Events');
@@ -257,7 +295,7 @@ describe('live views in Chromium', () => {
     await page.keyboard.press('ArrowUp');
     await expect
       .poll(() => page.getByTestId('event-count').textContent())
-      .toContain('held while the keyboard is on a row');
+      .toContain('held while a row has the focus');
     // Once the held rows are on screen (a page asked before the hold may land first), they stay.
     await moreEvents(5);
     const shown = await eventSeqs();
@@ -341,7 +379,7 @@ describe('live views in Chromium', () => {
     // Arrows alone, nothing opened: the list holds while new chains arrive.
     await expect
       .poll(() => page.getByTestId('chain-count').textContent())
-      .toContain('held while the keyboard is on a row');
+      .toContain('held while a row has the focus');
     const held = await chainIds();
     await moreEvents(40);
     expect(await chainIds()).toEqual(held);
@@ -361,7 +399,7 @@ describe('live views in Chromium', () => {
     await expect.poll(() => detail.count()).toBe(0);
     await expect.poll(focused).toBe(chosen);
     expect(await page.getByTestId('chain-count').textContent()).toContain(
-      'held while the keyboard is on a row',
+      'held while a row has the focus',
     );
     // The shortcuts list over it, opened and closed by keys: the list holds on, and the focus
     // comes back to the same chain.
@@ -485,7 +523,7 @@ describe('live views in Chromium', () => {
       'chain-rows',
     );
     await page.keyboard.press('ArrowDown');
-    await expect.poll(() => count.textContent()).toContain('held while the keyboard is on a row');
+    await expect.poll(() => count.textContent()).toContain('held while a row has the focus');
     await page.keyboard.press('Tab');
     await expect.poll(() => count.textContent()).toMatch(/chains$/);
   }, 60_000);

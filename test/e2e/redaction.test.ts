@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Publisher } from 'zeromq';
 import {
+  clickRow,
   ensureBuilt,
   kpi,
   launchChromium,
@@ -187,7 +188,7 @@ describe('redaction', () => {
     await grab();
     const eventsText = await page.locator('body').innerText();
     await showView(page, 'Chains');
-    await page.getByTestId('chain-row').first().click();
+    await clickRow(page.getByTestId('chain-row').first());
     await page.getByTestId('block-row').first().waitFor({ timeout: 20_000 });
     await grab();
     await showView(page, 'Connections');

@@ -11,6 +11,7 @@ import { ellipsizeMiddle } from '../../renderer/lib/format';
 import { SimPublisher } from '../../electron/sim/publisher';
 import {
   SCREENSHOT_DIR,
+  clickRow,
   ensureBuilt,
   launchChromium,
   removeDir,
@@ -93,7 +94,7 @@ describe('the habits of a good viewer', () => {
           ),
       )
       .toBe(true);
-    await page.getByTestId('event-row').nth(2).click();
+    await clickRow(page.getByTestId('event-row').nth(2));
     const pane = page.getByTestId('event-detail');
     await pane.waitFor();
     expect(await pane.locator('h2').textContent()).toBe('BlockStored');

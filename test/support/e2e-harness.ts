@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { CLI, ROOT, ensureBuilt } from './built-app';
 
@@ -147,6 +147,15 @@ export async function expectKpi(
   timeout = 20_000,
 ): Promise<void> {
   await expect.poll(() => kpi(page, id), { timeout, interval: 100 }).toBe(value);
+}
+
+/**
+ * Clicks a table row on its first cell, as a reader opening it does. Its middle may be a hash's
+ * copy button (shown on the row under the pointer, placed by the hash's width), which copies the
+ * hash instead of opening the row.
+ */
+export function clickRow(row: Locator): Promise<void> {
+  return row.click({ position: { x: 12, y: 8 } });
 }
 
 /** Switches view by its tab. */
