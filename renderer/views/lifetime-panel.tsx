@@ -62,7 +62,12 @@ export function LifetimePanel({ lifetimes, backwardRemovals, colors }: Props) {
                     height={44}
                     textAnchor="end"
                   />
-                  <YAxis tick={tick} tickFormatter={formatCompact} width={48} allowDecimals={false} />
+                  <YAxis
+                    tick={tick}
+                    tickFormatter={formatCompact}
+                    width={48}
+                    allowDecimals={false}
+                  />
                   <Tooltip contentStyle={{ background: colors.tooltipBg, color: colors.text }} />
                   <Bar dataKey="count" fill={colors.lines[2]} isAnimationActive={false} />
                 </BarChart>
