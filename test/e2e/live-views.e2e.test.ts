@@ -189,7 +189,15 @@ describe('live views in Chromium', () => {
     await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
     await scrollEvents(0);
     const count = page.getByTestId('event-count');
-    const live = async () => {
+    // Held by the row with the focus: its rows stay as new events come, until the focus leaves.
+    const heldByTheFocus = async () => {
+      await expect.poll(() => count.textContent()).toContain('held while a row has the focus');
+      // Once the held rows are on screen (a page asked before the hold may land first), they stay.
+      await moreEvents(5);
+      const shown = await eventSeqs();
+      await moreEvents(20);
+      await page.getByTestId('event-newer').waitFor({ timeout: 20_000 });
+      expect(await eventSeqs()).toEqual(shown);
       await page.getByTestId('event-hash').focus();
       await expect.poll(() => count.textContent(), { timeout: 20_000 }).not.toContain('held');
     };
@@ -198,27 +206,14 @@ describe('live views in Chromium', () => {
     await page.getByTestId('event-detail').waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('event-detail').count()).toBe(0);
-    await expect.poll(() => count.textContent()).toContain('held while a row has the focus');
-    // Once the held rows are on screen (a page asked before the hold may land first), they stay.
-    await moreEvents(5);
-    const shown = await eventSeqs();
-    await moreEvents(20);
-    await page.getByTestId('event-newer').waitFor({ timeout: 20_000 });
-    expect(await eventSeqs()).toEqual(shown);
-    await live();
-    // A hash copied from a row by its button: that row stays where it was clicked.
+    await heldByTheFocus();
+    // A hash copied from a row by its button (shown on the row under the pointer): that row stays
+    // where it was clicked.
     await scrollEvents(0);
     const row = page.getByTestId('event-row').nth(1);
-    // Shown on the row under the pointer.
     await row.hover();
     await row.getByTestId('copy-hash').first().click();
-    await expect.poll(() => count.textContent()).toContain('held while a row has the focus');
-    await moreEvents(5);
-    const copied = await eventSeqs();
-    await moreEvents(20);
-    await page.getByTestId('event-newer').waitFor({ timeout: 20_000 });
-    expect(await eventSeqs()).toEqual(copied);
-    await live();
+    await heldByTheFocus();
   }, 60_000);
 
   it('keeps the keyboard on the rows after Enter opens an event, so End and Home still move', async () => {
