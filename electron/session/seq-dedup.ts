@@ -26,7 +26,10 @@ interface SourceSeqs {
   max: number;
   /** The seq of the last event applied (lines without indexes: its next ones apply). */
   open: number;
-  /** Per slot (seq modulo the window), the seq it holds, its batch's ts and the event indexes read of it. */
+  /**
+   * Per slot (seq modulo the window), the seq it holds, its batch's ts and the event indexes read
+   * of it.
+   */
   seqs: Float64Array;
   tss: Float64Array;
   idxs: (Set<number> | null)[];

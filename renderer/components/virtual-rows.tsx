@@ -197,7 +197,8 @@ export function VirtualRows({
     if (!roving || idx == null) return;
     setActive(Number(idx));
     focusedKey.current = keyAt?.(Number(idx)) ?? null;
-    // Taken on a press, before its click: the rows hold still under the pointer from then on.
+    // By the keys, or on a mouse press before its click: from then on the rows hold still under
+    // the pointer.
     setRowFocused(true);
   };
   const onBlur = (e: FocusEvent) => {

@@ -40,7 +40,7 @@ interface Props {
   nowTs: number | null;
   names: SourceNames;
   onAtTopChange(atTop: boolean): void;
-  /** Told when a row takes the focus and when the focus leaves the rows (the list holds meanwhile). */
+  /** Told when a row takes the focus and when it leaves the rows (the list holds meanwhile). */
   onRowFocusChange(on: boolean): void;
   /** Scrolls back to the top whenever this number changes. */
   toTop: number;
