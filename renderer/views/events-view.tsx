@@ -85,6 +85,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   else if (held && !sameHold && paged.total !== null)
     setHeldTotal({ key, upTo, total: paged.total });
   const left = held && sameHold ? Math.max(0, heldTotal.total - (paged.total ?? 0)) : 0;
+  const leftText = left > 0 ? `${plural(left, 'older event')} left the log since the hold` : null;
 
   // A row opened holds the list too: new rows on top would push it down and out of view (the
   // list following it there would leave the top and hold only after the rows had moved). So
@@ -248,18 +249,20 @@ export function EventsView({ at, onClearAt, notify }: Props) {
           // Frozen or held, the export is the snapshot on screen.
           run={(format) => bridge().exportEvents({ ...filter, ...(held ? { upTo } : {}) }, format)}
         />
-        <span className="muted count" data-testid="event-count" title={countText}>
+        {/* What left the log goes in the count's own line, cut short like it: on a line of its
+            own it would move the rows under the pointer as it appears. */}
+        <span
+          className="muted count"
+          data-testid="event-count"
+          title={
+            leftText
+              ? `${countText}; ${leftText} (the event log keeps the newest events in memory; the recording has every one)`
+              : countText
+          }
+        >
           {countText}
+          {leftText && <span data-testid="event-left">; {leftText}</span>}
         </span>
-        {left > 0 && (
-          <span
-            className="muted"
-            data-testid="event-left"
-            title="The event log keeps the newest events in memory; the recording has every one"
-          >
-            {plural(left, 'older event')} left the log since the hold
-          </span>
-        )}
         {at !== undefined && (
           <span className="chip" data-testid="event-at">
             Before {formatDateTime(at)}
@@ -305,6 +308,11 @@ export function EventsView({ at, onClearAt, notify }: Props) {
               className="btn btn-small newer-pill"
               data-testid="event-newer"
               title="Events that arrived since the list was held (of any type or source)"
+              // Pressed, it leaves the focus where it is: a row's focus holding the list would go
+              // with it, and the button before its click. Not a Tab stop for the same reason; the
+              // keyboard leaving the rows is a way back to the newest too.
+              tabIndex={-1}
+              onMouseDown={(e) => e.preventDefault()}
               onClick={goLive}
             >
               ▲ {plural(newer, 'newer event')}

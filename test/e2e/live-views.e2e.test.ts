@@ -190,7 +190,7 @@ describe('live views in Chromium', () => {
     await scrollEvents(0);
     const count = page.getByTestId('event-count');
     // Held by the row with the focus: its rows stay as new events come, until the focus leaves.
-    const heldByTheFocus = async () => {
+    const heldByTheFocus = async (leave: () => Promise<void>) => {
       await expect.poll(() => count.textContent()).toContain('held while a row has the focus');
       // Once the held rows are on screen (a page asked before the hold may land first), they stay.
       await moreEvents(5);
@@ -198,22 +198,37 @@ describe('live views in Chromium', () => {
       await moreEvents(20);
       await page.getByTestId('event-newer').waitFor({ timeout: 20_000 });
       expect(await eventSeqs()).toEqual(shown);
-      await page.getByTestId('event-hash').focus();
+      await leave();
       await expect.poll(() => count.textContent(), { timeout: 20_000 }).not.toContain('held');
+      await expect
+        .poll(async () => Math.max(...(await eventSeqs())), { timeout: 20_000 })
+        .toBeGreaterThan(Math.max(...shown));
     };
     // Clicked, then closed by Escape: the row keeps the focus, and the list holds on under it.
     await clickRow(page.getByTestId('event-row').nth(2));
     await page.getByTestId('event-detail').waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('event-detail').count()).toBe(0);
-    await heldByTheFocus();
+    // Left by "▲ N newer events": pressed, it must not take the row's focus (and the hold, and
+    // itself) away before its click lands.
+    // Its click goes live and hands the focus to the list (without it, the focus fell on <body>).
+    await heldByTheFocus(async () => {
+      await page.getByTestId('event-newer').click();
+      await expect
+        .poll(() =>
+          page.evaluate<string | null>(
+            "document.activeElement?.getAttribute('data-testid') ?? null",
+          ),
+        )
+        .toBe('event-rows');
+    });
     // A hash copied from a row by its button (shown on the row under the pointer): that row stays
     // where it was clicked.
     await scrollEvents(0);
     const row = page.getByTestId('event-row').nth(1);
     await row.hover();
     await row.getByTestId('copy-hash').first().click();
-    await heldByTheFocus();
+    await heldByTheFocus(() => page.getByTestId('event-hash').focus());
   }, 60_000);
 
   it('keeps the keyboard on the rows after Enter opens an event, so End and Home still move', async () => {
