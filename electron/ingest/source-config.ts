@@ -50,6 +50,10 @@ export function rankEndpoint(endpoint: string, rank: number): string {
   return `${endpoint}-${rank}`;
 }
 
+/** What two subscriptions to one publisher need so as not to take the same batches. */
+export const TOPICS_APART =
+  'two topics neither of which starts the other; an empty topic takes every topic';
+
 /**
  * Whether two sources would take the same batches: both connect to one endpoint with topics that
  * overlap (one a prefix of the other; "" takes every topic). Each batch would then come twice and

@@ -5,7 +5,7 @@ import type { Profile } from '../../shared/api-types';
 import type { IngestSink } from '../../shared/records';
 import { APP_VERSION } from '../app-version';
 import { KvSource } from '../ingest/kv-source';
-import { expandProfile, subscribesTwice } from '../ingest/source-config';
+import { TOPICS_APART, expandProfile, subscribesTwice } from '../ingest/source-config';
 import { Recording } from '../session/recording';
 import { CacheAnalysis } from '../analysis/cache-analysis';
 import { analysisMetrics, useEngineCapacity } from './analysis-metrics';
@@ -47,7 +47,7 @@ export class Collector {
         // Names tell a rank's port (--dp) from an endpoint given as it is.
         const as = twice.name === c.name ? '' : ` (${twice.name}, ${c.name})`;
         throw new Error(
-          `${c.endpoint} is given twice${as}: a second subscription would count every block it publishes twice (give it once, or the two different topics)`,
+          `${c.endpoint} is given twice${as}: a second subscription would count every block it publishes twice (give it once, or with ${TOPICS_APART})`,
         );
       }
     });

@@ -5,7 +5,12 @@ import type { Profile, ProfileInput } from '../../shared/api-types';
 import type { IngestSink } from '../../shared/records';
 import type { SourceHealth } from '../../shared/api-types';
 import { KvSource, type KvSourceOptions } from '../ingest/kv-source';
-import { expandProfile, subscribesTwice, type SourceConfig } from '../ingest/source-config';
+import {
+  TOPICS_APART,
+  expandProfile,
+  subscribesTwice,
+  type SourceConfig,
+} from '../ingest/source-config';
 import type { SessionSource } from '../session/format';
 import { startOnConsecutivePorts } from '../sim/consecutive-ports';
 import type { SimPublisher } from '../sim/publisher';
@@ -275,7 +280,7 @@ export class Connections {
         if (!other) continue;
         const name = id === DEMO_PROFILE_ID ? 'the demo' : `the connection "${other.name}"`;
         throw new Error(
-          `${c.endpoint} is already subscribed by ${name}: a second subscription would count every block it publishes twice (disconnect that one first, or give the two different topics)`,
+          `${c.endpoint} is already subscribed by ${name}: a second subscription would count every block it publishes twice (disconnect that one first, or give them ${TOPICS_APART})`,
         );
       }
     }

@@ -249,6 +249,10 @@ describe('connection profiles', () => {
       await expect(service.saveProfile({ ...input, name: 'b', topic: 'kv' })).rejects.toThrow(
         twice,
       );
+      // What would let the two share it: "different topics" would not ('kv' differs from '').
+      await expect(service.saveProfile({ ...input, name: 'b', topic: 'kv' })).rejects.toThrow(
+        '(disconnect that one first, or give them two topics neither of which starts the other; an empty topic takes every topic)',
+      );
       expect(service.listProfiles().map((p) => p.name)).toEqual(['a']);
       await expect.poll(() => states.join(), { timeout: 5000 }).toMatch(/^a:[a-z]+$/);
       // Once the first is disconnected, the second is added and connects; the first, saved,
