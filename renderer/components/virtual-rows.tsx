@@ -28,12 +28,11 @@ interface Props {
   /** The hashes a row stands for: Ctrl+C (Cmd+C) on the focused row copies them. */
   hashesAt?(index: number): readonly string[] | undefined;
   /**
-   * Told when one of its rows takes the focus (clicked, a control in it clicked, the keys) and
-   * when the focus leaves the rows: a live list holds while a row has the focus, as it does for a
-   * row that is open, so the row pressed on stays under the pointer and the one the keyboard is
-   * on stays in view.
+   * Told when the keyboard takes a row (an arrow, Home/End, a Tab or Escape into the list) and
+   * when it leaves the list or the mouse takes over: a live list holds while the keyboard is on
+   * one of its rows, as it does for a row that is open.
    */
-  onRowFocusChange?(on: boolean): void;
+  onKeyboardChange?(on: boolean): void;
   /**
    * The key of a row to keep in view when the list grows shorter (the open row's detail panel
    * opening or growing below it): scrolled to if it would leave the screen, else left still.
@@ -56,7 +55,7 @@ export function VirtualRows({
   toTop,
   reveal,
   hashesAt,
-  onRowFocusChange,
+  onKeyboardChange,
   keepInView,
 }: Props) {
   const parentRef = useRef<HTMLDivElement>(null);
@@ -64,16 +63,16 @@ export function VirtualRows({
   /** The key of the row that has the keyboard focus (null: none, or not known). */
   const focusedKey = useRef<string | null>(null);
   const atTop = useRef(true);
-  const rowFocused = useRef(false);
-  const onRowFocusChangeRef = useRef(onRowFocusChange);
+  const keyboardOn = useRef(false);
+  const onKeyboardChangeRef = useRef(onKeyboardChange);
   useEffect(() => {
-    onRowFocusChangeRef.current = onRowFocusChange;
-  }, [onRowFocusChange]);
+    onKeyboardChangeRef.current = onKeyboardChange;
+  }, [onKeyboardChange]);
   // Stable (the resume's effect below calls it too): the caller's function is read through a ref.
-  const setRowFocused = useCallback((on: boolean) => {
-    if (on === rowFocused.current) return;
-    rowFocused.current = on;
-    onRowFocusChangeRef.current?.(on);
+  const setKeyboard = useCallback((on: boolean) => {
+    if (on === keyboardOn.current) return;
+    keyboardOn.current = on;
+    onKeyboardChangeRef.current?.(on);
   }, []);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render by design
   const virtualizer = useVirtualizer({
@@ -142,10 +141,10 @@ export function VirtualRows({
   });
 
   // A row drawn again as another element (a loading row replaced by its data, a page that came
-  // in) takes the focus with it to <body> without a blur: give it back to the row that had it,
-  // so End on a row not yet loaded, or new rows under a held list, do not drop the keyboard.
+  // in) takes the focus with it to <body> without a blur: give it back to the row the keyboard is
+  // on, so End on a row not yet loaded, or new rows under a held list, do not drop the keyboard.
   useLayoutEffect(() => {
-    if (!roving || !rowFocused.current) return;
+    if (!roving || !keyboardOn.current) return;
     const focused = document.activeElement;
     if (focused != null && focused !== document.body) return;
     focusRow(Math.min(active, Math.max(0, count - 1)));
@@ -167,8 +166,8 @@ export function VirtualRows({
     focusedKey.current = null;
     if (list?.contains(document.activeElement) && document.activeElement !== list)
       list.focus({ preventScroll: true });
-    setRowFocused(false);
-  }, [toTop, virtualizer, setRowFocused]);
+    setKeyboard(false);
+  }, [toTop, virtualizer, setKeyboard]);
 
   useEffect(() => {
     if (reveal) virtualizer.scrollToIndex(reveal.index, { align: 'center' });
@@ -176,6 +175,8 @@ export function VirtualRows({
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (!roving) return;
+    // Escape on a row (closing what is open) is the keyboard taking that row: the list holds on.
+    if (e.key === 'Escape' && (e.target as HTMLElement).closest('[data-index]')) setKeyboard(true);
     if (hashesAt && isCopyKey(e) && !hasTextSelection()) {
       const hashes = hashesAt(active);
       if (!hashes?.length) return;
@@ -187,7 +188,7 @@ export function VirtualRows({
     const next = nextRowIndex(e.key, active, count, page);
     if (next == null) return;
     e.preventDefault();
-    setRowFocused(true);
+    setKeyboard(true);
     focusedKey.current = keyAt?.(next) ?? null;
     moveFocus(next);
   };
@@ -197,17 +198,16 @@ export function VirtualRows({
     if (!roving || idx == null) return;
     setActive(Number(idx));
     focusedKey.current = keyAt?.(Number(idx)) ?? null;
-    // By the keys, or on a mouse press before its click: from then on the rows hold still under
-    // the pointer.
-    setRowFocused(true);
+    // The browser's own test of a keyboard focus (Tab, or focus handed on after a key): a row
+    // the mouse clicked is held by being open instead.
+    if (target.matches(':focus-visible')) setKeyboard(true);
   };
   const onBlur = (e: FocusEvent) => {
     const to = e.relatedTarget as Element | null;
     // A modal dialog over the list (the shortcuts, About) hands the focus back to this row when
     // it closes: the list stays held meanwhile, so the row is still the one the reader was on.
     if (to?.closest('dialog[open]')) return;
-    // Off the rows: elsewhere, or to the list itself (a press between the rows, a resume).
-    if (!to?.closest('[data-index]') || !parentRef.current?.contains(to)) setRowFocused(false);
+    if (!to || !parentRef.current?.contains(to)) setKeyboard(false);
   };
   const onScroll = () => {
     const top = (parentRef.current?.scrollTop ?? 0) < rowHeight / 2;
@@ -229,6 +229,7 @@ export function VirtualRows({
       onKeyDown={onKeyDown}
       onFocus={onFocus}
       onBlur={onBlur}
+      onPointerDown={() => setKeyboard(false)}
       onScroll={onScroll}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

@@ -79,7 +79,7 @@ function BlockRow({ b, i, names, tabIndex }: RowProps) {
 export function ChainDetail({ detail, loading, onClose, names }: Props) {
   if (!detail) {
     return (
-      <section className="panel detail" aria-label="Chain detail">
+      <section className="panel detail" aria-label="Chain detail" tabIndex={-1}>
         <p className="muted">
           {loading ? 'Loading the chain…' : 'This chain is no longer known (evicted long ago).'}
         </p>
@@ -91,7 +91,13 @@ export function ChainDetail({ detail, loading, onClose, names }: Props) {
   }
   const s = detail.summary;
   return (
-    <section className="panel detail" aria-label="Chain detail" data-testid="chain-detail">
+    // Focusable by a click, as the event detail is: Escape closes it after a click on a blank part.
+    <section
+      className="panel detail"
+      aria-label="Chain detail"
+      data-testid="chain-detail"
+      tabIndex={-1}
+    >
       <div className="detail-head">
         <h2>
           Chain <HashText hash={s.leaf} max={40} />

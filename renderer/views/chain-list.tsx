@@ -40,8 +40,8 @@ interface Props {
   nowTs: number | null;
   names: SourceNames;
   onAtTopChange(atTop: boolean): void;
-  /** Told when a row takes the focus and when it leaves the rows (the list holds meanwhile). */
-  onRowFocusChange(on: boolean): void;
+  /** Told when the keyboard takes a row and when it leaves the list (the list holds meanwhile). */
+  onKeyboardChange(on: boolean): void;
   /** Scrolls back to the top whenever this number changes. */
   toTop: number;
   /** Scrolls to this row, once for each new object given. */
@@ -62,7 +62,7 @@ export function ChainList({
   nowTs,
   names,
   onAtTopChange,
-  onRowFocusChange,
+  onKeyboardChange,
   toTop,
   reveal,
 }: Props) {
@@ -102,7 +102,7 @@ export function ChainList({
           testId="chain-rows"
           roving
           onAtTopChange={onAtTopChange}
-          onRowFocusChange={onRowFocusChange}
+          onKeyboardChange={onKeyboardChange}
           toTop={toTop}
           reveal={reveal}
           keepInView={selected}

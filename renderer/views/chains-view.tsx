@@ -60,13 +60,12 @@ export function ChainsView({ initialHash, notify }: Props) {
   const [source, setSource] = useState('');
   const [residentOnly, setResidentOnly] = useState(false);
   const [paused, setPaused] = useState(false);
-  // Scrolled down, with a chain open, or with a row focused (pressed on, the keyboard on it), the
-  // list holds its rows as a paused one does: new chains would push them (and the one read) down
-  // and out of view.
+  // Scrolled down, with a chain open, or with the keyboard on a row, the list holds its rows as a
+  // paused one does: new chains would push them (and the one read) down and out of view.
   const [atTop, setAtTop] = useState(true);
   const [selected, setSelected] = useState<string | null>(null);
-  const [rowFocused, setRowFocused] = useState(false);
-  const held = paused || !atTop || selected != null || rowFocused;
+  const [keyboard, setKeyboard] = useState(false);
+  const held = paused || !atTop || selected != null || keyboard;
   const [toTop, setToTop] = useState(0);
   const togglePause = () => {
     // Resume means live: back at the top, where the list is not held by the scroll either.
@@ -180,25 +179,22 @@ export function ChainsView({ initialHash, notify }: Props) {
   };
   const sourceIds = frame?.view.sources.map((s) => s.id) ?? [];
   const bodyRef = useRef<HTMLDivElement>(null);
-  // Closing the detail from inside it by the keys (Escape, Enter on Close) hands the focus back to
-  // the chain's own row (the Tab stop may be another chain's once the list was sorted) or else to
-  // the list's Tab stop, which keeps the list held; closed by the mouse, to the list itself, which
-  // goes live. Closed by Escape on a row, the row keeps the focus and the list stays held.
+  // Closing the detail from inside it (Close, Escape) hands the focus back to the chain's own row
+  // (the Tab stop may be another chain's once the list was sorted) or else to the list's Tab stop,
+  // instead of dropping it on the page.
   const closeDetail = () => {
-    const focused = document.activeElement;
-    const hadFocus = bodyRef.current?.querySelector('.detail')?.contains(focused) ?? false;
-    const byKeys = hadFocus && focused?.matches(':focus-visible') === true;
+    const detailEl = bodyRef.current?.querySelector('.detail');
+    const hadFocus = detailEl?.contains(document.activeElement) ?? false;
     const closing = selected;
     setSelected(null);
     if (!hadFocus) return;
     requestAnimationFrame(() => {
-      const list = bodyRef.current?.querySelector<HTMLElement>('[role=rowgroup]');
+      const body = bodyRef.current;
       const own =
         closing === null
           ? null
-          : list?.querySelector<HTMLElement>(`[data-chain-id="${CSS.escape(closing)}"]`);
-      const row = own ?? list?.querySelector<HTMLElement>('[role=row][tabindex="0"]');
-      (byKeys ? row : list)?.focus({ preventScroll: true });
+          : body?.querySelector<HTMLElement>(`[data-chain-id="${CSS.escape(closing)}"]`);
+      (own ?? body?.querySelector<HTMLElement>('[role=row][tabindex="0"]'))?.focus();
     });
   };
   const heldWhy = paused
@@ -208,7 +204,7 @@ export function ChainsView({ initialHash, notify }: Props) {
       : selected != null
         ? 'held while a chain is open'
         : held
-          ? 'held while a row has the focus'
+          ? 'held while the keyboard is on a row'
           : null;
   const countText =
     (paged.total == null ? '…' : plural(paged.total, 'chain')) +
@@ -312,7 +308,7 @@ export function ChainsView({ initialHash, notify }: Props) {
           nowTs={frame?.nowTs ?? null}
           names={names}
           onAtTopChange={setAtTop}
-          onRowFocusChange={setRowFocused}
+          onKeyboardChange={setKeyboard}
           toTop={toTop}
           reveal={reveal}
         />

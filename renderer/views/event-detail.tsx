@@ -47,6 +47,9 @@ export function EventDetail({ row, names, nowTs, onClose }: Props) {
       className="panel detail event-detail"
       aria-label="Event detail"
       data-testid="event-detail"
+      // Focusable by a click (never a Tab stop), so Escape still closes it after a click on a
+      // blank part: the focus would otherwise fall on <body>, where the view hears no key.
+      tabIndex={-1}
     >
       <div className="detail-head">
         <h2>{e.type}</h2>

@@ -89,20 +89,19 @@ export function EventsView({ at, onClearAt, notify }: Props) {
 
   // A row opened holds the list too: new rows on top would push it down and out of view (the
   // list following it there would leave the top and hold only after the rows had moved). So
-  // does a row with the focus (pressed on, a copy button in it clicked, the keyboard on it): the
-  // reader is on it, open or not.
+  // does a row the keyboard is on: the reader is reading it, open or not.
   const [atTop, setAtTop] = useState(true);
-  const [rowFocused, setRowFocused] = useState(false);
+  const [keyboard, setKeyboard] = useState(false);
   const release = () => {
     if (!frozen) setUpTo(null);
   };
   const onAtTopChange = (top: boolean) => {
     setAtTop(top);
     if (!top) hold();
-    else if (!selected && !rowFocused) release();
+    else if (!selected && !keyboard) release();
   };
-  const onRowFocusChange = (on: boolean) => {
-    setRowFocused(on);
+  const onKeyboardChange = (on: boolean) => {
+    setKeyboard(on);
     if (on) hold();
     else if (atTop && !selected) release();
   };
@@ -114,7 +113,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
         ? ' (held while scrolled)'
         : selected
           ? ' (held while a row is open)'
-          : ' (held while a row has the focus)';
+          : ' (held while the keyboard is on a row)';
   const countText =
     paged.total == null
       ? '…'
@@ -134,22 +133,21 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   };
   usePauseKey(frozen ? goLive : freeze);
   const bodyRef = useRef<HTMLDivElement>(null);
-  // Closing the detail from inside it hands the focus back to the list: by the keys, to its Tab
-  // stop (the row keeps the list held); by the mouse, to the list itself, which goes live. Closed
-  // by Escape on a row, the row keeps the focus and the list stays held.
+  // Closing the detail from inside it hands the focus back to the list's Tab stop.
   const closeDetail = () => {
     const focused = document.activeElement;
     const hadFocus = bodyRef.current?.querySelector('.detail')?.contains(focused) ?? false;
-    const byKeys = hadFocus && focused?.matches(':focus-visible') === true;
+    // Closed by Escape on a row, the keyboard is on that row now (the list's own handler said so,
+    // after this view's state was read): the list stays held, the row where it was.
+    const onRow = focused?.closest('[role=rowgroup] [role=row]') != null;
     setSelected(null);
-    if (atTop && !rowFocused && !byKeys) release();
+    // The keyboard going back to the list keeps it held (its row takes the focus below).
+    if (atTop && !keyboard && !onRow && !(hadFocus && focused?.matches(':focus-visible')))
+      release();
     if (!hadFocus) return;
-    requestAnimationFrame(() => {
-      const list = bodyRef.current?.querySelector<HTMLElement>('[role=rowgroup]');
-      (byKeys ? list?.querySelector<HTMLElement>('[role=row][tabindex="0"]') : list)?.focus({
-        preventScroll: true,
-      });
-    });
+    requestAnimationFrame(() =>
+      bodyRef.current?.querySelector<HTMLElement>('[role=row][tabindex="0"]')?.focus(),
+    );
   };
 
   const filtered = hash || source || medium || types.length < KV_EVENT_TYPES.length;
@@ -339,7 +337,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
               label="Event rows"
               testId="event-rows"
               onAtTopChange={onAtTopChange}
-              onRowFocusChange={onRowFocusChange}
+              onKeyboardChange={onKeyboardChange}
               toTop={toTop}
               roving
               keyAt={(i) => keyOf(paged.rowAt(i))}
