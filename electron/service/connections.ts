@@ -101,7 +101,7 @@ export class Connections {
     if (input.id !== undefined && this.sources.has(input.id)) {
       this.refuseTwice(expandProfile({ ...input, id: input.id }), input.id);
     } else if (input.id === undefined) {
-      this.refuseTwice(newSubscriptions(input));
+      this.refuseTwice(subscriptionsOf({ ...input, id: 'new' }) ?? []);
     }
     let saved: Profile;
     if (input.id && this.transient.has(input.id)) {
@@ -297,13 +297,10 @@ export class Connections {
    * leave every total as a removed connection's sources do, instead of staying stale for good.
    */
   private forgetDroppedRanks(profile: Profile): void {
-    let kept: Set<string>;
-    try {
-      kept = new Set(expandProfile(profile).map((c) => c.id));
-    } catch {
-      // Settings its connect will refuse, saying why: no ranks to tell kept from dropped.
-      return;
-    }
+    // Settings its connect will refuse, saying why: no ranks to tell kept from dropped.
+    const configs = subscriptionsOf(profile);
+    if (configs === null) return;
+    const kept = new Set(configs.map((c) => c.id));
     for (const [id, { health }] of this.retired) {
       if (health.profileId !== profile.id || kept.has(id)) continue;
       this.retired.delete(id);
@@ -338,13 +335,13 @@ export class Connections {
 }
 
 /**
- * What a new connection would subscribe to. Settings its connect refuses for another reason (a
- * wildcard port with ranks) subscribe to nothing here: they save, and the connect says why.
+ * What a profile's connect would subscribe to; null for settings its connect refuses for another
+ * reason (a wildcard port with ranks), which save all the same: the connect says why.
  */
-function newSubscriptions(input: ProfileInput): SourceConfig[] {
+function subscriptionsOf(profile: Profile): SourceConfig[] | null {
   try {
-    return expandProfile({ ...input, id: 'new' });
+    return expandProfile(profile);
   } catch {
-    return [];
+    return null;
   }
 }
