@@ -299,16 +299,16 @@ export function EventsView({ at, onClearAt, notify }: Props) {
             ))}
           </div>
           {/* Over the header, not a line of its own above the list: shown as the list is held
-              (a row pressed on), it must move nothing under the pointer. */}
+              (a row clicked open), it must move nothing under the pointer. */}
           {held && newer > 0 && (
             <button
               type="button"
               className="btn btn-small newer-pill"
               data-testid="event-newer"
               title="Events that arrived since the list was held (of any type or source)"
-              // Pressed, it leaves the focus where it is: a row's focus holding the list would go
-              // with it, and the button before its click. Not a Tab stop for the same reason; the
-              // keyboard leaving the rows is a way back to the newest too.
+              // Pressed, it leaves the focus where it is: the keyboard's row holding the list would
+              // lose it, and the hold the button before its click. Not a Tab stop for the same
+              // reason; the keyboard leaving the rows is a way back to the newest too.
               tabIndex={-1}
               onMouseDown={(e) => e.preventDefault()}
               onClick={goLive}
