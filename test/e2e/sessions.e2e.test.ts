@@ -174,16 +174,13 @@ describe('sessions in the browser', () => {
     await chooseFile(page, 'Open session', junk);
     // The notice that names the file and says it was not opened (another alert naming the file,
     // gone once the live view is back, was taken for it first and left before it was read).
-    // Read in the same moment it is found: a notice of the live source (a stall on a loaded
-    // machine) may take its place before a second look.
-    const text = await page
-      .waitForFunction(
-        `[...document.querySelectorAll('[role=alert]')].map((e) => e.textContent ?? '').find((t) => t.includes('junk.kvscope.jsonl.gz') && /could not open|not loaded/i.test(t)) ?? null`,
-        undefined,
-        { timeout: 20_000 },
-      )
-      .then((h) => h.jsonValue());
-    expect(text).toMatch(/could not open|not loaded/i);
+    const alert = page
+      .getByRole('alert')
+      .filter({ hasText: 'junk.kvscope.jsonl.gz' })
+      .filter({ hasText: /could not open|not loaded/i })
+      .first();
+    await alert.waitFor({ timeout: 20_000 });
+    expect(await alert.textContent()).toMatch(/could not open|not loaded/i);
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'error-garbage-1280.png') });
     expect(await page.getByTestId('badge-session').count()).toBe(0);
     await showView(page, 'Overview');
