@@ -20,17 +20,12 @@ import { AboutDialog } from './about-dialog';
 import { AppHeader } from './app-header';
 import { CopyToast } from './copy-toast';
 import { exportPng, openDroppedFile, runFileAction } from './file-actions';
-import type { Notify } from './file-actions';
 import { LinkBanner } from './link-banner';
+import { NoticeBanners, useNotices } from './notices';
 import { ProblemsPanel } from './problems-panel';
 import { ProgressBar } from './progress-bar';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { VIEWS, ViewTabs } from './view-tabs';
-
-interface Notice {
-  text: string;
-  kind: 'info' | 'error';
-}
 
 /** The application shell: header, tabs, the current view, notices, drag and drop. */
 export function App() {
@@ -82,23 +77,13 @@ export function App() {
   }, []);
   const [about, setAbout] = useState(false);
   const [shortcuts, setShortcuts] = useState(false);
-  const [notice, setNotice] = useState<Notice | null>(null);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   // Above the views: leaving the Overview must not reset its range, pause and legend.
   const [overview, setOverview] = useState<OverviewState>(INITIAL_OVERVIEW);
 
-  const notify: Notify = useCallback((text, kind = 'info') => {
-    // A new object each time, so the same text again restarts the 5 s timer.
-    setNotice({ text, kind });
-  }, []);
+  const { notices, notify, dismiss } = useNotices();
   useSourceNotices(notify);
-
-  useEffect(() => {
-    if (!notice || notice.kind === 'error') return;
-    const t = setTimeout(() => setNotice(null), 5000);
-    return () => clearTimeout(t);
-  }, [notice]);
 
   useEffect(() => {
     return bridge().onMenuCommand((cmd: MenuCommand) => {
@@ -195,23 +180,7 @@ export function App() {
         <ViewTabs view={view} onChange={setView} />
         <ProgressBar reading={progress} notify={notify} />
       </nav>
-      {notice && (
-        <div
-          className={`banner ${notice.kind === 'error' ? 'banner-error' : 'banner-info'}`}
-          role={notice.kind === 'error' ? 'alert' : 'status'}
-          data-testid="notice"
-        >
-          <span>{notice.text}</span>
-          <button
-            type="button"
-            className="btn btn-ghost btn-small"
-            aria-label="Dismiss the notice"
-            onClick={() => setNotice(null)}
-          >
-            Dismiss
-          </button>
-        </div>
-      )}
+      <NoticeBanners notices={notices} dismiss={dismiss} />
       {showProblems && (
         <ProblemsPanel
           problems={problems}

@@ -7,7 +7,8 @@ import { chartSvgInView, pngSubtitle, svgToPng, type ChartOnScreen } from '../li
 import { chartColors } from '../lib/theme';
 import type { Theme } from '../lib/theme';
 
-export type Notify = (text: string, kind?: 'info' | 'error') => void;
+/** Shows a notice; one of a topic takes the place of the topic's last (lib/notice-list). */
+export type Notify = (text: string, kind?: 'info' | 'error', topic?: string) => void;
 
 /** Runs a file action and reports its outcome in words (a cancel says nothing). */
 export async function runFileAction(

@@ -14,6 +14,6 @@ export function useSourceNotices(notify: Notify): void {
     prev.current = new Map(frame.sources.map((s) => [s.id, s]));
     if (notices.length === 0) return;
     const kind = notices.some((n) => n.kind === 'error') ? 'error' : 'info';
-    notify(notices.map((n) => n.text).join(' '), kind);
+    notify(notices.map((n) => n.text).join(' '), kind, 'sources');
   }, [frame, notify]);
 }

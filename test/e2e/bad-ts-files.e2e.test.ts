@@ -77,7 +77,7 @@ describe('a file whose every ts is bad', () => {
 
     const title = await page.getByTestId('view-title').getAttribute('title');
     await openInPage('Open session', file);
-    const notice = page.getByTestId('notice');
+    const notice = page.getByTestId('notice').filter({ hasText: 'could not open' });
     await expect
       .poll(() => notice.textContent(), { timeout: 20_000 })
       .toBe(`could not open nanoseconds.kvscope.jsonl.gz: ${REASON}Dismiss`);
@@ -87,7 +87,7 @@ describe('a file whose every ts is bad', () => {
       await page.setViewportSize({ width, height: 800 });
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, `error-bad-ts-${width}.png`) });
     }
-    await page.getByRole('button', { name: 'Dismiss the notice' }).click();
+    await notice.getByRole('button', { name: 'Dismiss the notice' }).click();
   }, 60_000);
 
   it('is refused by the import and by analyze with the same reason, a capture', async () => {
@@ -106,7 +106,12 @@ describe('a file whose every ts is bad', () => {
 
     await openInPage('Import capture', file);
     await expect
-      .poll(() => page.getByTestId('notice').textContent(), { timeout: 20_000 })
+      .poll(
+        () => page.getByTestId('notice').filter({ hasText: 'could not import' }).textContent(),
+        {
+          timeout: 20_000,
+        },
+      )
       .toBe(`could not import nanoseconds.jsonl: ${reason}Dismiss`);
     expect(await page.getByTestId('badge-session').count()).toBe(0);
   }, 60_000);

@@ -104,7 +104,7 @@ describe('a big session file', () => {
 
   it('shows the reading move through the file, bytes of total, and stops it on Cancel', async () => {
     // The first test's notice says "stopped" too: out of the way, so this one's is the one read.
-    const earlier = page.getByTestId('notice');
+    const earlier = page.getByTestId('notice').filter({ hasText: 'stopped' });
     if ((await earlier.count()) > 0) await earlier.getByRole('button', { name: /Dismiss/ }).click();
     await earlier.waitFor({ state: 'detached', timeout: 20_000 });
     await cdp.send('Network.emulateNetworkConditions', {

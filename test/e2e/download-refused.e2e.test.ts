@@ -54,14 +54,16 @@ describe('a download in the browser', () => {
     const file = await download.path();
     // The download holds the server's reply, a gzip'd session, not an error page.
     expect(gunzipSync(await readFile(file)).toString('utf8')).toMatch(/^\{/);
-    await notice.filter({ hasText: 'Downloading kvscope-session-' }).waitFor();
+    const downloading = notice.filter({ hasText: 'Downloading kvscope-session-' });
+    await downloading.waitFor();
 
     // The copy for the download cannot be written now: the server answers with why.
     await rm(path.join(serve.dataDir, 'transfers'), { recursive: true, force: true });
-    await page.getByRole('button', { name: 'Dismiss the notice' }).click();
+    await downloading.getByRole('button', { name: 'Dismiss the notice' }).click();
     await page.getByTestId('save-session').click();
-    await notice.filter({ hasText: 'could not be copied for the download' }).waitFor();
-    const text = (await notice.textContent()) ?? '';
+    const refused = notice.filter({ hasText: 'could not be copied for the download' });
+    await refused.waitFor();
+    const text = (await refused.textContent()) ?? '';
     expect(text).toMatch(/could not save kvscope-session-\S+\.kvscope\.jsonl\.gz: /);
     expect(text).toContain('ENOENT');
     expect(text).not.toContain('Downloading');

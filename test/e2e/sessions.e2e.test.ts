@@ -181,6 +181,13 @@ describe('sessions in the browser', () => {
       .first();
     await alert.waitFor({ timeout: 20_000 });
     expect(await alert.textContent()).toMatch(/could not open|not loaded/i);
+    // News after it (a download's) shows beside the refusal, not in its place.
+    await page.getByTestId('export-csv').click();
+    await page
+      .getByTestId('notice')
+      .filter({ hasText: 'kvscope-rates' })
+      .waitFor({ timeout: 20_000 });
+    expect(await alert.isVisible()).toBe(true);
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'error-garbage-1280.png') });
     expect(await page.getByTestId('badge-session').count()).toBe(0);
     await showView(page, 'Overview');
