@@ -39,8 +39,20 @@ function perSource(s: SourceReport): Json {
   };
 }
 
-/** The analyze JSON of a report: a plain object, ready for JSON.stringify. */
-export function toAnalyzeJson(r: AnalysisReport): { [key: string]: Json } {
+/** Lines of a file its reader did not apply (ReplayResult's counts). */
+export interface FileLinesNotApplied {
+  skippedLines: number;
+  duplicateLines: number;
+}
+
+/**
+ * The analyze JSON of a report: a plain object, ready for JSON.stringify. With the lines of the
+ * file its reader did not apply, a `read` section says how many (the analysis never saw them).
+ */
+export function toAnalyzeJson(
+  r: AnalysisReport,
+  read?: FileLinesNotApplied,
+): { [key: string]: Json } {
   const lifetime: { [medium: string]: Json } = {};
   for (const l of r.lifetimes) {
     lifetime[l.medium] = {
@@ -122,5 +134,8 @@ export function toAnalyzeJson(r: AnalysisReport): { [key: string]: Json } {
       // Only when there are any: the JSON of a file without a clock step stays as it was.
       ...(r.input.backwardRemovals > 0 ? { backward_removals: r.input.backwardRemovals } : {}),
     },
+    ...(read
+      ? { read: { skipped_lines: read.skippedLines, duplicate_lines: read.duplicateLines } }
+      : {}),
   };
 }

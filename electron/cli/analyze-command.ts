@@ -117,7 +117,7 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   }
   const report = analysis.report();
   const out = flags.json
-    ? `${JSON.stringify(toAnalyzeJson(report), null, 2)}\n`
+    ? `${JSON.stringify(toAnalyzeJson(report, r), null, 2)}\n`
     : analyzeText(namedReport(report, labels), {
         file,
         kind: r.kind,
@@ -125,6 +125,7 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
         removed: [...new Set(removed)]
           .filter((id) => !ids.includes(id))
           .map((id) => removedLabels.get(id) ?? id),
+        read: r,
       });
   await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
 }

@@ -1,6 +1,7 @@
 // The readable form of `kvscope analyze`: a few plain-text tables, numbers right-aligned.
 
 import type { AnalysisReport, WhatIfReport } from '../../shared/analysis-report';
+import type { FileLinesNotApplied } from '../analysis/analyze-json';
 
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 /** n and its noun, singular for one. */
@@ -36,7 +37,12 @@ function whatIfRow(w: WhatIfReport): string[] {
 /** The whole report as text, for a terminal. */
 export function analyzeText(
   r: AnalysisReport,
-  what: { file: string; kind: 'session' | 'capture'; removed?: readonly string[] },
+  what: {
+    file: string;
+    kind: 'session' | 'capture';
+    removed?: readonly string[];
+    read?: FileLinesNotApplied;
+  },
 ): string {
   const t = r.totals;
   const out: string[] = [];
@@ -186,6 +192,13 @@ export function analyzeText(
     out.push(
       '',
       `Input: ${count(n.gaps, 'gap')} (${count(n.lostBatches, 'batch', 'batches')} lost), ${int(n.undecoded)} undecoded, ${count(n.eventErrors, 'event error')} (a bad ts or bad fields: see the problems)${badTs}`,
+    );
+  }
+  const read = what.read;
+  if (read && read.skippedLines + read.duplicateLines > 0) {
+    out.push(
+      '',
+      `Lines not applied: ${count(read.skippedLines, 'line')} skipped (unreadable), ${count(read.duplicateLines, 'duplicate line')} (a batch read before)`,
     );
   }
   return `${out.join('\n')}\n`;

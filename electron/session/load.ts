@@ -100,6 +100,9 @@ export interface ReplayResult {
   header: SessionHeader | null;
   problems: string[];
   events: number;
+  /** Lines the reader did not apply: skipped (unreadable) and duplicates (a batch read before). */
+  skippedLines: number;
+  duplicateLines: number;
 }
 
 /** Options of replayFile. */
@@ -151,7 +154,14 @@ export async function replayFile(
       if (c.events === 0 && c.undecoded === 0 && unusable) {
         throw new Error(noEventsRead(c.eventErrors, c.skippedLines, r.problems));
       }
-      return { kind: 'session', header: r.header, problems: r.problems, events: c.events };
+      return {
+        kind: 'session',
+        header: r.header,
+        problems: r.problems,
+        events: c.events,
+        skippedLines: c.skippedLines,
+        duplicateLines: c.duplicates,
+      };
     } catch (e) {
       if (!(e instanceof NotASessionError) || kind === 'session') throw e;
     }
@@ -170,7 +180,14 @@ export async function replayFile(
       `not a KV Scope session or a KV events capture: no events could be read${r.problems[0] ? ` (${r.problems[0]})` : ''}`,
     );
   }
-  return { kind: 'capture', header: null, problems: r.problems, events: r.events };
+  return {
+    kind: 'capture',
+    header: null,
+    problems: r.problems,
+    events: r.events,
+    skippedLines: r.skippedLines,
+    duplicateLines: r.duplicates,
+  };
 }
 
 /**

@@ -81,6 +81,21 @@ describe('kvscope analyze input line', () => {
     ]);
   });
 
+  it('says how many lines it did not apply, skipped or duplicate, in the text and the JSON', async () => {
+    const file = session('dup.kvscope.jsonl.gz', [1000, 1001]);
+    const lines = gunzipSync(readFileSync(file)).toString('utf8').trimEnd().split('\n');
+    // The second event's line again (its batch read before), then a line that is no JSON.
+    writeFileSync(file, gzipSync(`${[...lines, lines[2], '{"k":"event",'].join('\n')}\n`));
+    const text = await run(process.execPath, [CLI, 'analyze', file]);
+    expect(text.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'Lines not applied: 1 line skipped (unreadable), 1 duplicate line (a batch read before)',
+    );
+    const { stdout } = await run(process.execPath, [CLI, 'analyze', '--json', file]);
+    const json = JSON.parse(stdout) as { read: unknown; input: { events: number } };
+    expect(json.read).toEqual({ skipped_lines: 1, duplicate_lines: 1 });
+    expect(json.input.events).toBe(2);
+  });
+
   it('analyzes a session of a header alone, empty, as the screens open it', async () => {
     const file = session('empty.kvscope.jsonl.gz', []);
     const { stdout, stderr } = await run(process.execPath, [CLI, 'analyze', '--json', file]);
