@@ -132,6 +132,12 @@ export function EventsView({ at, onClearAt, notify }: Props) {
     setToTop((n) => n + 1);
   };
   usePauseKey(frozen ? goLive : freeze);
+  // "▲ N newer events": to the newest. A row open would hold the list again at once (and its
+  // detail would stay beside rows that no longer show it): it closes.
+  const toNewest = () => {
+    setSelected(null);
+    goLive();
+  };
   const bodyRef = useRef<HTMLDivElement>(null);
   // Closing the detail from inside it hands the focus back to the list's Tab stop.
   const closeDetail = () => {
@@ -311,7 +317,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
               // reason; the keyboard leaving the rows is a way back to the newest too.
               tabIndex={-1}
               onMouseDown={(e) => e.preventDefault()}
-              onClick={goLive}
+              onClick={toNewest}
             >
               ▲ {plural(newer, 'newer event')}
             </button>

@@ -184,6 +184,27 @@ describe('live views in Chromium', () => {
       .toBeGreaterThan(Math.max(...shown));
   }, 90_000);
 
+  it('goes to the newest events from a row open on "newer events", and closes the row', async () => {
+    await showView(page, 'Events');
+    await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
+    await scrollEvents(0);
+    await clickRow(page.getByTestId('event-row').nth(3));
+    await page.getByTestId('event-detail').waitFor();
+    const shown = await eventSeqs();
+    await moreEvents(20);
+    const newer = page.getByTestId('event-newer');
+    await newer.waitFor({ timeout: 20_000 });
+    await newer.click();
+    await expect.poll(() => page.getByTestId('event-detail').count()).toBe(0);
+    await expect
+      .poll(() => page.getByTestId('event-count').textContent(), { timeout: 20_000 })
+      .not.toContain('held');
+    await expect
+      .poll(async () => Math.max(...(await eventSeqs())), { timeout: 20_000 })
+      .toBeGreaterThan(Math.max(...shown));
+    expect(await page.locator('[data-testid="event-row"][aria-selected="true"]').count()).toBe(0);
+  }, 60_000);
+
   it('holds a live event log still on a clicked row closed by Escape: the keyboard is on it now', async () => {
     await showView(page, 'Events');
     await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
