@@ -15,6 +15,7 @@ import path from 'node:path';
 import { Subscriber } from 'zeromq';
 import { LiveSession } from '../../electron/service/live-session';
 import { KvSource } from '../../electron/ingest/kv-source';
+import { DEFAULT_RING_SIZE } from '../../electron/model/event-ring';
 import { EventLines } from '../../electron/session/event-line';
 import { Recording } from '../../electron/session/recording';
 import { decodeBatch } from '../../electron/wire/decode-batch';
@@ -175,8 +176,11 @@ const benchSource = (endpoint: string, sink: IngestSink): KvSource =>
     sink,
   );
 
-/** KvSource into a sink: the minimum one (counting), or `wrap` around it (recording + model). */
-function ingest(endpoint: string, wrap?: IngestSink): Promise<Sample> {
+/**
+ * KvSource into a sink: the minimum one (counting), or `wrap` around it (recording + model),
+ * measured over MEASURE messages after `warm`.
+ */
+function ingest(endpoint: string, wrap?: IngestSink, warm = WARM): Promise<Sample> {
   return new Promise((resolve, reject) => {
     let n = 0;
     let events = 0;
@@ -189,15 +193,15 @@ function ingest(endpoint: string, wrap?: IngestSink): Promise<Sample> {
     };
     const count = (): void => {
       if (done) return;
-      if (++n === WARM) start = markNow();
-      if (n === WARM + MEASURE) finish();
+      if (++n === warm) start = markNow();
+      if (n === warm + MEASURE) finish();
     };
     // The minimum a consumer does: count what it is given.
     const sink: IngestSink = {
       record: (r) => {
         wrap?.record(r);
         if (r.k === 'batch') {
-          if (n >= WARM) events += r.events.length;
+          if (n >= warm) events += r.events.length;
           count();
         } else if (r.k === 'undecoded') count();
       },
@@ -304,6 +308,7 @@ export async function runIngestBench(): Promise<BenchResult> {
   const bareUs: number[] = [];
   const ingestUs: number[] = [];
   const wholeUs: number[] = [];
+  const steadyUs: number[] = [];
   const recUs: number[] = [];
   /** Per receiver, its rounds' kernel CPU and page faults per message. */
   const kernel = new Map<string, { sysUs: number[]; faults: number[] }>();
@@ -327,6 +332,12 @@ export async function runIngestBench(): Promise<BenchResult> {
       const live = await LiveSession.start(path.join(dir, String(round)));
       wholeUs.push(note('whole path', await ingest(endpoint, live.sink)));
       await live.close();
+      // The same once the event log has filled its arena a first time (WARM ends within that
+      // lap): a new session writes to fresh pages at first, each faulted in by the kernel once.
+      const steady = await LiveSession.start(path.join(dir, `steady-${round}`));
+      const firstLap = Math.ceil((1.2 * DEFAULT_RING_SIZE) / eventsPerMsg);
+      steadyUs.push(note('whole path, steady', await ingest(endpoint, steady.sink, firstLap)));
+      await steady.close();
       // The recording's own share: its file's lines, gzip and writes, nothing else.
       const rec = await Recording.create({ dir: path.join(dir, `rec-${round}`), app: 'bench' });
       recUs.push(note('KvSource + recording', await ingest(endpoint, rec)));
@@ -354,6 +365,7 @@ export async function runIngestBench(): Promise<BenchResult> {
       ['rounds (bare)', bareUs.map((x) => x.toFixed(2)).join(' / ')],
       ['rounds (ingest)', ingestUs.map((x) => x.toFixed(2)).join(' / ')],
       ['rounds (whole path)', wholeUs.map((x) => x.toFixed(2)).join(' / ')],
+      ['rounds (whole path, steady)', steadyUs.map((x) => x.toFixed(2)).join(' / ')],
       ['rounds (KvSource + recording)', recUs.map((x) => x.toFixed(2)).join(' / ')],
       ['KvSource ratio to the bare loop', (i / b).toFixed(2)],
       [
@@ -373,6 +385,10 @@ export async function runIngestBench(): Promise<BenchResult> {
       [
         'whole path (+ recording + model + analysis), CPU per message',
         `${w.toFixed(2)} µs (${(w - i).toFixed(2)} µs past KvSource)`,
+      ],
+      [
+        "the same after the event log's first lap (steady; not the verdict), CPU per message",
+        `${median(steadyUs).toFixed(2)} µs, ${(median(steadyUs) / b).toFixed(2)}x the bare loop`,
       ],
       [
         `highest lossless rate held ${LOSSLESS_HOLD_S} s (tried ${LOSSLESS_EVENT_RATES.map((r) => r / 1000).join(', ')}k events/s)`,
