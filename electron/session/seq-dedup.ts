@@ -5,7 +5,10 @@
 // highest is a duplicate only where that batch (or that very event of it) was read. A high-water
 // mark alone took one line whose seq was corrupted upwards for a read of every batch up to it, and
 // dropped them. Going back to a seq read before under another ts is another batch: the publisher
-// restarted (the sequencer compares payloads; a file's lines keep the batch's ts of them).
+// restarted (the sequencer compares payloads; a file's lines keep the batch's ts of them). Further
+// back than the window, each run's batches keep their ts (SeqHistory): a line going back to a
+// batch read under its very ts is that batch again, a duplicate. Without it, one line copied to
+// much later in a file started a new run there, and the resident blocks began again from empty.
 
 /** What to do with one event line. */
 export type SeqVerdict =
@@ -33,6 +36,53 @@ interface SourceSeqs {
   seqs: Float64Array;
   tss: Float64Array;
   idxs: (Set<number> | null)[];
+  /** The run's batches read, further back than the slots. */
+  history: SeqHistory;
+}
+
+/** Batches of a run kept at most (16 bytes each): a copied line further back is a restart. */
+export const HISTORY_BATCHES = 1 << 20;
+
+/**
+ * The ts of a run's batches by seq, in a table of (seq, ts) per slot at seq modulo its size. It
+ * doubles up to HISTORY_BATCHES, and only while it holds at least half as many batches as slots:
+ * a file whose seqs jump (a hostile one, say) cannot make it larger than its own lines.
+ */
+class SeqHistory {
+  private seqs = new Float64Array(128).fill(-1);
+  private tss = new Float64Array(128);
+  private held = 0;
+
+  /** The ts of the batch of seq read, or NaN when not known. */
+  tsOf(seq: number): number {
+    const slot = seq % this.seqs.length;
+    return this.seqs[slot] === seq ? (this.tss[slot] as number) : NaN;
+  }
+
+  note(seq: number, ts: number): void {
+    const size = this.seqs.length;
+    if (this.seqs[seq % size] !== -1 && this.held >= size / 2 && size < HISTORY_BATCHES)
+      this.grow();
+    const slot = seq % this.seqs.length;
+    if (this.seqs[slot] === -1) this.held += 1;
+    this.seqs[slot] = seq;
+    this.tss[slot] = ts;
+  }
+
+  private grow(): void {
+    const { seqs, tss } = this;
+    this.seqs = new Float64Array(2 * seqs.length).fill(-1);
+    this.tss = new Float64Array(2 * seqs.length);
+    this.held = 0;
+    for (let i = 0; i < seqs.length; i += 1) {
+      const seq = seqs[i] as number;
+      if (seq === -1) continue;
+      const slot = seq % this.seqs.length;
+      if (this.seqs[slot] === -1) this.held += 1;
+      this.seqs[slot] = seq;
+      this.tss[slot] = tss[i] as number;
+    }
+  }
 }
 
 /** Slots of a source's seqs seen: every seq from max - RESTART_WINDOW to max has its own. */
@@ -59,6 +109,8 @@ export class SeqDedup {
       // corrupted upwards meets its true batch going forward, and stays a duplicate.)
       (seq < s.open && s.seqs[seq % SLOTS] === seq && s.tss[seq % SLOTS] !== ts)
     ) {
+      // Back to a batch of this run read under the same ts: that batch again (a copied line).
+      if (seq < s.max && s.history.tsOf(seq) === ts) return this.duplicate();
       s = newSource(seq);
       this.bySource.set(source, s);
       this.read(s, seq, idx, ts);
@@ -74,6 +126,7 @@ export class SeqDedup {
     const seen = s.seqs[slot] === seq;
     const idxs = s.idxs[slot] ?? null;
     if (!seen) {
+      s.history.note(seq, ts);
       s.seqs[slot] = seq;
       s.tss[slot] = ts;
       s.idxs[slot] = idx === null ? null : new Set([idx]);
@@ -109,5 +162,6 @@ function newSource(seq: number): SourceSeqs {
     seqs: new Float64Array(SLOTS).fill(-1),
     tss: new Float64Array(SLOTS),
     idxs: [],
+    history: new SeqHistory(),
   };
 }

@@ -63,6 +63,29 @@ describe('SeqDedup, the one rule for seqs seen again in a file', () => {
     expect(e.duplicates).toBe(1);
   });
 
+  it('reads a batch read again far back, under its very ts, as a duplicate, not a restart', () => {
+    const d = new SeqDedup();
+    for (let seq = 0; seq <= 5000; seq++) d.event('a', seq, 0, at(seq));
+    // A copy of batch 152's line, far behind the window: that batch again.
+    expect(d.event('a', 152, 0, at(152))).toBe('duplicate');
+    expect(d.event('a', 0, 0, at(0))).toBe('duplicate');
+    expect(d.maxSeq('a')).toBe(5000);
+    expect(d.event('a', 5001, 0, at(5001))).toBe('apply');
+    // Another ts there is another batch: a run whose start was missed, as before.
+    expect(d.event('a', 152, 0, 9999)).toBe('restart');
+    // A new run forgets the old one's batches: its own seq 152 again is its own.
+    expect(d.event('a', 153, 0, 10_000)).toBe('apply');
+    expect(d.event('a', 152, 0, 9999)).toBe('duplicate');
+  });
+
+  it('keeps batches by seq within a bound its seqs cannot blow up', () => {
+    // Seqs a million apart: each a gap, none growing the memory past the lines read.
+    const d = new SeqDedup();
+    for (let i = 0; i < 2000; i++) expect(d.event('a', i * 1_000_003, 0, at(i))).toBe('apply');
+    // The newest of them are still known, behind the window too.
+    expect(d.event('a', 1990 * 1_000_003, 0, at(1990))).toBe('duplicate');
+  });
+
   it('cannot tell a repeated line of a batch without indexes, so applies it', () => {
     const d = new SeqDedup();
     expect(d.event('a', 1, null, at(1))).toBe('apply');
