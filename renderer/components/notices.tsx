@@ -1,15 +1,16 @@
 // The banners under the header: what a file action, a source or the app has to tell the reader.
-// Several can show at once (lib/notice-list): an error stays until dismissed, other news goes
-// after INFO_MS.
+// Which are kept and which show: lib/notice-list. An error stays until dismissed; other news goes
+// after INFO_MS, shown or still waiting behind newer ones (old news is not shown late).
 
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { withNotice, type Notice } from '../lib/notice-list';
+import { useCallback, useRef, useState } from 'react';
+import { plural } from '../lib/format';
+import { shownNotices, withNotice, type Notice } from '../lib/notice-list';
 import type { Notify } from './file-actions';
 
 /** How long news that is not an error stays. */
 const INFO_MS = 5000;
 
-/** The notices shown, a notify that adds one and a dismiss that takes one away. */
+/** The notices kept, a notify that adds one and a dismiss that takes one away. */
 export function useNotices(): {
   notices: Notice[];
   notify: Notify;
@@ -17,24 +18,24 @@ export function useNotices(): {
 } {
   const [notices, setNotices] = useState<Notice[]>([]);
   const nextId = useRef(0);
-  const notify: Notify = useCallback((text, kind = 'info', topic) => {
-    const id = (nextId.current += 1);
-    setNotices((shown) => withNotice(shown, { id, text, kind, topic }));
-  }, []);
   const dismiss = useCallback((id: number) => {
-    setNotices((shown) => shown.filter((n) => n.id !== id));
+    setNotices((kept) => kept.filter((n) => n.id !== id));
   }, []);
+  const notify: Notify = useCallback(
+    (text, kind = 'info', topic) => {
+      const id = (nextId.current += 1);
+      setNotices((kept) => withNotice(kept, { id, text, kind, topic }));
+      // A notice replaced before its time (the same text again) is gone already: a no-op then.
+      if (kind === 'info') setTimeout(() => dismiss(id), INFO_MS);
+    },
+    [dismiss],
+  );
   return { notices, notify, dismiss };
 }
 
-/** One banner; news that is not an error dismisses itself after INFO_MS. */
+/** One banner. */
 function NoticeBanner({ notice, dismiss }: { notice: Notice; dismiss: (id: number) => void }) {
   const { id, kind } = notice;
-  useEffect(() => {
-    if (kind === 'error') return;
-    const t = setTimeout(() => dismiss(id), INFO_MS);
-    return () => clearTimeout(t);
-  }, [id, kind, dismiss]);
   return (
     <div
       className={`banner ${kind === 'error' ? 'banner-error' : 'banner-info'}`}
@@ -54,7 +55,7 @@ function NoticeBanner({ notice, dismiss }: { notice: Notice; dismiss: (id: numbe
   );
 }
 
-/** The notices, oldest first. */
+/** The newest notices, oldest first, under a line saying how many older ones wait. */
 export function NoticeBanners({
   notices,
   dismiss,
@@ -62,9 +63,15 @@ export function NoticeBanners({
   notices: readonly Notice[];
   dismiss: (id: number) => void;
 }) {
+  const { shown, waiting } = shownNotices(notices);
   return (
     <>
-      {notices.map((n) => (
+      {waiting > 0 && (
+        <div className="banner banner-waiting muted" data-testid="notices-waiting">
+          {plural(waiting, 'older notice')} behind these: each shows as one below goes
+        </div>
+      )}
+      {shown.map((n) => (
         <NoticeBanner key={n.id} notice={n} dismiss={dismiss} />
       ))}
     </>

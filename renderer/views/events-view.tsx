@@ -131,7 +131,13 @@ export function EventsView({ at, onClearAt, notify }: Props) {
     setUpTo(null);
     setToTop((n) => n + 1);
   };
-  usePauseKey(frozen ? goLive : freeze);
+  // Resumed with a row open, the list stays held by that row (its detail beside rows that show
+  // it), counting what is newer; closing the row, or "▲ N newer events", goes live.
+  const resume = () => {
+    if (selected) setFrozen(false);
+    else goLive();
+  };
+  usePauseKey(frozen ? resume : freeze);
   // "▲ N newer events": to the newest. A row open would hold the list again at once (and its
   // detail would stay beside rows that no longer show it): it closes.
   const toNewest = () => {
@@ -242,7 +248,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
               ? 'The log is a snapshot: resume to see events as they arrive'
               : 'Hold the log still (a snapshot) while you read it'
           }
-          onClick={frozen ? goLive : freeze}
+          onClick={frozen ? resume : freeze}
         >
           {frozen ? '▶ Resume' : '❚❚ Pause'}
         </button>

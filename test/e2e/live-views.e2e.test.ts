@@ -205,6 +205,29 @@ describe('live views in Chromium', () => {
     expect(await page.locator('[data-testid="event-row"][aria-selected="true"]').count()).toBe(0);
   }, 60_000);
 
+  it('keeps a row open through a pause and its resume: the list stays held by the row', async () => {
+    await showView(page, 'Events');
+    await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
+    await scrollEvents(0);
+    await clickRow(page.getByTestId('event-row').nth(3));
+    await page.getByTestId('event-detail').waitFor();
+    const count = page.getByTestId('event-count');
+    await page.getByTestId('event-freeze').click();
+    await expect.poll(() => count.textContent()).toContain('paused');
+    const shown = await eventSeqs();
+    await page.getByTestId('event-freeze').click();
+    await expect.poll(() => count.textContent()).toContain('held while a row is open');
+    await moreEvents(20);
+    await page.getByTestId('event-newer').waitFor({ timeout: 20_000 });
+    expect(await eventSeqs()).toEqual(shown);
+    expect(await page.getByTestId('event-detail').count()).toBe(1);
+    // Closed at the top, the list is live again.
+    await page.getByRole('button', { name: 'Close the event detail' }).click();
+    await expect
+      .poll(async () => Math.max(...(await eventSeqs())), { timeout: 20_000 })
+      .toBeGreaterThan(Math.max(...shown));
+  }, 60_000);
+
   it('holds a live event log still on a clicked row closed by Escape: the keyboard is on it now', async () => {
     await showView(page, 'Events');
     await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });

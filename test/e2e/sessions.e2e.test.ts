@@ -193,4 +193,38 @@ describe('sessions in the browser', () => {
     await showView(page, 'Overview');
     expect(await kpis(page)).toEqual(liveKpis);
   }, 60_000);
+
+  it('keeps every refusal while newer news shows: the oldest waits behind, and comes back', async () => {
+    const notices = page.getByTestId('notice');
+    while ((await notices.count()) > 0)
+      await notices.first().getByRole('button', { name: 'Dismiss the notice' }).click();
+    const names = ['bad-1', 'bad-2', 'bad-3'].map((n) => `${n}.kvscope.jsonl.gz`);
+    for (const name of names) {
+      const file = path.join(dir, name);
+      await writeFile(file, Buffer.from(`not a session: ${name}\n`));
+      await chooseFile(page, 'Open session', file);
+      await page.getByRole('alert').filter({ hasText: name }).waitFor({ timeout: 20_000 });
+    }
+    // A download's news with three refusals on screen: it shows, and the oldest refusal waits.
+    await page.getByTestId('export-csv').click();
+    const download = notices.filter({ hasText: 'kvscope-rates' });
+    await download.waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('notices-waiting').textContent()).toContain('1 older notice');
+    expect(
+      await page
+        .getByRole('alert')
+        .filter({ hasText: names[0] as string })
+        .count(),
+    ).toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'notices-waiting-1280.png') });
+    // Its time up, the download's notice goes and the first refusal shows again (once a live
+    // source's news, a stall of the demo say, is dismissed too).
+    await download.waitFor({ state: 'detached', timeout: 20_000 });
+    const other = notices.filter({ hasNotText: /bad-\d\.kvscope/ });
+    while ((await other.count()) > 0)
+      await other.first().getByRole('button', { name: 'Dismiss the notice' }).click();
+    for (const name of names)
+      expect(await page.getByRole('alert').filter({ hasText: name }).count()).toBe(1);
+    expect(await page.getByTestId('notices-waiting').count()).toBe(0);
+  }, 60_000);
 });
