@@ -33,6 +33,21 @@ export function useNotices(): {
   return { notices, notify, dismiss };
 }
 
+/**
+ * Dismisses a notice from its button. The focus, on that button, would fall to the page's body
+ * with it: it goes on to the next notice's button, else the previous one's, else the view's tab.
+ */
+function dismissFrom(button: HTMLButtonElement, dismiss: () => void): void {
+  const had = document.activeElement === button;
+  const banner = button.closest('.banner');
+  const next =
+    banner?.nextElementSibling?.querySelector<HTMLElement>('.banner button') ??
+    banner?.previousElementSibling?.querySelector<HTMLElement>('.banner button') ??
+    document.querySelector<HTMLElement>('[role=tab][aria-selected=true]');
+  dismiss();
+  if (had) next?.focus();
+}
+
 /** One banner. */
 function NoticeBanner({ notice, dismiss }: { notice: Notice; dismiss: (id: number) => void }) {
   const { id, kind } = notice;
@@ -47,7 +62,7 @@ function NoticeBanner({ notice, dismiss }: { notice: Notice; dismiss: (id: numbe
         type="button"
         className="btn btn-ghost btn-small"
         aria-label="Dismiss the notice"
-        onClick={() => dismiss(id)}
+        onClick={(e) => dismissFrom(e.currentTarget, () => dismiss(id))}
       >
         Dismiss
       </button>
