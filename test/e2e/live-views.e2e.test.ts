@@ -88,6 +88,25 @@ function scrollEvents(top: number): Promise<void> {
   );
 }
 
+/** In the live Events view, scrolled to its top, clicks the fourth row open. */
+async function openFourthEvent(): Promise<void> {
+  await showView(page, 'Events');
+  await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
+  await scrollEvents(0);
+  await clickRow(page.getByTestId('event-row').nth(3));
+  await page.getByTestId('event-detail').waitFor();
+}
+
+/** Waits for the event list to be live again: held no more, with rows newer than `shown`. */
+async function expectLiveAgain(shown: number[]): Promise<void> {
+  await expect
+    .poll(() => page.getByTestId('event-count').textContent(), { timeout: 20_000 })
+    .not.toContain('held');
+  await expect
+    .poll(async () => Math.max(...(await eventSeqs())), { timeout: 20_000 })
+    .toBeGreaterThan(Math.max(...shown));
+}
+
 interface DrawnPoint {
   t: number;
   stored: number;
@@ -157,12 +176,7 @@ describe('live views in Chromium', () => {
   }, 90_000);
 
   it('holds a live event log still while a row is open: the row stays where it was clicked', async () => {
-    await showView(page, 'Events');
-    await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
-    await scrollEvents(0);
-    const row = page.getByTestId('event-row').nth(3);
-    await clickRow(row);
-    await page.getByTestId('event-detail').waitFor();
+    await openFourthEvent();
     const selected = page.locator('[data-testid="event-row"][aria-selected="true"]');
     const box = await selected.boundingBox();
     const shown = await eventSeqs();
@@ -185,32 +199,19 @@ describe('live views in Chromium', () => {
   }, 90_000);
 
   it('goes to the newest events from a row open on "newer events", and closes the row', async () => {
-    await showView(page, 'Events');
-    await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
-    await scrollEvents(0);
-    await clickRow(page.getByTestId('event-row').nth(3));
-    await page.getByTestId('event-detail').waitFor();
+    await openFourthEvent();
     const shown = await eventSeqs();
     await moreEvents(20);
     const newer = page.getByTestId('event-newer');
     await newer.waitFor({ timeout: 20_000 });
     await newer.click();
     await expect.poll(() => page.getByTestId('event-detail').count()).toBe(0);
-    await expect
-      .poll(() => page.getByTestId('event-count').textContent(), { timeout: 20_000 })
-      .not.toContain('held');
-    await expect
-      .poll(async () => Math.max(...(await eventSeqs())), { timeout: 20_000 })
-      .toBeGreaterThan(Math.max(...shown));
+    await expectLiveAgain(shown);
     expect(await page.locator('[data-testid="event-row"][aria-selected="true"]').count()).toBe(0);
   }, 60_000);
 
   it('keeps a row open through a pause and its resume: the list stays held by the row', async () => {
-    await showView(page, 'Events');
-    await page.getByTestId('event-row').nth(6).waitFor({ timeout: 20_000 });
-    await scrollEvents(0);
-    await clickRow(page.getByTestId('event-row').nth(3));
-    await page.getByTestId('event-detail').waitFor();
+    await openFourthEvent();
     const count = page.getByTestId('event-count');
     await page.getByTestId('event-freeze').click();
     await expect.poll(() => count.textContent()).toContain('paused');
@@ -359,12 +360,7 @@ describe('live views in Chromium', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     // The keyboard leaves the list: it is live again.
     await page.getByTestId('event-hash').focus();
-    await expect
-      .poll(() => page.getByTestId('event-count').textContent(), { timeout: 20_000 })
-      .not.toContain('held');
-    await expect
-      .poll(async () => Math.max(...(await eventSeqs())), { timeout: 20_000 })
-      .toBeGreaterThan(Math.max(...shown));
+    await expectLiveAgain(shown);
   }, 60_000);
 
   it('ends the rate chart at a whole second, equal to what was published in it, as the service says', async () => {
