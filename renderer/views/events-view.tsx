@@ -152,14 +152,19 @@ export function EventsView({ at, onClearAt, notify }: Props) {
     // Closed by Escape on a row, the keyboard is on that row now (the list's own handler said so,
     // after this view's state was read): the list stays held, the row where it was.
     const onRow = focused?.closest('[role=rowgroup] [role=row]') != null;
+    const byKeys = hadFocus && (focused?.matches(':focus-visible') ?? false);
     setSelected(null);
     // The keyboard going back to the list keeps it held (its row takes the focus below).
-    if (atTop && !keyboard && !onRow && !(hadFocus && focused?.matches(':focus-visible')))
-      release();
+    if (atTop && !keyboard && !onRow && !byKeys) release();
     if (!hadFocus) return;
-    requestAnimationFrame(() =>
-      bodyRef.current?.querySelector<HTMLElement>('[role=row][tabindex="0"]')?.focus(),
-    );
+    // Closed by the keys, the focus goes back to the row; by the mouse, to the list itself: the
+    // row, focused, would scroll the list gone live down to it (and hold it there, scrolled).
+    requestAnimationFrame(() => {
+      const list = bodyRef.current?.querySelector<HTMLElement>('[data-testid="event-rows"]');
+      const row = byKeys ? list?.querySelector<HTMLElement>('[role=row][tabindex="0"]') : null;
+      if (row) row.focus();
+      else list?.focus({ preventScroll: true });
+    });
   };
 
   const filtered = hash || source || medium || types.length < KV_EVENT_TYPES.length;
