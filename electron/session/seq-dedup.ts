@@ -9,6 +9,7 @@
 // back than the window, each run's batches keep their ts (SeqHistory): a line going back to a
 // batch read under its very ts is that batch again, a duplicate. Without it, one line copied to
 // much later in a file started a new run there, and the resident blocks began again from empty.
+// So does a line of an earlier run: a batch timed before this run's first cannot start a new one.
 
 /** What to do with one event line. */
 export type SeqVerdict =
@@ -38,6 +39,8 @@ interface SourceSeqs {
   idxs: (Set<number> | null)[];
   /** The run's batches read, further back than the slots. */
   history: SeqHistory;
+  /** The ts of the run's first batch read. */
+  since: number;
 }
 
 /** Batches of a run kept at most (16 bytes each): a copied line further back is a restart. */
@@ -101,7 +104,7 @@ export class SeqDedup {
   event(source: string, seq: number, idx: number | null, ts: number): SeqVerdict {
     let s = this.bySource.get(source);
     if (s === undefined) {
-      s = newSource(seq);
+      s = newSource(seq, ts);
       this.bySource.set(source, s);
     } else if (
       (seq < s.max && ((seq === 0 && s.open !== 0) || s.max - seq > RESTART_WINDOW)) ||
@@ -109,9 +112,11 @@ export class SeqDedup {
       // corrupted upwards meets its true batch going forward, and stays a duplicate.)
       (seq < s.open && s.seqs[seq % SLOTS] === seq && s.tss[seq % SLOTS] !== ts)
     ) {
-      // Back to a batch of this run read under the same ts: that batch again (a copied line).
-      if (seq < s.max && s.history.tsOf(seq) === ts) return this.duplicate();
-      s = newSource(seq);
+      // Back to a batch of this run read under the same ts: that batch again (a copied line); or
+      // to one timed before this run began: a batch of an earlier run (a stale copy). (Within
+      // the window, a batch never read is a late one of this run, as before.)
+      if (seq < s.max && (s.history.tsOf(seq) === ts || ts < s.since)) return this.duplicate();
+      s = newSource(seq, ts);
       this.bySource.set(source, s);
       this.read(s, seq, idx, ts);
       return 'restart';
@@ -155,7 +160,7 @@ export class SeqDedup {
   }
 }
 
-function newSource(seq: number): SourceSeqs {
+function newSource(seq: number, since: number): SourceSeqs {
   return {
     max: seq,
     open: -1,
@@ -163,5 +168,6 @@ function newSource(seq: number): SourceSeqs {
     tss: new Float64Array(SLOTS),
     idxs: [],
     history: new SeqHistory(),
+    since,
   };
 }

@@ -194,6 +194,23 @@ describe('duplicate seqs in files', () => {
     expect(cap.recs.filter((x) => x.k === 'reset')).toHaveLength(0);
   });
 
+  it('counts a line of an earlier run, copied after a restart, as a duplicate: it starts no run', async () => {
+    const lines = [header];
+    for (let seq = 0; seq < 100; seq++) lines.push(ev(seq, T0 + seq, String(1000 + seq)));
+    lines.push(JSON.stringify({ k: 'reset', source: 'a', previousSeq: 99, at: T0 + 500 }));
+    for (let seq = 0; seq < 200; seq++) lines.push(ev(seq, T0 + 1000 + seq, String(5000 + seq)));
+    const clean = await loadIntoModel(Buffer.from(lines.join('\n')));
+    // The first run's seq 0 and seq 50, timed before the second run began.
+    lines.push(lines[1] as string, lines[51] as string);
+    const r = await session(lines);
+    expect(r.counts.duplicates).toBe(2);
+    expect(r.counts.resets).toBe(1);
+    const loaded = await loadIntoModel(Buffer.from(lines.join('\n')));
+    expect(loaded.model.kpis()).toEqual(clean.model.kpis());
+    // The restart emptied the first run's blocks: the second run's are resident.
+    expect(loaded.model.kpis().residentBlocks).toBe(200);
+  });
+
   it('applies a capture batch read twice once (kvscope capture --json with seqs)', async () => {
     const line = (seq: number, h: number) =>
       `{"ts":${T0 + seq},"type":"BlockStored","block_hashes":[${h}],"parent_block_hash":null,"block_size":16,"seq":${seq},"dp_rank":0}`;
@@ -203,8 +220,12 @@ describe('duplicate seqs in files', () => {
     expect(r.problems).toContain(
       '1 event of batches already read (a seq seen before): counted as duplicates, applied once',
     );
-    // A restarted engine (seq back to 0) is a reset, not a duplicate.
-    const restarted = await capture([line(3, 1), line(4, 2), line(0, 3)]);
+    // A restarted engine (seq back to 0, its batch after the last one) is a reset, not a duplicate.
+    const restarted = await capture([
+      line(3, 1),
+      line(4, 2),
+      line(0, 3).replace(`${T0}`, `${T0 + 9}`),
+    ]);
     expect(restarted.duplicates).toBe(0);
     expect(restarted.recs.map((x) => x.k)).toEqual(['event', 'event', 'reset', 'event']);
   });

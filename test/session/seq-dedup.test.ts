@@ -39,10 +39,11 @@ describe('SeqDedup, the one rule for seqs seen again in a file', () => {
     for (let seq = 500 - RESTART_WINDOW; seq <= 500; seq++) d.event('a', seq, 0, at(seq));
     // The window's oldest seq is still remembered as read.
     expect(d.event('a', 500 - RESTART_WINDOW, 0, at(500 - RESTART_WINDOW))).toBe('duplicate');
-    expect(d.event('a', 500 - RESTART_WINDOW - 1, 0, at(500 - RESTART_WINDOW - 1))).toBe('restart');
+    // A new run's batches come later than the old run's (its first batch after its last).
+    expect(d.event('a', 500 - RESTART_WINDOW - 1, 0, 5000)).toBe('restart');
     expect(d.maxSeq('a')).toBe(500 - RESTART_WINDOW - 1);
-    d.event('a', 3, 0, at(3));
-    expect(d.event('a', 0, 0, at(0))).toBe('restart');
+    d.event('a', 3, 0, 5001);
+    expect(d.event('a', 0, 0, 5002)).toBe('restart');
     d.reset('a');
     expect(d.event('a', 0, 0, at(0))).toBe('apply');
   });
@@ -76,6 +77,10 @@ describe('SeqDedup, the one rule for seqs seen again in a file', () => {
     // A new run forgets the old one's batches: its own seq 152 again is its own.
     expect(d.event('a', 153, 0, 10_000)).toBe('apply');
     expect(d.event('a', 152, 0, 9999)).toBe('duplicate');
+    // A line of the run before (timed before this run began) starts no run: a stale copy.
+    expect(d.event('a', 50, 0, at(50))).toBe('duplicate');
+    expect(d.event('a', 0, 0, at(0))).toBe('duplicate');
+    expect(d.maxSeq('a')).toBe(153);
   });
 
   it('keeps batches by seq within a bound its seqs cannot blow up', () => {
