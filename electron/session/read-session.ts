@@ -123,6 +123,11 @@ export async function readSession(
         for (const p of h.problems) problems.addAlways(p);
         return;
       }
+      if (isHeader(v)) {
+        // Two sessions joined into one file (cat a b): the second's lines go on as the first's.
+        skip(`line ${lineNo}: another session header (two sessions joined?) (skipped)`);
+        return;
+      }
       const parsed =
         typeof v === 'object' && v !== null && !Array.isArray(v)
           ? parseRecord(v as Record<string, unknown>)

@@ -194,6 +194,12 @@ describe('duplicate seqs in files', () => {
     expect(cap.recs.filter((x) => x.k === 'reset')).toHaveLength(0);
   });
 
+  it('names a second session header, as of two sessions joined, and reads on', async () => {
+    const r = await session([header, ev(1, T0, '1'), header, ev(2, T0 + 1, '2')]);
+    expect(hashesOf(r.events)).toEqual(['1', '2']);
+    expect(r.problems).toContain('line 3: another session header (two sessions joined?) (skipped)');
+  });
+
   it('counts a line of an earlier run, copied after a restart, as a duplicate: it starts no run', async () => {
     const lines = [header];
     for (let seq = 0; seq < 100; seq++) lines.push(ev(seq, T0 + seq, String(1000 + seq)));
