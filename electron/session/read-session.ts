@@ -123,16 +123,16 @@ export async function readSession(
         for (const p of h.problems) problems.addAlways(p);
         return;
       }
-      if (isHeader(v)) {
-        // Two sessions joined into one file (cat a b): the second's lines go on as the first's.
-        skip(`line ${lineNo}: another session header (two sessions joined?) (skipped)`);
-        return;
-      }
       const parsed =
         typeof v === 'object' && v !== null && !Array.isArray(v)
           ? parseRecord(v as Record<string, unknown>)
           : NOT_AN_OBJECT;
       if (typeof parsed === 'string') {
+        if (isHeader(v)) {
+          // Two sessions joined into one file (cat a b): the second's lines go on as the first's.
+          skip(`line ${lineNo}: another session header (two sessions joined?) (skipped)`);
+          return;
+        }
         // JSON.parse may have rounded a long number the reason names (a gap's seq past 2^53):
         // the lossless parse of this rare line says it as the file has it.
         const exact =
