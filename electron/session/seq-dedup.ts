@@ -1,15 +1,15 @@
 // One rule for a batch seen again in a file, for the session reader and the capture importer
 // alike (DESIGN "Faults": a batch whose seq was already applied is a duplicate, counted and not
 // applied). Per source it remembers the seqs of the last RESTART_WINDOW + 1 it could have seen,
-// with the event indexes read of each and its batch's ts, nothing that grows: a seq behind the
-// highest is a duplicate only where that batch (or that very event of it) was read. A high-water
-// mark alone took one line whose seq was corrupted upwards for a read of every batch up to it, and
-// dropped them. Going back to a seq read before under another ts is another batch: the publisher
-// restarted (the sequencer compares payloads; a file's lines keep the batch's ts of them). Further
-// back than the window, each run's batches keep their ts (SeqHistory): a line going back to a
-// batch read under its very ts is that batch again, a duplicate. Without it, one line copied to
-// much later in a file started a new run there, and the resident blocks began again from empty.
-// So does a line of an earlier run: a batch timed before this run's first cannot start a new one.
+// with the event indexes read of each: a seq behind the highest is a duplicate only where that
+// batch (or that very event of it) was read. A high-water mark alone took one line whose seq was
+// corrupted upwards for a read of every batch up to it, and dropped them. Each run's batches also
+// keep their ts by seq (SeqHistory, bounded by the lines read). Going back to a seq read before
+// under another ts is another batch: the publisher restarted (the sequencer compares payloads; a
+// file's lines keep the batch's ts of them). Going back, even past the window, to a batch read
+// under its very ts is that batch again, a duplicate: without it, one line copied to much later in
+// a file started a new run there, and the resident blocks began again from empty. So does a line
+// of an earlier run: a batch timed before this run's first cannot start a new one.
 
 /** What to do with one event line. */
 export type SeqVerdict =
@@ -30,14 +30,10 @@ interface SourceSeqs {
   max: number;
   /** The seq of the last event applied (lines without indexes: its next ones apply). */
   open: number;
-  /**
-   * Per slot (seq modulo the window), the seq it holds, its batch's ts and the event indexes read
-   * of it.
-   */
+  /** Per slot (seq modulo the window), the seq it holds and the event indexes read of it. */
   seqs: Float64Array;
-  tss: Float64Array;
   idxs: (Set<number> | null)[];
-  /** The run's batches read, further back than the slots. */
+  /** The ts of the run's batches read, by seq: the slots' and further back. */
   history: SeqHistory;
   /** The ts of the run's first batch read. */
   since: number;
@@ -110,7 +106,7 @@ export class SeqDedup {
       (seq < s.max && ((seq === 0 && s.open !== 0) || s.max - seq > RESTART_WINDOW)) ||
       // Back behind the batch last read, to a seq read under another ts. (A line whose seq was
       // corrupted upwards meets its true batch going forward, and stays a duplicate.)
-      (seq < s.open && s.seqs[seq % SLOTS] === seq && s.tss[seq % SLOTS] !== ts)
+      (seq < s.open && s.seqs[seq % SLOTS] === seq && s.history.tsOf(seq) !== ts)
     ) {
       // Back to a batch of this run read under the same ts: that batch again (a copied line); or
       // to one timed before this run began: a batch of an earlier run (a stale copy). (Within
@@ -133,7 +129,6 @@ export class SeqDedup {
     if (!seen) {
       s.history.note(seq, ts);
       s.seqs[slot] = seq;
-      s.tss[slot] = ts;
       s.idxs[slot] = idx === null ? null : new Set([idx]);
     } else if (idx === null || idxs === null) {
       // A line without an index can only be told from its batch's next ones while that is open.
@@ -165,7 +160,6 @@ function newSource(seq: number, since: number): SourceSeqs {
     max: seq,
     open: -1,
     seqs: new Float64Array(SLOTS).fill(-1),
-    tss: new Float64Array(SLOTS),
     idxs: [],
     history: new SeqHistory(),
     since,
