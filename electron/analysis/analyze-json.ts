@@ -39,9 +39,11 @@ function perSource(s: SourceReport): Json {
   };
 }
 
-/** Lines of a file its reader did not apply (ReplayResult's counts). */
+/** Lines of a file its reader did not apply (ReplayResult has them). */
 export interface FileLinesNotApplied {
+  /** Unreadable lines, skipped. */
   skippedLines: number;
+  /** Lines of a batch read before. */
   duplicateLines: number;
 }
 

@@ -3,6 +3,7 @@
 import { Readable } from 'node:stream';
 import type { EventRecord } from '../../shared/events';
 import { missingCase, type IngestRecord } from '../../shared/records';
+import type { FileLinesNotApplied } from '../analysis/analyze-json';
 import type { CacheAnalysis, CacheAnalysisOptions } from '../analysis/cache-analysis';
 import type { CacheModel, CacheModelOptions } from '../model/cache-model';
 import { readEventLine } from './event-line';
@@ -93,16 +94,13 @@ export class BatchGrouper {
   }
 }
 
-/** What replayFile read. */
-export interface ReplayResult {
+/** What replayFile read, and the lines its reader did not apply. */
+export interface ReplayResult extends FileLinesNotApplied {
   kind: 'session' | 'capture';
   /** The session's header (null for a capture). */
   header: SessionHeader | null;
   problems: string[];
   events: number;
-  /** Lines the reader did not apply: skipped (unreadable) and duplicates (a batch read before). */
-  skippedLines: number;
-  duplicateLines: number;
 }
 
 /** Options of replayFile. */
