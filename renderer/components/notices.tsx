@@ -1,4 +1,6 @@
-// The banners under the header: what a file action, a source or the app has to tell the reader.
+// The notices in the window's corner: what a file action, a source or the app has to tell the
+// reader. They float over the view rather than push it down: a notice arriving while the reader
+// aims at a row must not move the row from under the pointer.
 // Which are kept and which show: lib/notice-list. An error stays until dismissed; other news goes
 // after INFO_MS, shown or still waiting behind newer ones (old news is not shown late).
 
@@ -79,8 +81,9 @@ export function NoticeBanners({
   dismiss: (id: number) => void;
 }) {
   const { shown, waiting } = shownNotices(notices);
+  if (shown.length === 0) return null;
   return (
-    <>
+    <div className="notices" data-testid="notices">
       {waiting > 0 && (
         <div className="banner banner-waiting muted" data-testid="notices-waiting">
           {plural(waiting, 'older notice')} behind these: each shows as one below goes
@@ -89,6 +92,6 @@ export function NoticeBanners({
       {shown.map((n) => (
         <NoticeBanner key={n.id} notice={n} dismiss={dismiss} />
       ))}
-    </>
+    </div>
   );
 }

@@ -171,6 +171,9 @@ describe('sessions in the browser', () => {
       junk,
       Buffer.from('this is not a session file at all \x00\x01\x02\xff', 'binary'),
     );
+    const mainTop = async () => (await page.locator('main.main').boundingBox())?.y;
+    const topBefore = await mainTop();
+    expect(topBefore).toBeGreaterThan(0);
     await chooseFile(page, 'Open session', junk);
     // The notice that names the file and says it was not opened (another alert naming the file,
     // gone once the live view is back, was taken for it first and left before it was read).
@@ -181,6 +184,8 @@ describe('sessions in the browser', () => {
       .first();
     await alert.waitFor({ timeout: 20_000 });
     expect(await alert.textContent()).toMatch(/could not open|not loaded/i);
+    // The notice floats over the view: what the reader was aiming at did not move.
+    expect(await mainTop()).toBe(topBefore);
     // News after it (a download's) shows beside the refusal, not in its place.
     await page.getByTestId('export-csv').click();
     await page
