@@ -29,6 +29,7 @@ import {
   seqField,
   tsField,
 } from './record-fields';
+import { CaptureGaps } from './capture-gaps';
 import { SeqDedup } from './seq-dedup';
 
 export interface CaptureReadResult {
@@ -42,9 +43,11 @@ export interface CaptureReadResult {
   duplicates: number;
   /** Events whose token_ids were dropped (only their count is kept). */
   tokenIdsDropped: number;
-  /** Jumps in a source's seqs (batches the capture lacks: gap records, each batch lost). */
+  /** Jumps in a source's seqs (gap records): batches that came late recovered, the others lost. */
   gaps: number;
   lostBatches: number;
+  /** Batches that came after later seqs of their source, into a gap: applied where they came. */
+  lateBatches: number;
   sources: string[];
 }
 
@@ -144,6 +147,7 @@ export async function importSeedCapture(
     tokenIdsDropped: 0,
     gaps: 0,
     lostBatches: 0,
+    lateBatches: 0,
     sources: [],
   };
   const sources = new Set<string>();
@@ -162,20 +166,27 @@ export async function importSeedCapture(
   };
   // Per source, the highest seq a line gave (an event's or an undecoded batch's). A capture holds
   // every batch it took, replayed ones included, so seqs it skips are batches it lost (a consumer
-  // that fell behind, a gap replay could not fill): a gap, as the sequencer made of them live.
-  // Engines publish no empty batch, so a missing seq is no batch without events.
+  // that fell behind, a gap replay could not fill): a gap, as the sequencer made of them live,
+  // unless they come later in the file (capture-gaps.ts). Engines publish no empty batch, so a
+  // missing seq is no batch without events.
   const highest = new Map<string, number>();
+  let lossyGaps = 0;
+  const gaps = new CaptureGaps((rec) => {
+    res.gaps += 1;
+    res.lostBatches += rec.lost;
+    if (rec.lost > 0) lossyGaps += 1;
+    onRecord({ k: 'gap', rec });
+  });
   const noteSeq = (source: string, seq: number, at: number, restart = false): void => {
     const before = highest.get(source);
     // A new run counts from 0: one whose first batches the capture missed has a gap, as live.
     const from = restart ? 0 : before === undefined ? seq : before + 1;
-    if (seq > from) {
-      const lost = seq - from;
-      res.gaps += 1;
-      res.lostBatches += lost;
-      onRecord({ k: 'gap', rec: { source, from, to: seq - 1, recovered: 0, lost, at } });
+    if (seq > from) gaps.missing(source, from, seq - 1, at);
+    else if (before !== undefined && seq < before && gaps.came(source, seq)) res.lateBatches += 1;
+    if (restart || before === undefined || seq > before) {
+      highest.set(source, seq);
+      gaps.passed(source, seq);
     }
-    if (restart || before === undefined || seq > before) highest.set(source, seq);
   };
   const readLine = (o: Obj, line: string, lineNo: number): void => {
     if (lineNo === 1 && o.format === SESSION_FORMAT) {
@@ -245,6 +256,8 @@ export async function importSeedCapture(
         return;
       }
       if (verdict === 'restart') {
+        // The old run's gaps can fill no more: given before its end.
+        gaps.close(source);
         onRecord({ k: 'reset', rec: { source, previousSeq: before ?? 0, at: time.ts } });
       }
       noteSeq(source, givenSeq, time.ts, verdict === 'restart');
@@ -286,13 +299,19 @@ export async function importSeedCapture(
     },
   );
   outOfReach.flush();
+  gaps.close();
   const dup = duplicateProblem(res.duplicates);
   if (dup) problems.addAlways(dup);
-  if (res.gaps > 0) {
+  if (res.lostBatches > 0) {
     const batches = `${res.lostBatches} batch${res.lostBatches === 1 ? '' : 'es'}`;
-    const jumps = `${res.gaps} jump${res.gaps === 1 ? '' : 's'} in seq`;
+    const jumps = `${lossyGaps} jump${lossyGaps === 1 ? '' : 's'} in seq`;
     problems.addAlways(
       `the capture lacks ${batches} (${jumps}): counted as gaps, the batches lost`,
+    );
+  }
+  if (res.lateBatches > 0) {
+    problems.addAlways(
+      `${res.lateBatches} batch${res.lateBatches === 1 ? '' : 'es'} came after later ones of their source: applied where they came, counted as recovered, not lost`,
     );
   }
   for (const p of endProblems(end, res.events)) problems.addAlways(p);

@@ -126,6 +126,54 @@ describe('capture import', () => {
     expect(loaded.analysis.input).toMatchObject({ gaps: 1, lostBatches: 7 });
   });
 
+  it('counts a batch that came after later ones (a replayed batch printed when it came) as recovered, not lost', async () => {
+    const line = (seq: number, ts: number, hash: number): string =>
+      `{"seq": ${seq}, "ts": ${ts}, "type": "BlockStored", "block_hashes": [${hash}], "parent_block_hash": null, "token_count": 16, "block_size": 16}`;
+    // 3 and 4 came before 2; 6 and 7 never came; 5 came last of all, after 8.
+    const seqs = [0, 1, 3, 4, 2, 8, 9, 5, 10];
+    const lines = seqs.map((seq, i) => line(seq, 100 + i, 1000 + seq));
+    const { recs, res } = await collect(lines.join('\n'));
+    expect(res.events).toBe(9);
+    expect(recs.filter((r) => r.k === 'reset')).toHaveLength(0);
+    const gaps = recs.filter((r) => r.k === 'gap').map((r) => r.rec);
+    expect(gaps).toEqual([
+      { source: 'seed', from: 2, to: 2, recovered: 1, lost: 0, at: 102 },
+      { source: 'seed', from: 5, to: 7, recovered: 1, lost: 2, at: 105 },
+    ]);
+    expect(res).toMatchObject({ gaps: 2, lostBatches: 2, lateBatches: 2 });
+    expect(res.problems).toContain(
+      'the capture lacks 2 batches (1 jump in seq): counted as gaps, the batches lost',
+    );
+    expect(res.problems).toContain(
+      '2 batches came after later ones of their source: applied where they came, counted as recovered, not lost',
+    );
+    const loaded = await loadIntoModel(Buffer.from(lines.join('\n')), {
+      kind: 'capture',
+      captureSource: 'seed',
+    });
+    expect(loaded.model.kpis()).toMatchObject({ storedBlocks: 9, gaps: 2, lost: 2 });
+    expect(loaded.analysis.input).toMatchObject({ gaps: 2, lostBatches: 2 });
+  });
+
+  it('gives a gap once the seqs have passed it by more than a late batch can come back', async () => {
+    const line = (seq: number): string =>
+      `{"seq": ${seq}, "ts": ${seq}, "type": "BlockStored", "block_hashes": [${seq + 1}], "parent_block_hash": null, "token_count": 16, "block_size": 16}`;
+    const seqs = [0, 2];
+    for (let seq = 3; seq <= 70; seq++) seqs.push(seq);
+    const recs: SessionRecord[] = [];
+    await importSeedCapture(Buffer.from(seqs.map(line).join('\n')), (r) => recs.push(r), {
+      source: 'seed',
+    });
+    // Seq 1 can come back until seq 65 (RESTART_WINDOW = 64 past it); seq 66 gives its gap.
+    const at = recs.findIndex((r) => r.k === 'gap');
+    expect(recs[at]).toEqual({
+      k: 'gap',
+      rec: { source: 'seed', from: 1, to: 1, recovered: 0, lost: 1, at: 2 },
+    });
+    expect(recs[at - 1]).toMatchObject({ k: 'event', rec: { seq: 65 } });
+    expect(recs[at + 1]).toMatchObject({ k: 'event', rec: { seq: 66 } });
+  });
+
   it('reads an engine restart whose first batches the capture missed as a restart, not duplicates', async () => {
     // As `kvscope capture` wrote it of a publisher restarted after seq 9, its seqs 0 and 1 missed.
     const line = (seq: number, ts: number, hash: number): string =>
