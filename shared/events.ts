@@ -131,6 +131,11 @@ export interface GapRecord {
   lost: number;
   /** Event time (ts of the batch that revealed the gap), seconds. */
   at: number;
+  /**
+   * Event time of the source's last batch before the gap, where the record comes after later
+   * batches (a capture's gap, given once no late batch can fill it); otherwise the model knows it.
+   */
+  since?: number;
 }
 
 /** The publisher started again at seq 0 (an engine restart): not a gap. */

@@ -217,8 +217,10 @@ export class CacheModel {
     c.recovered += g.recovered;
     const detail = `seq ${g.from}–${g.to} missing: ${g.recovered} recovered, ${g.lost} lost`;
     const m: Marker = { t: g.at, kind: 'gap', source: g.source, detail };
-    // The batch before the gap was the source's last one applied: the lost ones lie in between.
-    if (g.lost > 0 && rows.levelTs !== null && rows.levelTs < g.at) m.from = rows.levelTs;
+    // The batch before the gap was the source's last one applied (unless the record says when it
+    // was): the lost ones lie in between.
+    const since = g.since ?? rows.levelTs;
+    if (g.lost > 0 && since !== null && since < g.at) m.from = since;
     this.mark(m);
   }
 

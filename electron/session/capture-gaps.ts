@@ -11,8 +11,9 @@ import { RESTART_WINDOW } from './seq-dedup';
 interface OpenGap {
   from: number;
   to: number;
-  /** Event time of the batch that revealed it. */
+  /** Event time of the batch that revealed it, and of the source's batch before it. */
   at: number;
+  since: number | null;
   /** Seqs of it that came late. */
   came: Set<number>;
 }
@@ -23,11 +24,11 @@ export class CaptureGaps {
 
   constructor(private readonly onGap: (g: GapRecord) => void) {}
 
-  /** Seqs from..to of source are missing, as the batch at `at` revealed. */
-  missing(source: string, from: number, to: number, at: number): void {
+  /** Seqs from..to of source are missing, as the batch at `at` revealed (since: the one before). */
+  missing(source: string, from: number, to: number, at: number, since: number | null): void {
     let gaps = this.open.get(source);
     if (gaps === undefined) this.open.set(source, (gaps = []));
-    gaps.push({ from, to, at, came: new Set() });
+    gaps.push({ from, to, at, since, came: new Set() });
   }
 
   /** A batch of source with a seq below its highest: true when an open gap was waiting for it. */
@@ -59,6 +60,8 @@ export class CaptureGaps {
   private give(source: string, g: OpenGap): void {
     const recovered = g.came.size;
     const lost = g.to - g.from + 1 - recovered;
-    this.onGap({ source, from: g.from, to: g.to, recovered, lost, at: g.at });
+    const rec: GapRecord = { source, from: g.from, to: g.to, recovered, lost, at: g.at };
+    if (g.since !== null) rec.since = g.since;
+    this.onGap(rec);
   }
 }

@@ -299,7 +299,10 @@ function parseRecordOrThrow(
       if ('error' in at) throw new BadLine(`gap at an unusable time: ${at.error}`);
       const recovered = countField(o.recovered, 'recovered');
       const lost = countField(o.lost, 'lost');
-      return ok({ k: 'gap', rec: { source, from, to, at: at.ts, recovered, lost } });
+      const rec: GapRecord = { source, from, to, at: at.ts, recovered, lost };
+      const since = o.since === undefined ? null : tsField(o.since);
+      if (since !== null && 'ts' in since) rec.since = since.ts;
+      return ok({ k: 'gap', rec });
     }
     case 'reset': {
       if (source === undefined) throw new BadLine('reset without source');

@@ -170,6 +170,8 @@ export async function importSeedCapture(
   // unless they come later in the file (capture-gaps.ts). Engines publish no empty batch, so a
   // missing seq is no batch without events.
   const highest = new Map<string, number>();
+  /** Event time of each source's highest seq: the batch before a gap that follows it. */
+  const highestAt = new Map<string, number>();
   let lossyGaps = 0;
   const gaps = new CaptureGaps((rec) => {
     res.gaps += 1;
@@ -181,10 +183,12 @@ export async function importSeedCapture(
     const before = highest.get(source);
     // A new run counts from 0: one whose first batches the capture missed has a gap, as live.
     const from = restart ? 0 : before === undefined ? seq : before + 1;
-    if (seq > from) gaps.missing(source, from, seq - 1, at);
+    if (seq > from)
+      gaps.missing(source, from, seq - 1, at, restart ? null : (highestAt.get(source) ?? null));
     else if (before !== undefined && seq < before && gaps.came(source, seq)) res.lateBatches += 1;
     if (restart || before === undefined || seq > before) {
       highest.set(source, seq);
+      highestAt.set(source, at);
       gaps.passed(source, seq);
     }
   };

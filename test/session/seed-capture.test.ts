@@ -111,7 +111,9 @@ describe('capture import', () => {
     ];
     const { recs, res } = await collect(lines.join('\n'));
     const gaps = recs.filter((r) => r.k === 'gap').map((r) => r.rec);
-    expect(gaps).toEqual([{ source: 'seed', from: 14, to: 20, recovered: 0, lost: 7, at: 2.1 }]);
+    expect(gaps).toEqual([
+      { source: 'seed', from: 14, to: 20, recovered: 0, lost: 7, at: 2.1, since: 1.3 },
+    ]);
     expect(recs.filter((r) => r.k === 'reset')).toHaveLength(1);
     expect(res).toMatchObject({ gaps: 1, lostBatches: 7 });
     expect(res.problems).toContain(
@@ -137,8 +139,8 @@ describe('capture import', () => {
     expect(recs.filter((r) => r.k === 'reset')).toHaveLength(0);
     const gaps = recs.filter((r) => r.k === 'gap').map((r) => r.rec);
     expect(gaps).toEqual([
-      { source: 'seed', from: 2, to: 2, recovered: 1, lost: 0, at: 102 },
-      { source: 'seed', from: 5, to: 7, recovered: 1, lost: 2, at: 105 },
+      { source: 'seed', from: 2, to: 2, recovered: 1, lost: 0, at: 102, since: 101 },
+      { source: 'seed', from: 5, to: 7, recovered: 1, lost: 2, at: 105, since: 103 },
     ]);
     expect(res).toMatchObject({ gaps: 2, lostBatches: 2, lateBatches: 2 });
     expect(res.problems).toContain(
@@ -152,6 +154,12 @@ describe('capture import', () => {
       captureSource: 'seed',
     });
     expect(loaded.model.kpis()).toMatchObject({ storedBlocks: 9, gaps: 2, lost: 2 });
+    // The lost stretch is shaded from the batch before the gap (seq 4, at 103) to the one after.
+    const lossy = loaded.model.series({ rangeSec: null }).markers.filter((m) => m.kind === 'gap');
+    expect(lossy.map((m) => [m.t, m.from])).toEqual([
+      [102, undefined],
+      [105, 103],
+    ]);
     expect(loaded.analysis.input).toMatchObject({ gaps: 2, lostBatches: 2 });
   });
 
@@ -168,7 +176,7 @@ describe('capture import', () => {
     const at = recs.findIndex((r) => r.k === 'gap');
     expect(recs[at]).toEqual({
       k: 'gap',
-      rec: { source: 'seed', from: 1, to: 1, recovered: 0, lost: 1, at: 2 },
+      rec: { source: 'seed', from: 1, to: 1, recovered: 0, lost: 1, at: 2, since: 0 },
     });
     expect(recs[at - 1]).toMatchObject({ k: 'event', rec: { seq: 65 } });
     expect(recs[at + 1]).toMatchObject({ k: 'event', rec: { seq: 66 } });

@@ -45,7 +45,7 @@ function workload(rec: Recording, model: CacheModel): void {
     rec.record(batch(b));
     model.apply(batch(b));
   }
-  const gap = { source: 'a', from: 7, to: 9, recovered: 1, lost: 2, at: 102 };
+  const gap = { source: 'a', from: 7, to: 9, recovered: 1, lost: 2, at: 102, since: 101 };
   rec.record({ k: 'gap', rec: gap });
   model.apply({ k: 'gap', rec: gap });
   const reset = { source: 'b', previousSeq: 40, at: 103 };
