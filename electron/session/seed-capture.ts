@@ -170,8 +170,11 @@ export async function importSeedCapture(
   // unless they come later in the file (capture-gaps.ts). Engines publish no empty batch, so a
   // missing seq is no batch without events.
   const highest = new Map<string, number>();
-  /** Event time of each source's highest seq: the batch before a gap that follows it. */
-  const highestAt = new Map<string, number>();
+  /**
+   * Per source, the latest event time of its events delivered: where a gap's lost stretch begins,
+   * as the model takes it from the batches it applied when the gap comes at once.
+   */
+  const appliedTs = new Map<string, number>();
   let lossyGaps = 0;
   const gaps = new CaptureGaps((rec) => {
     res.gaps += 1;
@@ -183,12 +186,10 @@ export async function importSeedCapture(
     const before = highest.get(source);
     // A new run counts from 0: one whose first batches the capture missed has a gap, as live.
     const from = restart ? 0 : before === undefined ? seq : before + 1;
-    if (seq > from)
-      gaps.missing(source, from, seq - 1, at, restart ? null : (highestAt.get(source) ?? null));
+    if (seq > from) gaps.missing(source, from, seq - 1, at, appliedTs.get(source) ?? null);
     else if (before !== undefined && seq < before && gaps.came(source, seq)) res.lateBatches += 1;
     if (restart || before === undefined || seq > before) {
       highest.set(source, seq);
-      highestAt.set(source, at);
       gaps.passed(source, seq);
     }
   };
@@ -267,6 +268,7 @@ export async function importSeedCapture(
       noteSeq(source, givenSeq, time.ts, verdict === 'restart');
     }
     lastTs = time.ts;
+    appliedTs.set(source, Math.max(time.ts, appliedTs.get(source) ?? time.ts));
     const rec: EventRecord = { source, seq, ts: time.ts, dp_rank: rank, idx: eventIdx, event };
     res.events += 1;
     onRecord({ k: 'event', rec });

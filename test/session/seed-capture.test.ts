@@ -140,7 +140,7 @@ describe('capture import', () => {
     const gaps = recs.filter((r) => r.k === 'gap').map((r) => r.rec);
     expect(gaps).toEqual([
       { source: 'seed', from: 2, to: 2, recovered: 1, lost: 0, at: 102, since: 101 },
-      { source: 'seed', from: 5, to: 7, recovered: 1, lost: 2, at: 105, since: 103 },
+      { source: 'seed', from: 5, to: 7, recovered: 1, lost: 2, at: 105, since: 104 },
     ]);
     expect(res).toMatchObject({ gaps: 2, lostBatches: 2, lateBatches: 2 });
     expect(res.problems).toContain(
@@ -154,11 +154,12 @@ describe('capture import', () => {
       captureSource: 'seed',
     });
     expect(loaded.model.kpis()).toMatchObject({ storedBlocks: 9, gaps: 2, lost: 2 });
-    // The lost stretch is shaded from the batch before the gap (seq 4, at 103) to the one after.
+    // The lost stretch is shaded from the latest batch before the gap (seq 2, late, at 104) to the
+    // one after.
     const lossy = loaded.model.series({ rangeSec: null }).markers.filter((m) => m.kind === 'gap');
     expect(lossy.map((m) => [m.t, m.from])).toEqual([
       [102, undefined],
-      [105, 103],
+      [105, 104],
     ]);
     expect(loaded.analysis.input).toMatchObject({ gaps: 2, lostBatches: 2 });
   });
@@ -196,7 +197,9 @@ describe('capture import', () => {
     expect(recs.filter((r) => r.k === 'reset')).toHaveLength(1);
     // The new run counts from 0, as live: its missed start is a gap.
     const gaps = recs.filter((r) => r.k === 'gap').map((r) => r.rec);
-    expect(gaps).toEqual([{ source: 'seed', from: 0, to: 1, recovered: 0, lost: 2, at: 2002 }]);
+    expect(gaps).toEqual([
+      { source: 'seed', from: 0, to: 1, recovered: 0, lost: 2, at: 2002, since: 1009 },
+    ]);
     // Resident is the new engine's 11 blocks alone, as the live capture and serve count it.
     const loaded = await loadIntoModel(Buffer.from(text), {
       kind: 'capture',
