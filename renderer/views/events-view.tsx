@@ -257,6 +257,10 @@ export function EventsView({ at, onClearAt, notify }: Props) {
         >
           {frozen ? '▶ Resume' : '❚❚ Pause'}
         </button>
+        {/* The exports and the count always start a line of their own: the count's text grows as
+            the list is held (why, and what left the log since), and on the filters' line it was
+            cut to a few letters in a wide window. Always there, the line moves nothing. */}
+        <span className="filters-break" aria-hidden="true" />
         <ExportButtons
           what="events"
           testId="export-events"
