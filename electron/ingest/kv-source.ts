@@ -38,9 +38,10 @@ export interface KvSourceOptions {
   takeBatch?: (seq: number, payload: Uint8Array) => number;
   /**
    * An earlier subscription to this same stream (a reconnect): its counters go on, and the stream
-   * continues from its last settled seq (null: it settled none).
+   * continues from its last settled seq (null: it settled none). lastPayload, that seq's batch,
+   * tells at the first gap whether the engine restarted meanwhile (sequencer.ts).
    */
-  resume?: { lastSeq: number | null; counters: SourceCounters };
+  resume?: { lastSeq: number | null; lastPayload?: Uint8Array; counters: SourceCounters };
 }
 
 type StatusListener = (s: SourceHealth) => void;
@@ -196,7 +197,8 @@ export class KvSource {
     );
     if (opts.resume !== undefined) {
       Object.assign(this.counters, opts.resume.counters);
-      if (opts.resume.lastSeq !== null) this.seq.resumeAfter(BigInt(opts.resume.lastSeq));
+      const { lastSeq, lastPayload } = opts.resume;
+      if (lastSeq !== null) this.seq.resumeAfter(BigInt(lastSeq), lastPayload);
     }
   }
 
@@ -204,6 +206,11 @@ export class KvSource {
   lastSeq(): number | null {
     const last = this.seq.lastSeq;
     return last === null || last < 0n ? null : Number(last);
+  }
+
+  /** The payload of the last settled seq's batch, while it is kept (see resume). */
+  lastPayload(): Uint8Array | undefined {
+    return this.seq.lastItem();
   }
 
   /** Opens the socket (connect or bind) and starts receiving. Rejects (state error) if it cannot. */

@@ -13,7 +13,12 @@
 //   that fills the next hole is delivered, held live batches behind it follow; a frame that
 //   skips ahead tells that the engine no longer holds what it skipped: lost, counted once. The
 //   exchange is over when nothing is held any more (its remaining frames are not needed), at
-//   its end marker, or when it makes no progress for `replayIdleMs`;
+//   its end marker, or when it makes no progress for `replayIdleMs`. With `same`, an exchange
+//   (a gap's or a probe's) asks from `last` itself: an answer whose batch under `last` is another one tells that the
+//   publisher restarted while we were not reading (a paused consumer, a disconnect) and its new
+//   run has passed our last seq. That is a RESET, and the new run is asked for from seq 0 (what
+//   the live stream missed of it, a gap); read as a gap of the old run, the new engine's blocks
+//   were added to the old one's;
 // - every replayed seq is checked against the request: below its start, not above the previous
 //   frame of the answer, or beyond the newest seq seen live: rejected (counted, never applied,
 //   never moving `lost`). A hole inside an answer (frames dropped on the way) is asked for
@@ -98,6 +103,8 @@ interface Exchange {
   rejected: number;
   /** Times this gap was asked again because an answer lost frames on the way. */
   retries: number;
+  /** The settled seq asked again to tell the same run from a restarted one (null: none). */
+  check: bigint | null;
 }
 
 /** Seqs next..to, delivered from a replay before their live copies came (see the header). */
@@ -183,10 +190,18 @@ export class Sequencer<T> {
    * else lost) and a seq at or below it a restart, never a mid-stream join that keeps the old
    * state and adds the new on top of it.
    */
-  resumeAfter(seq: bigint): void {
+  resumeAfter(seq: bigint, item?: T): void {
     if (this.last !== null) return;
     this.last = seq;
     this.liveHigh = seq;
+    // Kept to tell, at the first gap's answer, whether the engine restarted meanwhile.
+    if (item !== undefined) this.keep(seq, item);
+  }
+
+  /** The batch delivered under the last settled seq, when it is still kept (with `same`). */
+  lastItem(): T | undefined {
+    const last = this.last;
+    return last !== null && this.kept(last) ? this.recentItem[this.slotOf(last)] : undefined;
   }
 
   /** A batch arrived on the live stream. */
@@ -242,6 +257,14 @@ export class Sequencer<T> {
       this.reject(ex);
       this.endExchange(ex, false, now);
       return false;
+    }
+    if (ex.check !== null) {
+      const check = ex.check;
+      ex.check = null;
+      if (seq === check && !this.sameAsDelivered(seq, item)) {
+        this.restartedMeanwhile(item, now);
+        return false;
+      }
     }
     const last = this.last as bigint;
     if (ex.lastReplayed !== null && seq > ex.lastReplayed + 1n && seq > last + 1n) {
@@ -325,15 +348,18 @@ export class Sequencer<T> {
   private ask(kind: Exchange['kind'], now: number, retries = 0): void {
     const last = this.last as bigint;
     const high = this.liveHigh as bigint;
+    // Asks for its last settled batch again, to check the run (see the header).
+    const check = this.kept(last) ? last : null;
     const ex: Exchange = {
       id: this.nextId++,
       kind,
-      start: last + 1n,
+      start: check ?? last + 1n,
       upTo: high > last ? high : last,
       lastReplayed: null,
       lastProgress: now,
       rejected: 0,
       retries,
+      check,
     };
     this.ex = ex;
     this.out.request(ex.id, ex.start);
@@ -393,15 +419,31 @@ export class Sequencer<T> {
     }
   }
 
+  /**
+   * The publisher restarted while we were not reading: `item`, its batch under `last`, is not the
+   * one delivered. What is held is the new run's; the new run is asked for from seq 0 (a probe's
+   * answer when nothing is held: a gap's exchange ends as soon as nothing is).
+   */
+  private restartedMeanwhile(item: T, now: number): void {
+    this.ex = null;
+    this.settleAhead();
+    this.closeRun(null);
+    this.out.reset(this.last as bigint, item);
+    this.last = -1n;
+    if (this.held.size > 0) this.ask('gap', now);
+    else {
+      // Nothing of the new run came live yet: the newest live seq was the old run's.
+      this.liveHigh = -1n;
+      this.ask('probe', now);
+    }
+  }
+
   private backwards(seq: bigint, item: T, bytes: number, now: number): void {
     const ref = this.liveHigh as bigint;
     let isReset: boolean;
     if (ref - seq > this.resetWindow) isReset = true;
     else if (this.opts.same === undefined) isReset = seq === 0n && ref > 0n;
-    else {
-      const slot = Number(seq & this.ringMask);
-      isReset = this.recentSeq[slot] !== seq || !this.opts.same(this.recentItem[slot] as T, item);
-    }
+    else isReset = !this.sameAsDelivered(seq, item);
     if (!isReset) {
       this.out.duplicate(seq);
       return;
@@ -431,12 +473,33 @@ export class Sequencer<T> {
   /** `seq` is delivered: it is the last settled seq, kept for `same`. */
   private settle(seq: bigint, item: T, recovered: boolean): void {
     this.last = seq;
-    if (this.opts.same !== undefined) {
-      const slot = Number(seq & this.ringMask);
-      this.recentSeq[slot] = seq;
-      this.recentItem[slot] = item;
-    }
+    this.keep(seq, item);
     this.out.deliver(seq, item, recovered);
+  }
+
+  /** Keeps the batch delivered under seq for `same` (a ring of recent seqs). */
+  private keep(seq: bigint, item: T): void {
+    if (this.opts.same === undefined) return;
+    const slot = this.slotOf(seq);
+    this.recentSeq[slot] = seq;
+    this.recentItem[slot] = item;
+  }
+
+  /** Whether the batch delivered under seq is still kept (with `same`). */
+  private kept(seq: bigint): boolean {
+    return this.opts.same !== undefined && seq >= 0n && this.recentSeq[this.slotOf(seq)] === seq;
+  }
+
+  /** Whether item is the batch delivered under seq (false when that one is not kept). */
+  private sameAsDelivered(seq: bigint, item: T): boolean {
+    const same = this.opts.same;
+    return (
+      same !== undefined && this.kept(seq) && same(this.recentItem[this.slotOf(seq)] as T, item)
+    );
+  }
+
+  private slotOf(seq: bigint): number {
+    return Number(seq & this.ringMask);
   }
 
   /** A replayed `seq` (= last + 1) newer than every live arrival: delivered, counted later. */

@@ -55,6 +55,8 @@ interface Retired {
   health: SourceHealth;
   config: SourceConfig;
   lastSeq: number | null;
+  /** That seq's payload, while kept: tells a restart meanwhile at the first gap. */
+  lastPayload: Uint8Array | undefined;
   /** Event time of its last batch (null before one). */
   lastTs: number | null;
 }
@@ -255,7 +257,7 @@ export class Connections {
     const counters = was.health.counters;
     const c = was.config;
     if (c.endpoint === config.endpoint && c.mode === config.mode && c.topic === config.topic) {
-      return { lastSeq: was.lastSeq, counters };
+      return { lastSeq: was.lastSeq, lastPayload: was.lastPayload, counters };
     }
     if (was.lastSeq === null) return { lastSeq: null, counters };
     this.deps.sink.record({
@@ -321,6 +323,7 @@ export class Connections {
         health,
         config: s.cfg,
         lastSeq: s.lastSeq(),
+        lastPayload: s.lastPayload(),
         lastTs: s.lastBatchTs,
       });
     }

@@ -657,3 +657,115 @@ describe('sequencer resumed after a reconnect', () => {
     }
   });
 });
+
+describe('sequencer with a publisher that restarted while we were not reading', () => {
+  const same = (a: string, b: string): boolean => a === b;
+
+  it('asks a gap from its last batch; the same batch answering, it merges the rest as before', () => {
+    const t = make({ replay: true, same });
+    t.feed(0, 1, 4);
+    expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 1 }]);
+    // The engine's batch 1 is the one delivered: the same run, 2 and 3 recovered.
+    t.s.replayedBatch(1, 1n, 'live1', 0);
+    t.replay(1, [2, 3, 4]);
+    expect(t.delivered()).toEqual([0, 1, 2, 3, 4]);
+    expect(t.of('reset')).toEqual([]);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 2, to: 3, recovered: 2, lost: 0 }]);
+  });
+
+  it('reads another batch under the last seq as a restart, and asks for the new run from 0', () => {
+    const t = make({ replay: true, same });
+    t.feed(0, 1, 2);
+    // The new engine, past our last seq by the time we read again.
+    t.feed(7, 8);
+    expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 2 }]);
+    expect(t.s.replayedBatch(1, 2n, 'new2', 0)).toBe(false);
+    expect(t.of('reset')).toEqual([{ k: 'reset', previous: 2 }]);
+    expect(t.of('request').at(-1)).toEqual({ k: 'request', id: 2, from: 0 });
+    // The rest of the first answer is not read: the second one gives the new run.
+    expect(t.s.replayedBatch(1, 3n, 'new3', 0)).toBe(false);
+    for (let q = 0; q <= 6; q++) t.s.replayedBatch(2, BigInt(q), `new${q}`, 0);
+    t.s.replayEnded(2, true, 0);
+    expect(t.of('deliver').map((d) => d.item)).toEqual([
+      'live0',
+      'live1',
+      'live2',
+      ...[0, 1, 2, 3, 4, 5, 6].map((q) => `new${q}`),
+      'live7',
+      'live8',
+    ]);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 0, to: 6, recovered: 7, lost: 0 }]);
+    expect(t.s.waiting).toBe(false);
+    // Live goes on in the new run.
+    t.feed(9);
+    expect(t.delivered().at(-1)).toBe(9);
+    expect(t.of('reset')).toHaveLength(1);
+  });
+
+  it('counts what the new run no longer holds as lost', () => {
+    const t = make({ replay: true, same });
+    t.feed(0, 1, 2, 30);
+    t.s.replayedBatch(1, 2n, 'new2', 0);
+    // Its buffer begins at 25 now.
+    t.replay(2, [25, 26, 27, 28, 29, 30]);
+    expect(t.of('reset')).toEqual([{ k: 'reset', previous: 2 }]);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 0, to: 29, recovered: 5, lost: 25 }]);
+    expect(t.delivered().slice(3)).toEqual([25, 26, 27, 28, 29, 30]);
+  });
+
+  it('cannot tell when the engine no longer holds the last seq: the answer merges as before', () => {
+    const t = make({ replay: true, same });
+    t.feed(0, 1, 2, 9);
+    t.replay(1, [5, 6, 7, 8, 9]);
+    expect(t.of('reset')).toEqual([]);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 3, to: 8, recovered: 4, lost: 2 }]);
+  });
+
+  it('checks a resumed stream against the batch kept from before it (a reconnect)', () => {
+    const kept = make({ replay: true, same });
+    kept.feed(0, 1, 2);
+    expect(kept.s.lastItem()).toBe('live2');
+
+    const t = make({ replay: true, same });
+    t.s.resumeAfter(10n, 'old10');
+    t.feed(20);
+    expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 10 }]);
+    t.s.replayedBatch(1, 10n, 'new10', 0);
+    expect(t.of('reset')).toEqual([{ k: 'reset', previous: 10 }]);
+
+    const same10 = make({ replay: true, same });
+    same10.s.resumeAfter(10n, 'old10');
+    same10.feed(13);
+    same10.s.replayedBatch(1, 10n, 'old10', 0);
+    same10.replay(1, [11, 12, 13]);
+    expect(same10.of('reset')).toEqual([]);
+    expect(same10.delivered()).toEqual([11, 12, 13]);
+  });
+});
+
+describe('sequencer probing a publisher that restarted while we were not reading', () => {
+  it('reads another batch under the last seq in a probe answer as a restart, and takes the new run', () => {
+    const same = (a: string, b: string): boolean => a === b;
+    const t = make({ replay: true, same });
+    t.feed(...Array.from({ length: 101 }, (_, q) => q));
+    expect(t.s.probe(0)).toBe(true);
+    expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 100 }]);
+    // The new engine published 0..100 while we were not reading, and went quiet.
+    expect(t.s.replayedBatch(1, 100n, 'new100', 0)).toBe(false);
+    expect(t.of('reset')).toEqual([{ k: 'reset', previous: 100 }]);
+    expect(t.of('request').at(-1)).toEqual({ k: 'request', id: 2, from: 0 });
+    t.replay(2, [0, 1, 2, 3, 4]);
+    expect(
+      t
+        .of('deliver')
+        .map((d) => d.item)
+        .slice(101),
+    ).toEqual([0, 1, 2, 3, 4].map((q) => `replay${q}`));
+    // Its next batch live is the next one of the new run: not another restart (the old run's
+    // newest seq was 100), nor a gap.
+    t.feed(5);
+    expect(t.delivered().at(-1)).toBe(5);
+    expect(t.of('reset')).toHaveLength(1);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 0, to: 4, recovered: 5, lost: 0 }]);
+  });
+});

@@ -84,6 +84,53 @@ async function publishAndSettle(n: number): Promise<void> {
   await waitFor(() => (last?.sources[0]?.counters.messages ?? 0) >= before + n, `${n} batches`);
 }
 
+/**
+ * A simulator with a replay endpoint, connected with it, restarted (so its truth and what the
+ * service received start together) and `batches` published until the service shows its resident.
+ */
+async function connectReplaying(
+  seed: number,
+  batches: number,
+): Promise<{ replaying: SimPublisher; id: string; resident: () => number }> {
+  const replaying = await SimPublisher.start({
+    format: 'array',
+    hash: 'int',
+    rate: 0,
+    seed,
+    replay: true,
+  });
+  const resident = (): number =>
+    Object.values(replaying.stats().ranks[0]?.resident ?? {}).reduce((a, b) => a + b, 0);
+  try {
+    const id = await connectSim(replaying, 'engine-r', { replay: true });
+    replaying.restart();
+    await replaying.publish(batches);
+    await expect.poll(() => service.kpis().residentBlocks, { timeout: 5000 }).toBe(resident());
+    return { replaying, id, resident };
+  } catch (e) {
+    await replaying.close();
+    throw e;
+  }
+}
+
+/**
+ * Disconnects source `id`, runs `meanwhile`, connects it again and publishes until it receives,
+ * then 20 batches more; returns the messages it had received before.
+ */
+async function awayAndBack(
+  id: string,
+  publisher: SimPublisher,
+  meanwhile: () => Promise<void>,
+): Promise<number> {
+  await service.disconnect(id);
+  await meanwhile();
+  const before = last?.sources.find((s) => s.id === id)?.counters.messages ?? 0;
+  await service.connect(id);
+  await untilReceived(id, publisher, before);
+  await publisher.publish(20);
+  return before;
+}
+
 const simResident = (): number =>
   Object.values(sim.stats().ranks[0]?.resident ?? {}).reduce((a, b) => a + b, 0);
 
@@ -199,27 +246,10 @@ describe('sources that go away', () => {
   });
 
   it('goes on from where a disconnected source stopped: what it missed is recovered over replay', async () => {
-    const replaying = await SimPublisher.start({
-      format: 'array',
-      hash: 'int',
-      rate: 0,
-      seed: 14,
-      replay: true,
-    });
+    const { replaying, id, resident } = await connectReplaying(14, 300);
     try {
-      const id = await connectSim(replaying, 'engine-r', { replay: true });
-      replaying.restart();
-      await replaying.publish(300);
-      const resident = (): number =>
-        Object.values(replaying.stats().ranks[0]?.resident ?? {}).reduce((a, b) => a + b, 0);
-      await expect.poll(() => service.kpis().residentBlocks, { timeout: 5000 }).toBe(resident());
-      await service.disconnect(id);
       // Published while nobody listened: every one of these removes or stores blocks.
-      await replaying.publish(400);
-      const before = last?.sources.find((s) => s.id === id)?.counters.messages ?? 0;
-      await service.connect(id);
-      await untilReceived(id, replaying, before);
-      await replaying.publish(20);
+      const before = await awayAndBack(id, replaying, () => replaying.publish(400));
       // Taken up as a new stream, the 400 were never asked for and the old blocks stayed beside
       // the new ones (twice the engine's cache).
       await expect.poll(() => service.kpis().residentBlocks, { timeout: 5000 }).toBe(resident());
@@ -227,6 +257,29 @@ describe('sources that go away', () => {
       expect(c?.recovered).toBeGreaterThanOrEqual(400);
       expect([c?.lost, c?.resets]).toEqual([0, 1]);
       expect(c?.messages).toBeGreaterThan(before);
+    } finally {
+      await replaying.close();
+    }
+  });
+
+  it('reads an engine restarted while disconnected, whose new seqs passed the old ones, as a restart', async () => {
+    const { replaying, id, resident } = await connectReplaying(16, 100);
+    try {
+      const resets = last?.sources.find((s) => s.id === id)?.counters.resets ?? 0;
+      // A new engine process meanwhile, past the old one's last seq by the time we listen again.
+      await awayAndBack(id, replaying, async () => {
+        replaying.restart();
+        await replaying.publish(300);
+      });
+      // Read as a gap of the old run, the new engine's batches were "recovered" into it and its
+      // blocks added to the old engine's: twice the cache.
+      await expect.poll(() => service.kpis().residentBlocks, { timeout: 5000 }).toBe(resident());
+      const c = last?.sources.find((s) => s.id === id)?.counters;
+      expect(c?.resets).toBe(resets + 1);
+      expect(c?.lost).toBe(0);
+      expect(
+        service.series({ rangeSec: null }).markers.filter((m) => m.kind === 'reset'),
+      ).toHaveLength(resets + 1);
     } finally {
       await replaying.close();
     }
