@@ -100,6 +100,33 @@ export async function readSession(
     }
     onRecord(r, line);
   };
+  let firstHeaderLine = '';
+  /**
+   * A header after the first: two recordings joined into one file (cat a b). Another recording's
+   * app started from nothing (it joined its engines mid-stream, and missed what they did while no
+   * app read them): each of its sources starts over at its first batch after the header, read as
+   * a restart, so a seq the first recording had read too is no duplicate (nothing of the second
+   * is dropped) and no block of the first is kept that the second never saw removed. The same
+   * header again is the same recording again (a file joined with itself): its lines are copies.
+   */
+  const joined = (v: Record<string, unknown>, line: string, lineNo: number): void => {
+    if (line === firstHeaderLine) {
+      problems.addAlways(
+        `line ${lineNo}: the session's header again (the session joined with itself?): its batches read again are duplicates`,
+      );
+      return;
+    }
+    const h = header as SessionHeader;
+    for (const src of readHeader(v).header.sources) {
+      const known = h.sources.findIndex((x) => x.id === src.id);
+      if (known < 0) h.sources.push(src);
+      else h.sources[known] = src;
+    }
+    dedup.startOverAll();
+    problems.addAlways(
+      `line ${lineNo}: another recording's header (two sessions joined): each source starts over at its first batch after it, read as a restart`,
+    );
+  };
   const outOfReach = new OutOfReachBatches(problems, (rec) => deliver({ k: 'undecoded', rec }, ''));
   const end = await readLines(
     input,
@@ -120,6 +147,7 @@ export async function readSession(
         if (!isHeader(v)) throw new NotASessionError('first line is not a header');
         const h = readHeader(v);
         header = h.header;
+        firstHeaderLine = line;
         for (const p of h.problems) problems.addAlways(p);
         return;
       }
@@ -129,8 +157,7 @@ export async function readSession(
           : NOT_AN_OBJECT;
       if (typeof parsed === 'string') {
         if (isHeader(v)) {
-          // Two sessions joined into one file (cat a b): the second's lines go on as the first's.
-          skip(`line ${lineNo}: another session header (two sessions joined?) (skipped)`);
+          joined(v, line, lineNo);
           return;
         }
         // JSON.parse may have rounded a long number the reason names (a gap's seq past 2^53):

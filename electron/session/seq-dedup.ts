@@ -37,6 +37,8 @@ interface SourceSeqs {
   history: SeqHistory;
   /** The ts of the run's first batch read. */
   since: number;
+  /** Another recording was joined on: the next event starts a new run, whatever its seq. */
+  startOver: boolean;
 }
 
 /** Batches of a run kept at most (16 bytes each): a copied line further back is a restart. */
@@ -103,6 +105,7 @@ export class SeqDedup {
       s = newSource(seq, ts);
       this.bySource.set(source, s);
     } else if (
+      s.startOver ||
       (seq < s.max && ((seq === 0 && s.open !== 0) || s.max - seq > RESTART_WINDOW)) ||
       // Back behind the batch last read, to a seq read under another ts. (A line whose seq was
       // corrupted upwards meets its true batch going forward, and stays a duplicate.)
@@ -111,7 +114,8 @@ export class SeqDedup {
       // Back to a batch of this run read under the same ts: that batch again (a copied line); or
       // to one timed before this run began: a batch of an earlier run (a stale copy). (Within
       // the window, a batch never read is a late one of this run, as before.)
-      if (seq < s.max && (s.history.tsOf(seq) === ts || ts < s.since)) return this.duplicate();
+      if (!s.startOver && seq < s.max && (s.history.tsOf(seq) === ts || ts < s.since))
+        return this.duplicate();
       s = newSource(seq, ts);
       this.bySource.set(source, s);
       this.read(s, seq, idx, ts);
@@ -149,6 +153,14 @@ export class SeqDedup {
     this.bySource.delete(source);
   }
 
+  /**
+   * Another recording joined on: every source read so far starts a new run at its next event,
+   * whatever its seq (the verdict 'restart').
+   */
+  startOverAll(): void {
+    for (const s of this.bySource.values()) s.startOver = true;
+  }
+
   private duplicate(): 'duplicate' {
     this.duplicates += 1;
     return 'duplicate';
@@ -163,5 +175,6 @@ function newSource(seq: number, since: number): SourceSeqs {
     idxs: [],
     history: new SeqHistory(),
     since,
+    startOver: false,
   };
 }

@@ -194,10 +194,41 @@ describe('duplicate seqs in files', () => {
     expect(cap.recs.filter((x) => x.k === 'reset')).toHaveLength(0);
   });
 
-  it('names a second session header, as of two sessions joined, and reads on', async () => {
-    const r = await session([header, ev(1, T0, '1'), header, ev(2, T0 + 1, '2')]);
-    expect(hashesOf(r.events)).toEqual(['1', '2']);
-    expect(r.problems).toContain('line 3: another session header (two sessions joined?) (skipped)');
+  it('reads another recording joined on (cat a b) from its own start: nothing of it dropped, nothing of the first kept', async () => {
+    const first = [header];
+    for (let seq = 0; seq < 100; seq++) first.push(ev(seq, T0 + seq, String(1000 + seq)));
+    // The second recording, of another app run: the same source id, seqs the first read too, and
+    // its blocks are its own (the app joined the engine mid-stream).
+    const second = [JSON.stringify(makeHeader('0.1.0', new Date(3_600_000), []))];
+    for (let seq = 50; seq < 80; seq++) second.push(ev(seq, T0 + 3600 + seq, String(9000 + seq)));
+    const r = await session([...first, ...second]);
+    expect(r.events).toHaveLength(130);
+    expect(r.counts.duplicates).toBe(0);
+    expect(r.counts.resets).toBe(1);
+    expect(r.problems).toContain(
+      "line 102: another recording's header (two sessions joined): each source starts over at its first batch after it, read as a restart",
+    );
+    const loaded = await loadIntoModel(Buffer.from([...first, ...second].join('\n')));
+    const alone = await loadIntoModel(Buffer.from(second.join('\n')));
+    expect(loaded.model.kpis()).toMatchObject({
+      storedBlocks: 130,
+      residentBlocks: alone.model.kpis().residentBlocks,
+    });
+    expect(loaded.analysis.report().totals.residentBlocks).toBe(30);
+  });
+
+  it('reads a session joined with itself (cat s s) as copies: its figures are its own', async () => {
+    const lines = [header];
+    for (let seq = 0; seq < 100; seq++) lines.push(ev(seq, T0 + seq, String(1000 + seq)));
+    const clean = await loadIntoModel(Buffer.from(lines.join('\n')));
+    const r = await session([...lines, ...lines]);
+    expect(r.counts.duplicates).toBe(100);
+    expect(r.counts.resets).toBe(0);
+    expect(r.problems).toContain(
+      "line 102: the session's header again (the session joined with itself?): its batches read again are duplicates",
+    );
+    const loaded = await loadIntoModel(Buffer.from([...lines, ...lines].join('\n')));
+    expect(loaded.model.kpis()).toEqual(clean.model.kpis());
   });
 
   it('counts a line of an earlier run, copied after a restart, as a duplicate: it starts no run', async () => {
