@@ -24,14 +24,17 @@ function sourceColumns(ids: readonly string[], names: ReadonlyMap<string, string
 
 /**
  * CSV text of the model's series for q (default: whole session, up to 48 h of 1 s points);
- * `names` maps source ids to the names the user gave them (unknown ids stay ids).
+ * `names` maps source ids to the names the user gave them (unknown ids stay ids). nowTs, live:
+ * the event time now, so the rows end at the last complete second, as the charts do (the second
+ * still filling would read as a full one at a fraction of its rate).
  */
 export function ratesCsv(
   model: CacheModel,
   names: ReadonlyMap<string, string> = new Map(),
   q: SeriesQuery = { rangeSec: null, maxPoints: 48 * 3600 },
+  nowTs?: number,
 ): string {
-  const s = model.series(q);
+  const s = model.series(q, nowTs);
   const cols = sourceColumns(s.sources, names);
   // time_s stays first (what scripts read before the ISO time was added).
   const head = ['time_s', 'time', 'bin_s', 'stored_per_s', 'removed_per_s'];

@@ -256,7 +256,9 @@ export class KvScopeService {
 
   /** The rates CSV of the view shown, live sources by the names the user gave them. */
   ratesCsv(): string {
-    return ratesCsv(this.view.model, this.sourceNames());
+    // Live: up to the last complete second, as the charts (series above).
+    const now = this.view.isLive ? this.live.eventTimeNow() : undefined;
+    return ratesCsv(this.view.model, this.sourceNames(), undefined, now);
   }
 
   /** Writes the view's events that match `filter` to `target`, as CSV or JSON. */

@@ -28,6 +28,22 @@ describe('the rates CSV', () => {
     ]);
   });
 
+  it('ends live at the last complete second: the one still filling is no row', () => {
+    const m = new CacheModel();
+    for (let i = 0; i < 3; i++) m.apply(batch([stored('a', T0 + i, [`${i}a`, `${i}b`])]));
+    // Half of the second T0 + 3 has come (and the second before it has settled).
+    m.apply(batch([stored('a', T0 + 3.05, ['3a'])]));
+    const times = (csv: string) =>
+      csv
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((r) => Number(r.split(',')[0]));
+    expect(times(ratesCsv(m, new Map(), undefined, T0 + 3.5))).toEqual([T0, T0 + 1, T0 + 2]);
+    // An opened session (no now) ends with its last second.
+    expect(times(ratesCsv(m)).at(-1)).toBe(T0 + 3);
+  });
+
   it('keeps ids where no name is known and tells two sources of one name apart', () => {
     const m = new CacheModel();
     m.apply(batch([stored('p1', T0, ['1'])]));
