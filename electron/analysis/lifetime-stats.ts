@@ -50,6 +50,8 @@ export class LifetimeStats {
   private picked: number[] | null = null;
   private n = 0;
   private readonly buckets = new Array<number>(LIFETIME_BOUNDS_S.length + 1).fill(0);
+  /** Samples equal to each bound (in the next bucket above): Prometheus' `le` counts them in. */
+  private readonly atBound = new Array<number>(LIFETIME_BOUNDS_S.length).fill(0);
   /**
    * Made at the first sample past the bound (or a merge that needs it): 33 KB per part, and a
    * fleet has a part per (source, medium), most never past the bound.
@@ -67,6 +69,8 @@ export class LifetimeStats {
     this.total += sec;
     const b = lifetimeBucket(sec);
     this.buckets[b] = (this.buckets[b] as number) + 1;
+    if (b > 0 && sec === LIFETIME_BOUNDS_S[b - 1])
+      this.atBound[b - 1] = (this.atBound[b - 1] as number) + 1;
     this.picked = null;
     if (this.samples !== null) {
       if (this.pool.n <= EXACT_SAMPLES) {
@@ -128,6 +132,11 @@ export class LifetimeStats {
     return this.buckets;
   }
 
+  /** Per bound of LIFETIME_BOUNDS_S, the samples equal to it (counted in the bucket above it). */
+  boundCounts(): readonly number[] {
+    return this.atBound;
+  }
+
   /** Sum of every lifetime, seconds (a Prometheus histogram's _sum). */
   get sumS(): number {
     return this.total;
@@ -146,6 +155,8 @@ export class LifetimeStats {
       out.total += p.total;
       for (let i = 0; i < out.buckets.length; i += 1)
         out.buckets[i] = (out.buckets[i] as number) + (p.buckets[i] as number);
+      for (let i = 0; i < out.atBound.length; i += 1)
+        out.atBound[i] = (out.atBound[i] as number) + (p.atBound[i] as number);
       if (p.samples === null) exact = false;
     }
     if (samples && exact && out.n <= EXACT_SAMPLES) {

@@ -28,7 +28,12 @@ export function analysisMetrics(analysis: CacheAnalysis): AnalysisMetrics {
     out.duplicateStores.push({ source: s.name, count: s.duplicateStores });
   }
   for (const [medium, l] of analysis.lifetimeCounters()) {
-    out.lifetimes.push({ medium, counts: l.bucketCounts(), sumSec: l.sumS });
+    out.lifetimes.push({
+      medium,
+      counts: l.bucketCounts(),
+      atBounds: l.boundCounts(),
+      sumSec: l.sumS,
+    });
   }
   return out;
 }

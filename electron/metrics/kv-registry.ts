@@ -219,6 +219,7 @@ export class KvMetricsRegistry {
     return (this.snap.analysis?.lifetimes ?? []).map((h) => ({
       labels: { medium: h.medium },
       counts: h.counts,
+      atBounds: h.atBounds,
       sum: h.sumSec,
     }));
   }

@@ -270,6 +270,7 @@ function boundedAnalysis(a: AnalysisMetrics): AnalysisMetrics {
     lifetimes: foldMedia(a.lifetimes, (x, y) => ({
       medium: x.medium,
       counts: x.counts.map((n, i) => n + (y.counts[i] ?? 0)),
+      atBounds: x.atBounds.map((n, i) => n + (y.atBounds[i] ?? 0)),
       sumSec: x.sumSec + y.sumSec,
     })),
   };

@@ -54,6 +54,8 @@ export interface LifetimeHistogram {
    * then the open bucket: LIFETIME_BOUNDS_S.length + 1 counts.
    */
   counts: readonly number[];
+  /** Per bound, the samples equal to it (in the bucket above it): Prometheus' `le` takes them in. */
+  atBounds: readonly number[];
   /** Sum of the samples, seconds. */
   sumSec: number;
 }

@@ -8,6 +8,11 @@ import type { Metric, Registry, RegistryContentType } from 'prom-client';
 export interface HistogramRow {
   labels: Record<string, string>;
   counts: readonly number[];
+  /**
+   * Per bound, the samples equal to it where counts put them in the bucket above (the analysis'
+   * rule): the `le` series, "less than or equal", counts them at that bound.
+   */
+  atBounds?: readonly number[];
   sum: number;
 }
 
@@ -45,7 +50,7 @@ function histogramValues(cfg: SnapshotHistogramConfig) {
       acc += row.counts[i] ?? 0;
       values.push({
         labels: { ...row.labels, le: bound },
-        value: acc,
+        value: acc + (row.atBounds?.[i] ?? 0),
         metricName: `${cfg.name}_bucket`,
       });
     });

@@ -26,7 +26,12 @@ describe('the analysis metrics', () => {
       { source: 'b', count: 1 },
     ]);
     expect(m.lifetimes).toEqual([
-      { medium: 'GPU', counts: [0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0], sumSec: 9.5 },
+      {
+        medium: 'GPU',
+        counts: [0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0],
+        atBounds: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        sumSec: 9.5,
+      },
     ]);
     const snap = {
       at: 0,
@@ -50,6 +55,37 @@ describe('the analysis metrics', () => {
       labels: { medium: 'GPU' },
       value: 9.5,
     });
+  });
+
+  it('counts a lifetime equal to a bound at that `le`, as Prometheus reads it (the analysis puts it above)', async () => {
+    const a = new CacheAnalysis();
+    a.apply(batch([stored('a', 100, ['1', '2', '3'])]));
+    a.apply(batch([removed('a', 101, ['1'])])); // 1 s
+    a.apply(batch([removed('a', 105, ['2'])])); // 5 s
+    a.apply(batch([removed('a', 160, ['3'])])); // 60 s
+    // The analysis' own histogram: a sample equal to a bound in the bucket above it.
+    const gpu = a.report().lifetimes.find((l) => l.medium === 'GPU')?.histogram ?? [];
+    expect(gpu.filter((b) => b.count > 0).map((b) => b.upperS)).toEqual([2, 10, 120]);
+    const snap = {
+      at: 0,
+      sources: [],
+      engines: [],
+      analysis: analysisMetrics(a),
+    };
+    const samples = parsePromText(await new KvMetricsRegistry().render(snap)).samples;
+    const le = (bound: string) =>
+      samples.find(
+        (s) => s.name === 'kvscope_block_lifetime_seconds_bucket' && s.labels.le === bound,
+      )?.value;
+    expect(['0.5', '1', '2', '5', '10', '60', '+Inf'].map(le)).toEqual([
+      undefined,
+      1,
+      1,
+      2,
+      2,
+      3,
+      3,
+    ]);
   });
 
   it("takes the engine's num_gpu_blocks as the GPU capacity of the what-if", () => {

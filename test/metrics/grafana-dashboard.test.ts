@@ -90,6 +90,7 @@ const FULL: MetricsSnapshot = {
       {
         medium: 'GPU',
         counts: [1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+        atBounds: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
         sumSec: 4000.5,
       },
     ],

@@ -78,6 +78,8 @@ describe('the KV Scope registry', () => {
             {
               medium: 'GPU',
               counts: [1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 3],
+              // One of the two in [2, 5) s is 2 s exactly: Prometheus' `le="2"` holds it.
+              atBounds: [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
               sumSec: 9000,
             },
           ],
@@ -88,7 +90,7 @@ describe('the KV Scope registry', () => {
     const bucket = (le: string) =>
       find(samples, 'kvscope_block_lifetime_seconds_bucket', { le, medium: 'GPU' })[0]?.value;
     expect([bucket('1'), bucket('2'), bucket('5'), bucket('3600'), bucket('+Inf')]).toEqual([
-      1, 1, 3, 3, 6,
+      1, 2, 3, 3, 6,
     ]);
     expect(find(samples, 'kvscope_block_lifetime_seconds_count')[0]?.value).toBe(6);
     expect(find(samples, 'kvscope_block_lifetime_seconds_sum')[0]?.value).toBe(9000);
