@@ -14,11 +14,11 @@
 //   skips ahead tells that the engine no longer holds what it skipped: lost, counted once. The
 //   exchange is over when nothing is held any more (its remaining frames are not needed), at
 //   its end marker, or when it makes no progress for `replayIdleMs`. With `same`, an exchange
-//   (a gap's or a probe's) asks from `last` itself: an answer whose batch under `last` is another one tells that the
-//   publisher restarted while we were not reading (a paused consumer, a disconnect) and its new
-//   run has passed our last seq. That is a RESET, and the new run is asked for from seq 0 (what
-//   the live stream missed of it, a gap); read as a gap of the old run, the new engine's blocks
-//   were added to the old one's;
+//   (a gap's or a probe's) asks from `last` itself: an answer whose batch under `last` is
+//   another one tells that the publisher restarted while we were not reading (a paused
+//   consumer, a disconnect) and its new run has passed our last seq. That is a RESET, and the
+//   new run is asked for from seq 0 (what the live stream missed of it, a gap); read as a gap of
+//   the old run, the new engine's blocks were added to the old one's;
 // - every replayed seq is checked against the request: below its start, not above the previous
 //   frame of the answer, or beyond the newest seq seen live: rejected (counted, never applied,
 //   never moving `lost`). A hole inside an answer (frames dropped on the way) is asked for
