@@ -60,7 +60,7 @@ export const ANALYSIS_METRICS = {
   kvscope_duplicate_stores_total: counter('New stores of a hash another source holds now.'),
   kvscope_block_lifetime_seconds: {
     kind: 'histogram',
-    help: 'Seconds from the new store that made a block resident to its removal, per medium over all sources (a sample equal to a bound counts in the next bucket).',
+    help: 'Seconds from the new store that made a block resident to its removal, per medium over all sources.',
     byMedium: true,
   },
 } as const satisfies Record<string, MetricSpec>;

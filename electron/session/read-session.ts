@@ -100,22 +100,24 @@ export async function readSession(
     }
     onRecord(r, line);
   };
-  let firstHeaderLine = '';
+  /** The headers read so far, as their lines: one met again is a recording read again. */
+  const headerLines = new Set<string>();
   /**
    * A header after the first: two recordings joined into one file (cat a b). Another recording's
    * app started from nothing (it joined its engines mid-stream, and missed what they did while no
    * app read them): each of its sources starts over at its first batch after the header, read as
    * a restart, so a seq the first recording had read too is no duplicate (nothing of the second
-   * is dropped) and no block of the first is kept that the second never saw removed. The same
-   * header again is the same recording again (a file joined with itself): its lines are copies.
+   * is dropped) and no block of the first is kept that the second never saw removed. A header
+   * met before is that recording again (cat a a, cat a b b): its lines are copies.
    */
   const joined = (v: Record<string, unknown>, line: string, lineNo: number): void => {
-    if (line === firstHeaderLine) {
+    if (headerLines.has(line)) {
       problems.addAlways(
-        `line ${lineNo}: the session's header again (the session joined with itself?): its batches read again are duplicates`,
+        `line ${lineNo}: a header read before again (a session joined with itself?): its batches read again are duplicates`,
       );
       return;
     }
+    headerLines.add(line);
     const h = header as SessionHeader;
     for (const src of readHeader(v).header.sources) {
       const known = h.sources.findIndex((x) => x.id === src.id);
@@ -147,7 +149,7 @@ export async function readSession(
         if (!isHeader(v)) throw new NotASessionError('first line is not a header');
         const h = readHeader(v);
         header = h.header;
-        firstHeaderLine = line;
+        headerLines.add(line);
         for (const p of h.problems) problems.addAlways(p);
         return;
       }
