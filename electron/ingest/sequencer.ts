@@ -127,6 +127,12 @@ export class Sequencer<T> {
   /** Delivered from a replay, waiting for their live copies; always ends at `last`. */
   private ahead: Ahead | null = null;
   private probeAllowed = false;
+  /**
+   * A restart found by a replay answer (restartedMeanwhile), said just before the new run's first
+   * output, with its first batch: the reset is dated at the new run's start, not at the batch
+   * that revealed it (which came as late as our last seq). `revealedBy` dates it if none comes.
+   */
+  private pendingReset: { previous: bigint; revealedBy: T } | null = null;
   private nextId = 1;
   private readonly idleMs: number;
   private readonly probeReach: bigint;
@@ -332,6 +338,7 @@ export class Sequencer<T> {
   /** Give up on the open exchange: held batches are delivered, what is missing is lost. */
   giveUp(): void {
     this.ex = null;
+    this.sayReset(null);
     // Live copies of what is ahead will not come any more (closing, or a restarted publisher).
     this.settleAhead();
     const tail = this.held.lastSeq();
@@ -372,6 +379,8 @@ export class Sequencer<T> {
 
   private endExchange(ex: Exchange, clean: boolean, now: number): void {
     this.ex = null;
+    // Held batches settle below, the reset before them; with none held it is said now.
+    if (this.held.size === 0) this.sayReset(null);
     if (!clean) {
       // A bad answer settles everything held and asks nothing more until the stream moves on.
       this.probeAllowed = false;
@@ -428,7 +437,7 @@ export class Sequencer<T> {
     this.ex = null;
     this.settleAhead();
     this.closeRun(null);
-    this.out.reset(this.last as bigint, item);
+    this.pendingReset = { previous: this.last as bigint, revealedBy: item };
     this.last = -1n;
     if (this.held.size > 0) this.ask('gap', now);
     else {
@@ -458,6 +467,7 @@ export class Sequencer<T> {
 
   /** Settle `seq` (delivered live or recovered), closing or extending the run of missed seqs. */
   private advance(seq: bigint, item: T, recovered: boolean): void {
+    this.sayReset(item);
     const last = this.last;
     if (last !== null && seq > last + 1n && this.runFrom === null) this.runFrom = last + 1n;
     if (recovered) {
@@ -504,6 +514,7 @@ export class Sequencer<T> {
 
   /** A replayed `seq` (= last + 1) newer than every live arrival: delivered, counted later. */
   private deliverAhead(seq: bigint, item: T): void {
+    this.sayReset(item);
     if (this.ahead === null) this.ahead = { next: seq, to: seq };
     else this.ahead.to = seq;
     this.settle(seq, item, true);
@@ -544,8 +555,17 @@ export class Sequencer<T> {
     if (this.ahead === null) this.emitRun(this.last as bigint, revealedBy);
   }
 
+  /** Says a restart found by a replay answer, dated by `first` (the new run's first output). */
+  private sayReset(first: T | null): void {
+    const r = this.pendingReset;
+    if (r === null) return;
+    this.pendingReset = null;
+    this.out.reset(r.previous, first ?? r.revealedBy);
+  }
+
   /** Report the open run of missed seqs as ending at `to`. */
   private emitRun(to: bigint, revealedBy: T | null): void {
+    this.sayReset(revealedBy);
     const from = this.runFrom;
     if (from === null) return;
     const recovered = this.runRecovered;

@@ -13,6 +13,8 @@ type Ev =
 
 function make(opts: SequencerOptions<string>) {
   const log: Ev[] = [];
+  /** The batch each reset was dated by, in order. */
+  const resetItems: string[] = [];
   const s = new Sequencer<string>(opts, {
     deliver: (seq, item, recovered) =>
       log.push({ k: 'deliver', seq: Number(seq), recovered, item }),
@@ -24,7 +26,10 @@ function make(opts: SequencerOptions<string>) {
         recovered: g.recovered,
         lost: g.lost,
       }),
-    reset: (previous) => log.push({ k: 'reset', previous: Number(previous) }),
+    reset: (previous, item) => {
+      resetItems.push(item);
+      log.push({ k: 'reset', previous: Number(previous) });
+    },
     duplicate: (seq) => log.push({ k: 'dup', seq: Number(seq) }),
     rejected: () => log.push({ k: 'rejected' }),
     badSeq: (seq, _item, newest) =>
@@ -44,7 +49,7 @@ function make(opts: SequencerOptions<string>) {
   };
   const lost = () => of('gap').reduce((n, g) => n + g.lost, 0);
   const recovered = () => of('gap').reduce((n, g) => n + g.recovered, 0);
-  return { s, log, feed, delivered, of, replay, lost, recovered };
+  return { s, log, feed, delivered, of, replay, lost, recovered, resetItems };
 }
 
 describe('sequencer on absurd seqs', () => {
@@ -680,12 +685,17 @@ describe('sequencer with a publisher that restarted while we were not reading', 
     t.feed(7, 8);
     expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 2 }]);
     expect(t.s.replayedBatch(1, 2n, 'new2', 0)).toBe(false);
-    expect(t.of('reset')).toEqual([{ k: 'reset', previous: 2 }]);
     expect(t.of('request').at(-1)).toEqual({ k: 'request', id: 2, from: 0 });
     // The rest of the first answer is not read: the second one gives the new run.
     expect(t.s.replayedBatch(1, 3n, 'new3', 0)).toBe(false);
+    // The reset is said with the new run's first batch, and dated by it (not by new2).
+    expect(t.of('reset')).toEqual([]);
     for (let q = 0; q <= 6; q++) t.s.replayedBatch(2, BigInt(q), `new${q}`, 0);
     t.s.replayEnded(2, true, 0);
+    expect(t.of('reset')).toEqual([{ k: 'reset', previous: 2 }]);
+    expect(t.resetItems).toEqual(['new0']);
+    const at = t.log.findIndex((e) => e.k === 'reset');
+    expect(t.log[at + 1]).toMatchObject({ k: 'deliver', item: 'new0' });
     expect(t.of('deliver').map((d) => d.item)).toEqual([
       'live0',
       'live1',
@@ -709,6 +719,7 @@ describe('sequencer with a publisher that restarted while we were not reading', 
     // Its buffer begins at 25 now.
     t.replay(2, [25, 26, 27, 28, 29, 30]);
     expect(t.of('reset')).toEqual([{ k: 'reset', previous: 2 }]);
+    expect(t.resetItems).toEqual(['replay25']);
     expect(t.of('gap')).toEqual([{ k: 'gap', from: 0, to: 29, recovered: 5, lost: 25 }]);
     expect(t.delivered().slice(3)).toEqual([25, 26, 27, 28, 29, 30]);
   });
@@ -731,7 +742,12 @@ describe('sequencer with a publisher that restarted while we were not reading', 
     t.feed(20);
     expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 10 }]);
     t.s.replayedBatch(1, 10n, 'new10', 0);
+    // The new run's replay brings nothing: the reset is said as the exchange ends, before the
+    // held live batch, the new run's first applied (0..19 lost), which dates it.
+    t.replay(2, []);
     expect(t.of('reset')).toEqual([{ k: 'reset', previous: 10 }]);
+    expect(t.resetItems).toEqual(['live20']);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 0, to: 19, recovered: 0, lost: 20 }]);
 
     const same10 = make({ replay: true, same });
     same10.s.resumeAfter(10n, 'old10');
@@ -752,9 +768,10 @@ describe('sequencer probing a publisher that restarted while we were not reading
     expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 100 }]);
     // The new engine published 0..100 while we were not reading, and went quiet.
     expect(t.s.replayedBatch(1, 100n, 'new100', 0)).toBe(false);
-    expect(t.of('reset')).toEqual([{ k: 'reset', previous: 100 }]);
     expect(t.of('request').at(-1)).toEqual({ k: 'request', id: 2, from: 0 });
     t.replay(2, [0, 1, 2, 3, 4]);
+    expect(t.of('reset')).toEqual([{ k: 'reset', previous: 100 }]);
+    expect(t.resetItems).toEqual(['replay0']);
     expect(
       t
         .of('deliver')
@@ -767,5 +784,15 @@ describe('sequencer probing a publisher that restarted while we were not reading
     expect(t.delivered().at(-1)).toBe(5);
     expect(t.of('reset')).toHaveLength(1);
     expect(t.of('gap')).toEqual([{ k: 'gap', from: 0, to: 4, recovered: 5, lost: 0 }]);
+
+    // An answer with nothing of the new run (nothing held either): the reset is said as it ends,
+    // dated by the batch that revealed it.
+    const empty = make({ replay: true, same });
+    empty.feed(0, 1, 2);
+    empty.s.probe(0);
+    empty.s.replayedBatch(1, 2n, 'new2', 0);
+    empty.replay(2, []);
+    expect(empty.of('reset')).toEqual([{ k: 'reset', previous: 2 }]);
+    expect(empty.resetItems).toEqual(['new2']);
   });
 });
