@@ -9,6 +9,7 @@ import {
   readHeader,
   type SessionHeader,
   type SessionRecord,
+  type SessionSource,
 } from './format';
 import { MAX_LINE_BYTES, readLines, type SessionInput } from './line-reader';
 import { parseLossless } from './lossless-json';
@@ -44,6 +45,13 @@ export interface SessionReadResult {
   counts: SessionCounts;
 }
 
+/** Adds a source to the header's, or puts it in the place of the one of its id (a later name). */
+function takeSource(h: SessionHeader, src: SessionSource): void {
+  const known = h.sources.findIndex((s) => s.id === src.id);
+  if (known < 0) h.sources.push(src);
+  else h.sources[known] = src;
+}
+
 /**
  * Stream a session file's records to onRecord, each with the line it was read from; rejects with
  * NotASessionError when it is not one.
@@ -72,14 +80,10 @@ export async function readSession(
   const deliver = (r: SessionRecord, line: string): void => {
     outOfReach.flush();
     switch (r.k) {
-      case 'source': {
-        const h = header as SessionHeader;
+      case 'source':
         // A later line of a known id renames it (the name an llm-d topic gave).
-        const known = h.sources.findIndex((s) => s.id === r.rec.id);
-        if (known < 0) h.sources.push(r.rec);
-        else h.sources[known] = r.rec;
+        takeSource(header as SessionHeader, r.rec);
         break;
-      }
       case 'event':
         counts.events += 1;
         break;
@@ -118,12 +122,7 @@ export async function readSession(
       return;
     }
     headerLines.add(line);
-    const h = header as SessionHeader;
-    for (const src of readHeader(v).header.sources) {
-      const known = h.sources.findIndex((x) => x.id === src.id);
-      if (known < 0) h.sources.push(src);
-      else h.sources[known] = src;
-    }
+    for (const src of readHeader(v).header.sources) takeSource(header as SessionHeader, src);
     dedup.startOverAll();
     problems.addAlways(
       `line ${lineNo}: another recording's header (two sessions joined): each source starts over at its first batch after it, read as a restart`,

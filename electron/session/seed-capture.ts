@@ -308,16 +308,16 @@ export async function importSeedCapture(
   gaps.close();
   const dup = duplicateProblem(res.duplicates);
   if (dup) problems.addAlways(dup);
+  const batches = (n: number): string => `${n} batch${n === 1 ? '' : 'es'}`;
   if (res.lostBatches > 0) {
-    const batches = `${res.lostBatches} batch${res.lostBatches === 1 ? '' : 'es'}`;
     const jumps = `${lossyGaps} jump${lossyGaps === 1 ? '' : 's'} in seq`;
     problems.addAlways(
-      `the capture lacks ${batches} (${jumps}): counted as gaps, the batches lost`,
+      `the capture lacks ${batches(res.lostBatches)} (${jumps}): counted as gaps, the batches lost`,
     );
   }
   if (res.lateBatches > 0) {
     problems.addAlways(
-      `${res.lateBatches} batch${res.lateBatches === 1 ? '' : 'es'} came after later ones of their source: applied where they came, counted as recovered, not lost`,
+      `${batches(res.lateBatches)} came after later ones of their source: applied where they came, counted as recovered, not lost`,
     );
   }
   for (const p of endProblems(end, res.events)) problems.addAlways(p);
