@@ -377,6 +377,8 @@ export type FileResult =
       name: string;
       /** Parts of an opened file that could not be read (its problems list says which). */
       problems: number;
+      /** Opened from the state its last open kept (the open cache), not by reading it through. */
+      restored?: true;
     }
   /**
    * A dialog closed without a choice (no name), or a load the user stopped (its name, and

@@ -33,7 +33,9 @@ export function fileResultNotice(
         r.problems > 0
           ? ` with ${r.problems} problem${r.problems === 1 ? '' : 's'}: ${problemsAt}`
           : '';
-      return { text: `${verb} ${r.name}${problems}`, kind: 'info' };
+      // Said, so that an open in a second is not mistaken for one that read nothing.
+      const restored = r.restored ? ' (as its last open left it)' : '';
+      return { text: `${verb} ${r.name}${restored}${problems}`, kind: 'info' };
     }
   }
 }
@@ -43,8 +45,11 @@ export function done(
   action: Extract<FileResult, { status: 'done' }>['action'],
   name: string,
   problems = 0,
+  restored = false,
 ): FileResult {
-  return { status: 'done', action, name, problems };
+  return restored
+    ? { status: 'done', action, name, problems, restored }
+    : { status: 'done', action, name, problems };
 }
 
 /** A failed result with the error's message. */

@@ -4,9 +4,11 @@
 // well, with the same reason).
 import path from 'node:path';
 import type { Command } from 'commander';
-import { CacheAnalysis, type CapacityOverride } from '../analysis/cache-analysis';
+import type { CacheAnalysis, CapacityOverride } from '../analysis/cache-analysis';
 import { toAnalyzeJson } from '../analysis/analyze-json';
-import { replayFile } from '../session/load';
+import { analyzeCached } from '../session/cached-open';
+import { codeIdOf, OpenCache } from '../session/open-cache';
+import { defaultDataDir } from '../service/data-dir';
 import type { SessionSource } from '../session/format';
 import { regularFileSize } from '../session/regular-file';
 import { namedReport, sourceLabels } from './analyze-names';
@@ -17,6 +19,9 @@ interface AnalyzeFlags {
   json?: boolean;
   thrashWindow: number;
   capacity: CapacityOverride[];
+  /** False with --no-cache. */
+  cache: boolean;
+  cacheDir?: string;
 }
 
 function seconds(v: string): number {
@@ -58,6 +63,11 @@ export function registerAnalyze(program: Command): void {
       parseCapacity,
       [],
     )
+    .option(
+      '--cache-dir <dir>',
+      'keep the analysis of a file here, so that the same file is analyzed again without replaying it (default: open-cache in the data folder)',
+    )
+    .option('--no-cache', 'replay the file, neither reading nor keeping a kept analysis')
     .action((file: string, flags: AnalyzeFlags) => runAnalyze(file, flags));
 }
 
@@ -78,16 +88,11 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   }
   // Capacities are set once the file has said which sources and media it holds (a typo is an
   // error then, never silently ignored); they are read only when the report is made.
-  const analysis = new CacheAnalysis({ thrashWindowS: flags.thrashWindow });
   const progress = terminalProgress(process.stderr, file, size);
-  const removed: string[] = [];
   // Only the analysis: the model and its event log are for the screens.
-  const r = await replayFile(file, (rec) => analysis.apply(rec), {
-    // As the screens do: a source the session marks removed leaves every total there.
-    onSourceRemoved: (id) => {
-      analysis.removeSource(id);
-      removed.push(id);
-    },
+  const r = await analyzeCached(file, {
+    analysisOptions: { thrashWindowS: flags.thrashWindow },
+    cache: await analyzeCache(flags),
     onProgress: progress ? (f) => progress.update(f) : undefined,
   })
     .catch((e: unknown) => {
@@ -95,6 +100,7 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
       throw new Error(`could not analyze ${file}: ${e instanceof Error ? e.message : String(e)}`);
     })
     .finally(() => progress?.done());
+  const { analysis, removed } = r;
   for (const p of r.problems) err(p);
   // The text names sources as the screens do: a session's by its header, a capture's after the
   // file (cap.jsonl, cap.jsonl#1), as an import names them. The JSON keys them by id, as the
@@ -128,6 +134,20 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
         read: r,
       });
   await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
+  // The next analyze of this file reads it back: wait until it is kept (a failure only costs that).
+  await r.kept;
+}
+
+/** Where analyses are kept (--cache-dir, else the data folder's), or null with --no-cache. */
+async function analyzeCache(flags: AnalyzeFlags): Promise<OpenCache | null> {
+  if (!flags.cache) return null;
+  // The built CLI is one bundle: __filename is it.
+  const codeId = await codeIdOf(typeof __filename === 'string' ? __filename : undefined);
+  if (codeId === null) return null;
+  return new OpenCache({
+    dir: flags.cacheDir ?? path.join(defaultDataDir(), 'open-cache'),
+    codeId,
+  });
 }
 
 /** A capture's sources named after its file, as importing it names them (capture#1: cap.jsonl#1). */

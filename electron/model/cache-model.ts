@@ -28,7 +28,7 @@ import { NO_ID, type SharedHashIds } from '../collections/shared-hash-ids';
 import { Forest } from './forest';
 import { NODE_MASK, NONE } from './node-table';
 import { hashMatcher } from './hash-query';
-import { Residency, UNSPECIFIED_MEDIUM, type ResidentSlot } from './residency';
+import { Residency, UNSPECIFIED_MEDIUM, type ResidentSlot, type SlotMaker } from './residency';
 import { ResidentIdSlot, slotBit } from './resident-id-slot';
 import { SETTLE_SEC, buildSeries, type SeriesView } from './series';
 import { blockHistory } from './block-history';
@@ -119,12 +119,25 @@ export class CacheModel {
   constructor(opts: CacheModelOptions = {}) {
     this.bins = new BinTable(opts.maxBins);
     this.forest = new Forest(opts.evictedCap, opts.hashIds);
-    const table = this.forest.table;
-    this.residency = new Residency<number>(
-      (total, ofSource, ofMedium, index) =>
-        new ResidentIdSlot(total, ofSource, ofMedium, table, slotBit(index)),
-    );
+    this.residency = new Residency<number>(this.slotMaker());
     this.ring = new EventRing(opts.ringSize, { readLine: opts.readEventLine });
+  }
+
+  /** Resident sets keyed by the forest's ids. */
+  private slotMaker(): SlotMaker<number> {
+    const table = this.forest.table;
+    return (total, ofSource, ofMedium, index) =>
+      new ResidentIdSlot(total, ofSource, ofMedium, table, slotBit(index));
+  }
+
+  /**
+   * Sets again what a state snapshot leaves out (its functions, state-snapshot.ts): the model
+   * read back from one answers as the one written. `readLine`: the event log's line reader.
+   */
+  reattach(readLine: EventLineReader | null): void {
+    this.residency.reattach(this.slotMaker());
+    this.ring.reattach(readLine);
+    this.views.reattach(Date.now);
   }
 
   /**

@@ -34,7 +34,13 @@ export class ChainViews {
   /** In order of last use, oldest first (a use moves an entry to the end). */
   private readonly kept = new Map<string, Kept>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  // Not readonly: a state snapshot leaves functions out (reattach).
+  constructor(private now: () => number = Date.now) {}
+
+  /** After a state snapshot is read: its clock. */
+  reattach(now: () => number): void {
+    this.now = now;
+  }
 
   /** Views kept now. */
   get size(): number {

@@ -58,7 +58,8 @@ export class EventRing {
   private readonly maxBytes: number;
   /** Rows longer than this are held as strings in `long` (a rare fallback). */
   private readonly longBytes: number;
-  private readonly readLine: EventLineReader | null;
+  // Not readonly: a state snapshot leaves functions out (reattach).
+  private readLine: EventLineReader | null;
   // Columns, one entry per slot.
   private readonly off: Uint32Array;
   private readonly len: Uint32Array;
@@ -105,6 +106,11 @@ export class EventRing {
     this.medium = new Uint32Array(capacity);
     this.type = new Uint8Array(capacity);
     this.flags = new Uint8Array(capacity);
+  }
+
+  /** After a state snapshot is read: its line reader (a snapshot leaves functions out). */
+  reattach(readLine: EventLineReader | null): void {
+    this.readLine = readLine;
   }
 
   /**

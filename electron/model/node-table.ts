@@ -369,7 +369,7 @@ export class NodeTable {
 }
 
 /** Rings of the last HISTORY_LEN store and removal times, for the blocks that have more than one. */
-class HistoryRings {
+export class HistoryRings {
   stored = new Float64Array(0);
   removed = new Float64Array(0);
   private capacity = 0;

@@ -86,9 +86,15 @@ export class Residency<K = HashKey> {
   private slotsMade = 0;
 
   constructor(
-    private readonly makeSlot: SlotMaker<K> = (total, ofSource, ofMedium) =>
+    // Not readonly: a state snapshot leaves functions out (reattach).
+    private makeSlot: SlotMaker<K> = (total, ofSource, ofMedium) =>
       new ResidentSlot<K>(total, ofSource, ofMedium),
   ) {}
+
+  /** After a state snapshot is read: how its new slots are made. */
+  reattach(makeSlot: SlotMaker<K>): void {
+    this.makeSlot = makeSlot;
+  }
 
   private readonly bySource = new Map<string, Map<string, ResidentSlot<K>>>();
   private readonly perMedium = new Map<string, Count>();

@@ -38,7 +38,8 @@ import { writeExportFile } from '../export/write-export';
 import { analysisMetrics, eventSide, useEngineCapacity } from '../metrics/analysis-metrics';
 import { MetricsHub } from '../metrics/metrics-hub';
 import { reconcile } from '../metrics/reconciliation';
-import { loadIntoModel } from '../session/load';
+import { openCached } from '../session/cached-open';
+import { codeIdOf, OpenCache } from '../session/open-cache';
 import { messageNames, NO_SPACE, NOT_WRITABLE } from '../session/write-errors';
 import {
   budgetFromEnv,
@@ -73,6 +74,11 @@ export interface ServiceOptions {
   frameIntervalMs?: number;
   /** Bytes all recordings together may take (oldest removed first); default: $KVSCOPE_RECORDINGS_BUDGET or 2 GiB. */
   recordingsBudgetBytes?: number;
+  /**
+   * Keep what opening a file built, for the same file opened again (open-cache.ts): on unless
+   * false. `codeId` names the code where it does not run from a bundle (tests).
+   */
+  openCache?: false | { codeId?: string; maxBytes?: number };
 }
 
 /** One running KV Scope: sources in, snapshots and queries out. */
@@ -89,6 +95,7 @@ export class KvScopeService {
     private readonly options: ServiceOptions,
     private readonly store: ProfileStore,
     private readonly live: LiveSession,
+    private readonly openCache: OpenCache | null,
   ) {
     this.pump = new FramePump((n) => this.buildFrame(n), { intervalMs: options.frameIntervalMs });
     const changed = () => this.pump.markDirty();
@@ -146,7 +153,7 @@ export class KvScopeService {
     );
     await store.load();
     const live = await LiveSession.start(path.join(options.dataDir, 'recordings'));
-    const service = new KvScopeService(options, store, live);
+    const service = new KvScopeService(options, store, live, await startOpenCache(options));
     const connections = service.connections;
     try {
       await service.retention.start();
@@ -306,14 +313,19 @@ export class KvScopeService {
   async openSession(input: string | Buffer | Readable, name: string): Promise<FileResult> {
     const kind = input instanceof Readable ? 'session' : 'auto';
     return this.view.open('open', name, await sizeOf(input), (onProgress) =>
-      loadIntoModel(input, { kind, captureSource: name, onProgress }),
+      openCached(input, { kind, captureSource: name, onProgress, cache: this.openCache }),
     );
   }
 
   /** Imports a capture of the seed script (or `kvscope capture --json`) into the views. */
   async importCapture(input: string | Buffer | Readable, name: string): Promise<FileResult> {
     return this.view.open('import', name, await sizeOf(input), (onProgress) =>
-      loadIntoModel(input, { kind: 'capture', captureSource: name, onProgress }),
+      openCached(input, {
+        kind: 'capture',
+        captureSource: name,
+        onProgress,
+        cache: this.openCache,
+      }),
     );
   }
 
@@ -423,6 +435,18 @@ export class KvScopeService {
       recording: this.live.recordingStatus(),
     };
   }
+}
+
+/** The open cache of the data folder, named by the code running; null when off or unnamed. */
+async function startOpenCache(options: ServiceOptions): Promise<OpenCache | null> {
+  const asked = options.openCache;
+  if (asked === false) return null;
+  // Bundled, __filename is the bundle the service runs from (cli.cjs, service-host.cjs).
+  const codeId =
+    asked?.codeId ?? (await codeIdOf(typeof __filename === 'string' ? __filename : undefined));
+  if (codeId === null) return null;
+  const dir = path.join(options.dataDir, 'open-cache');
+  return new OpenCache({ dir, codeId, maxBytes: asked?.maxBytes });
 }
 
 /** The size of what is opened, for "bytes read of total"; null when unknown (a stream). */

@@ -72,6 +72,8 @@ export class ViewState {
       analysis: CacheAnalysis;
       problems: string[];
       header?: SessionHeader | null;
+      /** Read back from the open cache. */
+      restored?: boolean;
     }>,
   ): Promise<FileResult> {
     // One load at a time: a second open stops the first.
@@ -85,7 +87,7 @@ export class ViewState {
     };
     report(0);
     try {
-      const { model, analysis, problems, header } = await read((fraction) => {
+      const { model, analysis, problems, header, restored } = await read((fraction) => {
         // Thrown from inside the reader's loop, this stops the read where it is.
         if (loading.cancelled) throw new LoadCancelled();
         report(fraction);
@@ -98,7 +100,7 @@ export class ViewState {
       );
       this.opened = { model, analysis, title: name, problems, names, removed };
       this.epoch++;
-      return done('opened', name, problemCount(problems));
+      return done('opened', name, problemCount(problems), restored === true);
     } catch (err) {
       if (err instanceof LoadCancelled || loading.cancelled) {
         return { status: 'cancelled', name, load };

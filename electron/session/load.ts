@@ -13,14 +13,9 @@ import type { SessionInput } from './line-reader';
 import { NotASessionError, readSession } from './read-session';
 import { importSeedCapture } from './seed-capture';
 
-export interface LoadResult {
+export interface LoadResult extends ReplayResult {
   model: CacheModel;
   analysis: CacheAnalysis;
-  kind: 'session' | 'capture';
-  /** The session's header (null for a capture). */
-  header: SessionHeader | null;
-  problems: string[];
-  events: number;
 }
 
 export interface LoadOptions extends ReplayOptions {

@@ -2,7 +2,7 @@
 // of two data-parallel ranks: its JSON equals what the brute-force oracle computes from the
 // same events, independently of electron/analysis.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -267,6 +267,25 @@ describe('kvscope analyze (text and errors)', () => {
       expect(r.stdout).toContain(title);
     // A capture's source is named after its file, as importing it on the screens names it.
     expect(r.stdout).toMatch(/legacy-int\.truth\.jsonl GPU\s+499 \(peak\)/);
+  });
+
+  it('reads the analysis its first run kept back, printing the same, and keeps none with --no-cache', async () => {
+    const cache = path.join(dir, 'analyze-cache');
+    const args = [HYBRID_INT.truth, '--json', '--thrash-window', '7', '--cache-dir', cache];
+    const first = await analyze(args);
+    expect(first.code).toBe(0);
+    expect(readdirSync(cache).filter((n) => n.endsWith('.state.br'))).toHaveLength(1);
+    const again = await analyze(args);
+    expect(again.stdout).toBe(first.stdout);
+    expect(again.stderr).toBe(first.stderr);
+    // Another build would not read it: an entry of this one, cut short, is replayed instead.
+    const [entry] = readdirSync(cache);
+    writeFileSync(path.join(cache, entry as string), 'cut');
+    expect((await analyze(args)).stdout).toBe(first.stdout);
+    const none = path.join(dir, 'no-cache');
+    const off = await analyze([...args.slice(0, -1), none, '--no-cache']);
+    expect(off.stdout).toBe(first.stdout);
+    expect(existsSync(none)).toBe(false);
   });
 
   it('uses an engine capacity given with --capacity', async () => {

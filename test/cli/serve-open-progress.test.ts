@@ -3,7 +3,7 @@
 // line follows the reading from the service thread's frames, wiped before the result; on a pipe
 // only the start line and the result.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -56,6 +56,34 @@ describe('kvscope serve --open of a big file', () => {
         expect(lines.slice(1)).toEqual(['Opened small.kvscope.jsonl.gz']);
       } finally {
         await serve.stop();
+      }
+    },
+  );
+
+  it(
+    'opens a file again from the state its first open kept, and says so',
+    { timeout: 60_000 },
+    async () => {
+      const data = path.join(dir, 'again');
+      const first = await startServe(data, ['--open', small]);
+      const kept = path.join(data, 'open-cache');
+      try {
+        expect(first.stderr()).toContain('\nOpened small.kvscope.jsonl.gz\n');
+        // Kept in the background once the view shows it.
+        await waitFor(
+          () => existsSync(kept) && readdirSync(kept).some((n) => n.endsWith('.state.br')),
+          'the open to keep its state',
+        );
+      } finally {
+        await first.stop();
+      }
+      const second = await startServe(data, ['--open', small]);
+      try {
+        expect(second.stderr()).toContain(
+          '\nOpened small.kvscope.jsonl.gz (as its last open left it)\n',
+        );
+      } finally {
+        await second.stop();
       }
     },
   );

@@ -1,0 +1,193 @@
+// The open cache (open-cache.ts, cached-open.ts): a file opened again reads back the state its
+// first open built, with every figure the replay gives; a file that changed, another build,
+// another way of opening it, a cut or foreign entry and a stream all replay.
+import { randomBytes } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { analyzeCached, openCached } from '../../electron/session/cached-open';
+import { encodeRecord } from '../../electron/session/format';
+import { loadIntoModel, type LoadResult } from '../../electron/session/load';
+import { OpenCache } from '../../electron/session/open-cache';
+import { simSessionBytes } from '../support/sim-session';
+
+let dir = '';
+let file = '';
+let cache: OpenCache;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kvscope-open-cache-'));
+  file = join(dir, 'a.kvscope.jsonl.gz');
+  await writeFile(file, simSessionBytes(600));
+  cache = new OpenCache({ dir: join(dir, 'cache'), codeId: 'test-build' });
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** What the screens and the Insights read of an open. */
+function figures(r: LoadResult): unknown {
+  const { model, analysis } = r;
+  const chains = model.chains({ sort: 'restores', desc: true, offset: 0, limit: 50 });
+  const first = chains.rows[0]?.id;
+  return {
+    file: [r.kind, r.header, r.problems, r.events, r.skippedLines, r.duplicateLines],
+    kpis: model.kpis(),
+    chains,
+    chain: first === undefined ? null : model.chain(first),
+    // The event log holds the file's lines: read back through the reader the open sets again.
+    events: model.events({ offset: 0, limit: 200 }),
+    stored: model.events({ types: ['BlockStored'], source: 'engine#1', offset: 10, limit: 20 }),
+    series: model.series({ rangeSec: null }),
+    search: model.search('12'),
+    report: analysis.report(),
+  };
+}
+
+async function entries(): Promise<string[]> {
+  return (await readdir(cache.dir).catch(() => [])).filter((n) => n.endsWith('.state.br'));
+}
+
+describe('opening a file through the open cache', () => {
+  it('reads the state of its first open back the second time, every figure as the replay gives it', async () => {
+    const first = await openCached(file, { cache });
+    expect(first.restored).toBe(false);
+    await first.kept;
+    expect(await entries()).toHaveLength(1);
+    const progress: number[] = [];
+    const second = await openCached(file, { cache, onProgress: (f) => progress.push(f) });
+    expect(second.restored).toBe(true);
+    expect(progress).toEqual([1]);
+    const replayed = await loadIntoModel(file);
+    expect(replayed.events).toBeGreaterThan(1000);
+    expect(figures(second)).toEqual(figures(replayed));
+    expect(second.model.kpis().residentBlocks).toBeGreaterThan(0);
+  });
+
+  it('replays a file whose bytes changed since, and keeps that state beside', async () => {
+    await (
+      await openCached(file, { cache })
+    ).kept;
+    await writeFile(file, simSessionBytes(600, 8));
+    const changed = await openCached(file, { cache });
+    expect(changed.restored).toBe(false);
+    expect(figures(changed)).toEqual(figures(await loadIntoModel(file)));
+    await changed.kept;
+    expect(await entries()).toHaveLength(2);
+  });
+
+  it('reads no entry of another build, or of the file opened another way', async () => {
+    await (
+      await openCached(file, { cache })
+    ).kept;
+    const other = new OpenCache({ dir: cache.dir, codeId: 'another-build' });
+    expect((await openCached(file, { cache: other })).restored).toBe(false);
+    const named = await openCached(file, { cache, kind: 'session', captureSource: 'x' });
+    expect(named.restored).toBe(false);
+    expect((await openCached(file, { cache })).restored).toBe(true);
+  });
+
+  it('removes an entry cut short or not a state, replays the file and keeps it again', async () => {
+    await (
+      await openCached(file, { cache })
+    ).kept;
+    const [name] = await entries();
+    const entry = join(cache.dir, name as string);
+    const whole = await readFile(entry);
+    await writeFile(entry, whole.subarray(0, whole.length >> 1));
+    const cut = await openCached(file, { cache });
+    expect(cut.restored).toBe(false);
+    await cut.kept;
+    expect((await openCached(file, { cache })).restored).toBe(true);
+    // It decompresses, but holds no state of ours.
+    await writeFile(entry, brotliCompressSync(Buffer.from('{"k":"not a state"}')));
+    const foreign = await openCached(file, { cache });
+    expect(foreign.restored).toBe(false);
+    expect(figures(foreign)).toEqual(figures(await loadIntoModel(file)));
+    await foreign.kept;
+    expect(brotliDecompressSync(await readFile(entry)).length).toBeGreaterThan(1000);
+  });
+
+  it("keeps nothing of a file written to while it was read (its state would not be its key's)", async () => {
+    let appended = false;
+    const r = await openCached(file, {
+      cache,
+      onProgress: () => {
+        if (appended) return;
+        appended = true;
+        appendFileSync(file, gzipSync('\n'));
+      },
+    });
+    expect(appended).toBe(true);
+    expect(r.restored).toBe(false);
+    await r.kept;
+    expect(await entries()).toEqual([]);
+    // Left alone from now on, it is kept.
+    await (
+      await openCached(file, { cache })
+    ).kept;
+    expect(await entries()).toHaveLength(1);
+  });
+
+  it('replays a stream and keeps nothing (its bytes cannot be read twice)', async () => {
+    const r = await openCached(Readable.from([await readFile(file)]), { cache, kind: 'session' });
+    expect(r.restored).toBe(false);
+    expect(r.kept).toBeNull();
+    expect(await entries()).toEqual([]);
+  });
+
+  it('opens a file it cannot keep (a cache folder that cannot be made) as without one', async () => {
+    await writeFile(join(dir, 'blocker'), 'a file where the folder would be');
+    const blocked = new OpenCache({ dir: join(dir, 'blocker', 'cache'), codeId: 'test-build' });
+    const r = await openCached(file, { cache: blocked });
+    await r.kept;
+    expect(figures(r)).toEqual(figures(await loadIntoModel(file)));
+  });
+
+  it('keeps the folder within its budget, removing the least recently used entries first', async () => {
+    const small = new OpenCache({ dir: cache.dir, codeId: 'test-build', maxBytes: 2500 });
+    // Random bytes: gzip leaves them at their size.
+    const kept = { a: randomBytes(1000), b: randomBytes(1000), c: randomBytes(1000) };
+    await small.write('a', kept.a);
+    await small.write('b', kept.b);
+    const sizes = await Promise.all(
+      (await entries()).map(async (n) => (await stat(join(cache.dir, n))).size),
+    );
+    expect(sizes.every((s) => s > 900)).toBe(true);
+    // a is used again (read marks it), so b is the least recently used when c comes.
+    const old = new Date(Date.now() - 60_000);
+    await utimes(join(cache.dir, 'a.state.br'), old, old);
+    await utimes(join(cache.dir, 'b.state.br'), old, new Date(Date.now() - 30_000));
+    expect(await small.read('a')).toEqual(kept.a);
+    await small.write('c', kept.c);
+    expect((await entries()).sort()).toEqual(['a.state.br', 'c.state.br']);
+    expect(await small.read('b')).toBeNull();
+  });
+});
+
+describe('kvscope analyze through the open cache', () => {
+  it('reads the analysis of its first run back, with the sources the file marks removed', async () => {
+    const removedLine = encodeRecord({
+      k: 'source',
+      rec: { id: 'engine#1', name: 'engine 1', endpoint: '', removedAt: 1_767_225_700 },
+    });
+    const marked = Buffer.concat([await readFile(file), gzipSync(`${removedLine}\n`)]);
+    await writeFile(file, marked);
+    const opts = { cache, analysisOptions: { thrashWindowS: 30 } };
+    const first = await analyzeCached(file, opts);
+    expect(first.restored).toBe(false);
+    await first.kept;
+    const second = await analyzeCached(file, opts);
+    expect(second.restored).toBe(true);
+    expect(second.removed).toEqual(['engine#1']);
+    expect(second.analysis.report()).toEqual(first.analysis.report());
+    expect(second.analysis.report().sources.map((s) => s.source)).toEqual(['engine#0']);
+    expect(second.problems).toEqual(first.problems);
+    // Another thrash window is another analysis.
+    const other = await analyzeCached(file, { cache, analysisOptions: { thrashWindowS: 60 } });
+    expect(other.restored).toBe(false);
+  });
+});
