@@ -19,6 +19,7 @@ const decompress = promisify(brotliDecompress);
 /** Entries past this many bytes in all are removed, least recently used first. */
 export const DEFAULT_OPEN_CACHE_BYTES = 1 << 30;
 const SUFFIX = '.state.br';
+const PART = '.part';
 
 export interface OpenCacheOptions {
   dir: string;
@@ -81,7 +82,8 @@ export class OpenCache {
       },
     });
     const file = this.fileOf(key);
-    const part = `${file}.${process.pid}.part`;
+    // Its own name per process: two opens of one file at once each write theirs, then one wins.
+    const part = `${file}.${process.pid}${PART}`;
     try {
       await writeFile(part, packed);
       await rename(part, file);
@@ -100,9 +102,18 @@ export class OpenCache {
     return path.join(this.dir, `${key}${SUFFIX}`);
   }
 
-  /** Removes the least recently used entries until the rest fit maxBytes. */
+  /**
+   * Removes the least recently used entries until the rest fit maxBytes, and what a write that
+   * never finished left (a process killed while writing) once it is an hour old.
+   */
   private async trim(): Promise<void> {
-    const names = (await readdir(this.dir)).filter((n) => n.endsWith(SUFFIX));
+    const all = await readdir(this.dir);
+    const hourAgo = Date.now() - 3600_000;
+    for (const n of all.filter((n) => n.endsWith(PART))) {
+      const s = await stat(path.join(this.dir, n)).catch(() => null);
+      if (s && s.mtimeMs < hourAgo) await rm(path.join(this.dir, n), { force: true });
+    }
+    const names = all.filter((n) => n.endsWith(SUFFIX));
     const entries = await Promise.all(
       names.map(async (n) => {
         const s = await stat(path.join(this.dir, n)).catch(() => null);

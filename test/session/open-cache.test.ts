@@ -165,6 +165,15 @@ describe('opening a file through the open cache', () => {
     await small.write('c', kept.c);
     expect((await entries()).sort()).toEqual(['a.state.br', 'c.state.br']);
     expect(await small.read('b')).toBeNull();
+    // What a killed write left is removed once it is an hour old, not before.
+    const left = ['x.state.br.123.part', 'y.state.br.456.part'].map((n) => join(cache.dir, n));
+    for (const f of left) await writeFile(f, 'half');
+    const twoHoursAgo = new Date(Date.now() - 7200_000);
+    await utimes(left[0] as string, twoHoursAgo, twoHoursAgo);
+    await small.write('d', kept.a);
+    const names = await readdir(cache.dir);
+    expect(names).not.toContain('x.state.br.123.part');
+    expect(names).toContain('y.state.br.456.part');
   });
 });
 
