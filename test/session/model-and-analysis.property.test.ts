@@ -9,63 +9,9 @@ import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
 import { CacheModel } from '../../electron/model/cache-model';
 import { ModelAndAnalysis } from '../../electron/session/model-and-analysis';
 import type { ChainSort } from '../../shared/api-types';
-import type { KvEvent } from '../../shared/events';
 import type { IngestRecord } from '../../shared/records';
-import { batch, cleared, removed, reset, stored } from '../analysis/helpers';
-
-const HASHES = [
-  ...Array.from({ length: 24 }, (_, i) => `${2n ** 64n - 1n - BigInt(i) * 7n}`),
-  ...Array.from({ length: 6 }, (_, i) => `${i}`),
-  'ab01',
-  'ab02',
-];
-const SOURCES = ['s0', 's1', 's2'];
-const hash = fc.constantFrom(...HASHES);
-const medium = fc.constantFrom<string | null>('GPU', 'CPU', null);
-const event: fc.Arbitrary<KvEvent> = fc.oneof(
-  {
-    arbitrary: fc
-      .record({
-        hs: fc.array(hash, { minLength: 1, maxLength: 5 }),
-        parent: fc.option(hash),
-        medium,
-      })
-      .map((o) => stored(o.hs, { parent: o.parent, medium: o.medium })),
-    weight: 5,
-  },
-  {
-    arbitrary: fc
-      .record({ hs: fc.array(hash, { minLength: 1, maxLength: 5 }), medium })
-      .map((o) => removed(o.hs, o.medium)),
-    weight: 4,
-  },
-  { arbitrary: fc.constant(cleared()), weight: 1 },
-);
-type Op =
-  | { k: 'batch'; source: string; events: KvEvent[] }
-  | { k: 'reset'; source: string }
-  | { k: 'remove'; source: string };
-const op: fc.Arbitrary<Op> = fc.oneof(
-  {
-    arbitrary: fc.record({
-      k: fc.constant('batch' as const),
-      source: fc.constantFrom(...SOURCES),
-      events: fc.array(event, { minLength: 1, maxLength: 6 }),
-    }),
-    weight: 20,
-  },
-  {
-    arbitrary: fc.record({ k: fc.constant('reset' as const), source: fc.constantFrom(...SOURCES) }),
-    weight: 1,
-  },
-  {
-    arbitrary: fc.record({
-      k: fc.constant('remove' as const),
-      source: fc.constantFrom(...SOURCES),
-    }),
-    weight: 1,
-  },
-);
+import { batch, reset } from '../analysis/helpers';
+import { HASHES, op } from '../support/cache-ops';
 
 const modelOptions = { evictedCap: 3, ringSize: 50 };
 const analysisOptions = { ghostExactCap: 3, ghostTailCap: 2 };
