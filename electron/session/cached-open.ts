@@ -81,7 +81,9 @@ export async function openCached(
   const { model, analysis, ...result } = r;
   // Written now, before anything else can change it (a capacity set in Insights, say).
   const kept =
-    keyed && keep(keyed, input, { model, analysis, result } satisfies OpenState, [model, analysis]);
+    keyed && (await unchanged(keyed, input))
+      ? keep(keyed, { model, analysis, result } satisfies OpenState, [model, analysis])
+      : null;
   return { ...r, restored: false, kept };
 }
 
@@ -138,7 +140,9 @@ export async function analyzeCached(
     onProgress,
   });
   const kept =
-    keyed && keep(keyed, input, { analysis, result, removed } satisfies AnalysisState, [analysis]);
+    keyed && (await unchanged(keyed, input))
+      ? keep(keyed, { analysis, result, removed } satisfies AnalysisState, [analysis])
+      : null;
   return { ...result, analysis, removed, restored: false, kept };
 }
 
@@ -172,6 +176,15 @@ async function stampOf(input: string | Uint8Array): Promise<string> {
   return `${s.size} ${s.mtimeMs}`;
 }
 
+/**
+ * True when the file is as it was when its key was taken (the state read is its key's). Asked as
+ * the read ends, before the caller may remove the file (an upload's transfer file goes then).
+ */
+async function unchanged(k: Keyed, input: SessionInput): Promise<boolean> {
+  if (input instanceof Readable) return false;
+  return (await stampOf(input).catch(() => null)) === k.stamp;
+}
+
 /** The state kept under key when it is one `is` accepts; any other entry is removed. */
 async function restore<T>({ cache, key }: Keyed, is: (s: unknown) => s is T): Promise<T | null> {
   const bytes = await cache.read(key);
@@ -187,27 +200,24 @@ async function restore<T>({ cache, key }: Keyed, is: (s: unknown) => s is T): Pr
 }
 
 /**
- * Writes the state of input now and keeps it in the background, unless it is too big (`parts`
- * say how big) or the file changed while it was read (the state would not be its key's); a
+ * Writes state now and keeps it in the background, unless it is too big (`parts` say how big); a
  * failure to keep it only costs the next open.
  */
-async function keep(
-  k: Keyed,
-  input: SessionInput,
+function keep(
+  { cache, key }: Keyed,
   state: object,
   parts: ReadonlyArray<{ memoryParts(): Record<string, number> }>,
-): Promise<void> {
+): Promise<void> | null {
   const size = parts.reduce(
     (sum, p) => sum + Object.values(p.memoryParts()).reduce((a, b) => a + b, 0),
     0,
   );
-  if (size > MAX_KEPT_BYTES) return;
+  if (size > MAX_KEPT_BYTES) return null;
   let bytes: Buffer;
   try {
     bytes = writeState(state);
-    if (input instanceof Readable || (await stampOf(input)) !== k.stamp) return;
   } catch {
-    return;
+    return null;
   }
-  await k.cache.write(k.key, bytes).catch(() => undefined);
+  return cache.write(key, bytes).catch(() => undefined);
 }

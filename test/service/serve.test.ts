@@ -1,6 +1,6 @@
 // The service behind `kvscope serve`, over its real transport: HTTP + WebSocket on loopback, fed by
 // the simulator over real ZeroMQ.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,6 +87,8 @@ beforeAll(async () => {
     persistProfiles: false,
     transport: 'websocket',
     frameIntervalMs: 20,
+    // Run from the sources, the service names no build: this one stands in for it.
+    openCache: { codeId: 'serve-test' },
   });
   host = await startHttpHost({
     service: linkInThread(service),
@@ -206,6 +208,24 @@ describe('kvscope serve', () => {
     expect(opened?.storedBlocks).toBe(liveKpis.storedBlocks);
     expect(opened?.removedBlocks).toBe(liveKpis.removedBlocks);
     expect(opened?.residentBlocks).toBe(liveKpis.residentBlocks);
+    await client.call('session:back-to-live');
+    await expect.poll(() => client.last?.view.kind, { timeout: 5000 }).toBe('live');
+    // Uploaded again, it opens as its first open left it, though that upload's file is gone.
+    const cacheDir = path.join(dir, 'data', 'open-cache');
+    await expect
+      .poll(() => readdirSync(cacheDir).filter((n) => n.endsWith('.state.br')).length)
+      .toBe(1);
+    const again = await fetch(new URL(`${HTTP_ROUTES.openSession}?name=saved.gz`, host.url), {
+      method: 'POST',
+      body: bytes,
+      headers: { Origin: host.url.replace(/\/$/, '') },
+    });
+    const result = (await again.json()) as FileResult;
+    expect(result).toMatchObject({ status: 'done', action: 'opened', restored: true });
+    expect(fileResultNotice(result)?.text).toBe('Opened saved.gz (as its last open left it)');
+    await expect.poll(() => client.last?.view.kind, { timeout: 5000 }).toBe('session');
+    expect(client.last?.kpis.residentBlocks).toBe(liveKpis.residentBlocks);
+    expect(client.last?.kpis.storedBlocks).toBe(liveKpis.storedBlocks);
     await client.call('session:back-to-live');
     await expect.poll(() => client.last?.view.kind, { timeout: 5000 }).toBe('live');
     client.close();
