@@ -84,6 +84,9 @@ function* matching(model: Pick<CacheModel, 'events'>, filter: EventFilter): Gene
   const upTo = filter.upTo ?? model.events({ offset: 0, limit: 1 }).newest;
   for (let offset = 0; ; offset += PAGE) {
     const page = model.events({ ...filter, upTo, offset, limit: PAGE });
+    // Past the end, the log answers its last page from another offset (a held list's reader):
+    // after events that filled whole pages, that page again and again.
+    if (page.offset !== offset) return;
     yield* page.rows;
     if (page.rows.length < PAGE) return;
   }

@@ -110,6 +110,16 @@ describe('the events export', () => {
     expect(lines.at(-1)?.split(',')[12]).toBe('1');
   });
 
+  it('ends at the last event when they fill whole pages (a full event log of 50,000)', () => {
+    const m = new CacheModel();
+    for (let i = 0; i < 60_000; i++) m.apply(batch([stored('a', T0 + i / 100, [`${i + 1}`])]));
+    const lines = text(eventExport(m, {}, 'csv', names))
+      .trimEnd()
+      .split('\n');
+    expect(lines).toHaveLength(50_001);
+    expect(lines.at(-1)?.split(',')[12]).toBe('10001');
+  });
+
   it('leaves the timestamp column without an ISO time for a clock that is not epoch time', () => {
     const m = new CacheModel();
     m.apply(batch([stored('a', 12.5, ['1'])]));
