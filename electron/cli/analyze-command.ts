@@ -135,7 +135,9 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
       });
   await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
   // The next analyze of this file reads it back: wait until it is kept (a failure only costs that).
-  await r.kept;
+  const notKept = await r.kept;
+  if (notKept !== null)
+    err(`the analysis was not kept: ${notKept}; the next analyze replays the file`);
 }
 
 /** Where analyses are kept (--cache-dir, else the data folder's), or null with --no-cache. */

@@ -38,7 +38,7 @@ import { writeExportFile } from '../export/write-export';
 import { analysisMetrics, eventSide, useEngineCapacity } from '../metrics/analysis-metrics';
 import { MetricsHub } from '../metrics/metrics-hub';
 import { reconcile } from '../metrics/reconciliation';
-import { openCached } from '../session/cached-open';
+import { openCached, type CachedOpenResult } from '../session/cached-open';
 import { codeIdOf, OpenCache } from '../session/open-cache';
 import { messageNames, NO_SPACE, NOT_WRITABLE } from '../session/write-errors';
 import {
@@ -90,6 +90,8 @@ export class KvScopeService {
   /** /metrics: the block tally, the engines' own metrics, the analysis hook, the registry. */
   readonly metrics: MetricsHub;
   private readonly retention: RecordingRetention;
+  /** An open's state could not be kept, and stderr said so. */
+  private saidNotKept = false;
 
   private constructor(
     private readonly options: ServiceOptions,
@@ -313,20 +315,40 @@ export class KvScopeService {
   async openSession(input: string | Buffer | Readable, name: string): Promise<FileResult> {
     const kind = input instanceof Readable ? 'session' : 'auto';
     return this.view.open('open', name, await sizeOf(input), (onProgress) =>
-      openCached(input, { kind, captureSource: name, onProgress, cache: this.openCache }),
+      this.keeping(
+        openCached(input, { kind, captureSource: name, onProgress, cache: this.openCache }),
+      ),
     );
   }
 
   /** Imports a capture of the seed script (or `kvscope capture --json`) into the views. */
   async importCapture(input: string | Buffer | Readable, name: string): Promise<FileResult> {
     return this.view.open('import', name, await sizeOf(input), (onProgress) =>
-      openCached(input, {
-        kind: 'capture',
-        captureSource: name,
-        onProgress,
-        cache: this.openCache,
-      }),
+      this.keeping(
+        openCached(input, {
+          kind: 'capture',
+          captureSource: name,
+          onProgress,
+          cache: this.openCache,
+        }),
+      ),
     );
+  }
+
+  /**
+   * An open whose state is kept in the background: the first failure to keep one is said on
+   * stderr (once: the cause, a read-only folder say, is the same for the next).
+   */
+  private async keeping(opening: Promise<CachedOpenResult>): Promise<CachedOpenResult> {
+    const r = await opening;
+    void r.kept?.then((why) => {
+      if (why === null || this.saidNotKept) return;
+      this.saidNotKept = true;
+      process.stderr.write(
+        `kvscope: an open's state was not kept: ${why}; the same file opened again replays it\n`,
+      );
+    });
+    return r;
   }
 
   /** Stops the file being opened; the view shown stays. True when a load was running. */

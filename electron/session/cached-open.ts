@@ -24,6 +24,9 @@ import { readState, writeState } from './state-snapshot';
  */
 export const MAX_KEPT_BYTES = 256 * 2 ** 20;
 
+/** Settles once the state is kept: null, or why it could not be (the next open replays). */
+export type Kept = Promise<string | null> | null;
+
 export interface CachedOpenOptions extends Pick<
   ReplayOptions,
   'kind' | 'captureSource' | 'onProgress'
@@ -35,12 +38,14 @@ export interface CachedOpenOptions extends Pick<
 export interface CachedOpenResult extends LoadResult {
   /** Read back from the cache (no replay). */
   restored: boolean;
-  /** The state being kept for the next open (settles once written or failed); null if not. */
-  kept: Promise<void> | null;
+  /** The state being kept for the next open; null when it is not (read back, a stream...). */
+  kept: Kept;
 }
 
 /** What an open keeps: its model, its analysis and what the replay said about the file. */
 interface OpenState {
+  /** The entry's own key: an entry found under another (a copy, a mix-up) is not this file's. */
+  key: string;
   model: CacheModel;
   analysis: CacheAnalysis;
   result: ReplayResult;
@@ -55,35 +60,38 @@ export async function openCached(
   opts: CachedOpenOptions = {},
 ): Promise<CachedOpenResult> {
   const { cache, ...load } = opts;
-  const keyed = await keyOf(cache, input, {
-    open: 'model+analysis',
-    kind: load.kind ?? 'auto',
-    captureSource: load.captureSource ?? null,
-  });
-  if (keyed) {
-    const state = await restore(keyed, (s): s is OpenState => {
-      const o = s as Partial<OpenState> | null;
-      return o?.model instanceof CacheModel && o.analysis instanceof CacheAnalysis && !!o.result;
-    });
-    if (state) {
+  const file = await fileOf(cache, input);
+  // A capture's sources are named after it; a session reads the same under any name.
+  const kind = load.kind ?? 'auto';
+  const keyOf = (f: CachedFile, captureSource: string | null): string =>
+    f.cache.keyOf(f.digest, { open: 'model+analysis', kind, captureSource });
+  if (file) {
+    // A cancel is heard here, after the file's digest.
+    load.onProgress?.(0);
+    const names = [...new Set([null, load.captureSource ?? null])];
+    for (const name of names) {
+      const key = keyOf(file, name);
+      const state = await restore(file, key, load.onProgress, (s): s is OpenState => {
+        const o = s as Partial<OpenState> | null;
+        return o?.model instanceof CacheModel && o.analysis instanceof CacheAnalysis && !!o.result;
+      });
+      if (!state) continue;
       state.model.reattach(readEventLine);
-      load.onProgress?.(1);
-      return {
-        ...state.result,
-        model: state.model,
-        analysis: state.analysis,
-        restored: true,
-        kept: null,
-      };
+      const { model, analysis, result } = state;
+      return { ...result, model, analysis, restored: true, kept: null };
     }
   }
   const r = await loadIntoModel(input, load);
   const { model, analysis, ...result } = r;
-  // Written now, before anything else can change it (a capacity set in Insights, say).
-  const kept =
-    keyed && (await unchanged(keyed, input))
-      ? keep(keyed, { model, analysis, result } satisfies OpenState, [model, analysis])
-      : null;
+  let kept: Kept = null;
+  if (file && (await unchanged(file, input))) {
+    const key = keyOf(file, result.kind === 'session' ? null : (load.captureSource ?? null));
+    // Written now, before anything else can change it (a capacity set in Insights, say).
+    kept = keep(file.cache, { key, model, analysis, result } satisfies OpenState, [
+      model,
+      analysis,
+    ]);
+  }
   return { ...r, restored: false, kept };
 }
 
@@ -97,10 +105,11 @@ export interface CachedAnalysisResult extends ReplayResult {
   /** Sources the file marks removed, in its order (taken out of every total). */
   removed: string[];
   restored: boolean;
-  kept: Promise<void> | null;
+  kept: Kept;
 }
 
 interface AnalysisState {
+  key: string;
   analysis: CacheAnalysis;
   result: ReplayResult;
   removed: string[];
@@ -112,21 +121,16 @@ export async function analyzeCached(
   opts: CachedAnalysisOptions = {},
 ): Promise<CachedAnalysisResult> {
   const { cache, analysisOptions = {}, onProgress } = opts;
-  const keyed = await keyOf(cache, input, { open: 'analysis', ...analysisOptions });
-  if (keyed) {
-    const state = await restore(keyed, (s): s is AnalysisState => {
+  const file = await fileOf(cache, input);
+  const key = file?.cache.keyOf(file.digest, { open: 'analysis', ...analysisOptions });
+  if (file && key !== undefined) {
+    const state = await restore(file, key, onProgress, (s): s is AnalysisState => {
       const o = s as Partial<AnalysisState> | null;
       return o?.analysis instanceof CacheAnalysis && !!o.result && Array.isArray(o.removed);
     });
     if (state) {
-      onProgress?.(1);
-      return {
-        ...state.result,
-        analysis: state.analysis,
-        removed: state.removed,
-        restored: true,
-        kept: null,
-      };
+      const { analysis, result, removed } = state;
+      return { ...result, analysis, removed, restored: true, kept: null };
     }
   }
   const analysis = new CacheAnalysis(analysisOptions);
@@ -140,29 +144,28 @@ export async function analyzeCached(
     onProgress,
   });
   const kept =
-    keyed && (await unchanged(keyed, input))
-      ? keep(keyed, { analysis, result, removed } satisfies AnalysisState, [analysis])
+    file && key !== undefined && (await unchanged(file, input))
+      ? keep(file.cache, { key, analysis, result, removed } satisfies AnalysisState, [analysis])
       : null;
   return { ...result, analysis, removed, restored: false, kept };
 }
 
-/** A file's cache key, and its size and mtime when the key was taken. */
-interface Keyed {
+/** A file the cache can hold: its digest, and its size and mtime when that was taken. */
+interface CachedFile {
   cache: OpenCache;
-  key: string;
+  digest: string;
   stamp: string;
 }
 
-/** The cache key of input opened as `asked` says; null without a cache or for a stream. */
-async function keyOf(
+/** The file's digest for the cache; null without a cache or for a stream. */
+async function fileOf(
   cache: OpenCache | null | undefined,
   input: SessionInput,
-  asked: Record<string, unknown>,
-): Promise<Keyed | null> {
+): Promise<CachedFile | null> {
   if (!cache || input instanceof Readable) return null;
   try {
     const stamp = await stampOf(input);
-    return { cache, key: await cache.keyOf(input, asked), stamp };
+    return { cache, digest: await cache.digestOf(input), stamp };
   } catch {
     // A file that cannot be read is the open's to report, as it would without a cache.
     return null;
@@ -177,37 +180,49 @@ async function stampOf(input: string | Uint8Array): Promise<string> {
 }
 
 /**
- * True when the file is as it was when its key was taken (the state read is its key's). Asked as
- * the read ends, before the caller may remove the file (an upload's transfer file goes then).
+ * True when the file is as it was when its digest was taken (the state read is its key's). Asked
+ * as the read ends, before the caller may remove the file (an upload's transfer file goes then).
  */
-async function unchanged(k: Keyed, input: SessionInput): Promise<boolean> {
+async function unchanged(file: CachedFile, input: SessionInput): Promise<boolean> {
   if (input instanceof Readable) return false;
-  return (await stampOf(input).catch(() => null)) === k.stamp;
+  return (await stampOf(input).catch(() => null)) === file.stamp;
 }
 
-/** The state kept under key when it is one `is` accepts; any other entry is removed. */
-async function restore<T>({ cache, key }: Keyed, is: (s: unknown) => s is T): Promise<T | null> {
+/**
+ * The state kept under key when it is one `is` accepts and names that key; any other entry is
+ * removed. Progress is said (a cancel heard) between the entry's read and its decoding.
+ */
+async function restore<T extends { key: string }>(
+  { cache }: CachedFile,
+  key: string,
+  onProgress: ((fraction: number) => void) | undefined,
+  is: (s: unknown) => s is T,
+): Promise<T | null> {
   const bytes = await cache.read(key);
   if (bytes === null) return null;
+  onProgress?.(0.5);
   try {
     const s = readState(bytes);
-    if (is(s)) return s;
+    if (is(s) && s.key === key) {
+      onProgress?.(1);
+      return s;
+    }
   } catch {
-    // Not a state of this build: replayed below, and written again.
+    // Not a state of this build: replayed, and written again.
   }
   await cache.forget(key);
   return null;
 }
 
 /**
- * Writes state now and keeps it in the background, unless it is too big (`parts` say how big); a
- * failure to keep it only costs the next open.
+ * Writes state now and keeps it in the background, unless it is too big (`parts` say how big);
+ * settles with why it could not be kept, which only costs the next open its replay.
  */
-function keep(
-  { cache, key }: Keyed,
-  state: object,
+function keep<T extends { key: string }>(
+  cache: OpenCache,
+  state: T,
   parts: ReadonlyArray<{ memoryParts(): Record<string, number> }>,
-): Promise<void> | null {
+): Kept {
   const size = parts.reduce(
     (sum, p) => sum + Object.values(p.memoryParts()).reduce((a, b) => a + b, 0),
     0,
@@ -216,8 +231,11 @@ function keep(
   let bytes: Buffer;
   try {
     bytes = writeState(state);
-  } catch {
-    return null;
+  } catch (e) {
+    return Promise.resolve(`its state could not be written (${(e as Error).message})`);
   }
-  return cache.write(key, bytes).catch(() => undefined);
+  return cache.write(state.key, bytes).then(
+    () => null,
+    (e: unknown) => `it could not be kept in ${cache.dir} (${(e as Error).message})`,
+  );
 }

@@ -40,13 +40,19 @@ export class OpenCache {
     this.maxBytes = opts.maxBytes ?? DEFAULT_OPEN_CACHE_BYTES;
   }
 
-  /** The key of `input` (a path or its bytes) opened as `asked` says (its options, as JSON). */
-  async keyOf(input: string | Uint8Array, asked: unknown): Promise<string> {
+  /** The digest of `input` (a path or its bytes): a SHA-256 of its bytes. */
+  async digestOf(input: string | Uint8Array): Promise<string> {
     const h = createHash('sha256');
-    h.update(`${this.codeId}\n${JSON.stringify(asked)}\n`);
     if (typeof input !== 'string') h.update(input);
     else for await (const chunk of createReadStream(input)) h.update(chunk as Buffer);
     return h.digest('hex');
+  }
+
+  /** The key of the file of `digest` opened as `asked` says (its options, as JSON), by this code. */
+  keyOf(digest: string, asked: unknown): string {
+    return createHash('sha256')
+      .update(`${this.codeId}\n${JSON.stringify(asked)}\n${digest}`)
+      .digest('hex');
   }
 
   /** The bytes kept under key, or null; an entry that cannot be read is removed. */

@@ -282,6 +282,14 @@ describe('kvscope analyze (text and errors)', () => {
     const [entry] = readdirSync(cache);
     writeFileSync(path.join(cache, entry as string), 'cut');
     expect((await analyze(args)).stdout).toBe(first.stdout);
+    // A cache folder that cannot be made: the same report, and stderr says it was not kept.
+    const blocker = path.join(dir, 'a-file');
+    writeFileSync(blocker, 'not a folder');
+    const blocked = await analyze([...args.slice(0, -1), path.join(blocker, 'cache')]);
+    expect(blocked.stdout).toBe(first.stdout);
+    expect(blocked.stderr).toMatch(
+      /^# the analysis was not kept: it could not be kept in .*a-file\/cache \(.*\); the next analyze replays the file$/m,
+    );
     const none = path.join(dir, 'no-cache');
     const off = await analyze([...args.slice(0, -1), none, '--no-cache']);
     expect(off.stdout).toBe(first.stdout);

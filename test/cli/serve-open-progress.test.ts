@@ -3,7 +3,15 @@
 // line follows the reading from the service thread's frames, wiped before the result; on a pipe
 // only the start line and the result.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -87,6 +95,22 @@ describe('kvscope serve --open of a big file', () => {
       }
     },
   );
+
+  it('says once on stderr that an open was not kept where the cache folder cannot be made', async () => {
+    const data = path.join(dir, 'blocked');
+    mkdirSync(data);
+    writeFileSync(path.join(data, 'open-cache'), 'a file where the folder would be');
+    const serve = await startServe(data, ['--open', small]);
+    try {
+      expect(serve.stderr()).toContain('\nOpened small.kvscope.jsonl.gz\n');
+      await waitFor(() => /an open's state was not kept/.test(serve.stderr()), 'the note');
+      expect(serve.stderr()).toMatch(
+        /^kvscope: an open's state was not kept: it could not be kept in .*open-cache \(.*\); the same file opened again replays it$/m,
+      );
+    } finally {
+      await serve.stop();
+    }
+  });
 
   it('follows the reading on a terminal in one line, wiped before the result', async () => {
     // The shell under `script` says the pid of serve, so the test can end that process itself.

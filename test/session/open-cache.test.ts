@@ -60,7 +60,8 @@ describe('opening a file through the open cache', () => {
     const progress: number[] = [];
     const second = await openCached(file, { cache, onProgress: (f) => progress.push(f) });
     expect(second.restored).toBe(true);
-    expect(progress).toEqual([1]);
+    // Said after the digest and after the entry's read: a cancel is heard there.
+    expect(progress).toEqual([0, 0.5, 1]);
     const replayed = await loadIntoModel(file);
     expect(replayed.events).toBeGreaterThan(1000);
     expect(figures(second)).toEqual(figures(replayed));
@@ -80,14 +81,55 @@ describe('opening a file through the open cache', () => {
   });
 
   it('reads no entry of another build, or of the file opened another way', async () => {
+    expect(await (await openCached(file, { cache })).kept).toBeNull();
+    const other = new OpenCache({ dir: cache.dir, codeId: 'another-build' });
+    const otherBuild = await openCached(file, { cache: other });
+    expect(otherBuild.restored).toBe(false);
+    // Said to be a session (not found out): another way of opening it.
+    const asked = await openCached(file, { cache, kind: 'session' });
+    expect(asked.restored).toBe(false);
+    expect((await openCached(file, { cache })).restored).toBe(true);
+    await Promise.all([otherBuild.kept, asked.kept]);
+    expect(await entries()).toHaveLength(3);
+  });
+
+  it('reads a session back under any name, a capture only under its own (its sources bear it)', async () => {
+    await (
+      await openCached(file, { cache, captureSource: 'a.gz' })
+    ).kept;
+    expect((await openCached(file, { cache, captureSource: 'renamed.gz' })).restored).toBe(true);
+    const capture = join(dir, 'cap.jsonl');
+    await writeFile(
+      capture,
+      `${JSON.stringify({ ts: 5, type: 'BlockStored', block_hashes: [1, 2] })}\n`,
+    );
+    const asCap = await openCached(capture, { cache, captureSource: 'cap.jsonl' });
+    expect(asCap.kind).toBe('capture');
+    await asCap.kept;
+    const again = await openCached(capture, { cache, captureSource: 'cap.jsonl' });
+    expect(again.restored).toBe(true);
+    expect(again.model.sources()).toEqual(asCap.model.sources());
+    const renamed = await openCached(capture, { cache, captureSource: 'other.jsonl' });
+    expect(renamed.restored).toBe(false);
+    await renamed.kept;
+  });
+
+  it("reads no entry found under another file's key (a copy, a mix-up), and replays", async () => {
     await (
       await openCached(file, { cache })
     ).kept;
-    const other = new OpenCache({ dir: cache.dir, codeId: 'another-build' });
-    expect((await openCached(file, { cache: other })).restored).toBe(false);
-    const named = await openCached(file, { cache, kind: 'session', captureSource: 'x' });
-    expect(named.restored).toBe(false);
-    expect((await openCached(file, { cache })).restored).toBe(true);
+    const [entry] = await entries();
+    const other = join(dir, 'b.kvscope.jsonl.gz');
+    await writeFile(other, simSessionBytes(300, 9));
+    await (
+      await openCached(other, { cache })
+    ).kept;
+    const theirs = (await entries()).find((n) => n !== entry) as string;
+    // b's entry replaced by a's.
+    await writeFile(join(cache.dir, theirs), await readFile(join(cache.dir, entry as string)));
+    const r = await openCached(other, { cache });
+    expect(r.restored).toBe(false);
+    expect(figures(r)).toEqual(figures(await loadIntoModel(other)));
   });
 
   it('removes an entry cut short or not a state, replays the file and keeps it again', async () => {
@@ -143,7 +185,7 @@ describe('opening a file through the open cache', () => {
     await writeFile(join(dir, 'blocker'), 'a file where the folder would be');
     const blocked = new OpenCache({ dir: join(dir, 'blocker', 'cache'), codeId: 'test-build' });
     const r = await openCached(file, { cache: blocked });
-    await r.kept;
+    expect(await r.kept).toMatch(/^it could not be kept in .*blocker\/cache \(/);
     expect(figures(r)).toEqual(figures(await loadIntoModel(file)));
   });
 
