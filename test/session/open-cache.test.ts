@@ -68,6 +68,27 @@ describe('opening a file through the open cache', () => {
     expect(second.model.kpis().residentBlocks).toBeGreaterThan(0);
   });
 
+  it('stops a read-back open where a cancel is heard: after the digest, or after the entry is read', async () => {
+    await (
+      await openCached(file, { cache })
+    ).kept;
+    class Stop extends Error {}
+    for (const at of [0, 0.5]) {
+      const heard: number[] = [];
+      const opening = openCached(file, {
+        cache,
+        onProgress: (f) => {
+          heard.push(f);
+          if (f === at) throw new Stop();
+        },
+      });
+      await expect(opening).rejects.toBeInstanceOf(Stop);
+      expect(heard.at(-1)).toBe(at);
+    }
+    // The entry is untouched by a cancel.
+    expect((await openCached(file, { cache })).restored).toBe(true);
+  });
+
   it('replays a file whose bytes changed since, and keeps that state beside', async () => {
     await (
       await openCached(file, { cache })
