@@ -137,7 +137,9 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   // The next analyze of this file reads it back: wait until it is kept (a failure only costs that).
   const notKept = await r.kept;
   if (notKept !== null)
-    err(`the analysis was not kept: ${notKept}; the next analyze replays the file`);
+    err(
+      `the analysis was not kept: ${notKept}; the next analyze replays the file (--cache-dir DIR keeps it elsewhere, --no-cache tries no more)`,
+    );
 }
 
 /** Where analyses are kept (--cache-dir, else the data folder's), or null with --no-cache. */

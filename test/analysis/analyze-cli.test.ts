@@ -288,7 +288,7 @@ describe('kvscope analyze (text and errors)', () => {
     const blocked = await analyze([...args.slice(0, -1), path.join(blocker, 'cache')]);
     expect(blocked.stdout).toBe(first.stdout);
     expect(blocked.stderr).toMatch(
-      /^# the analysis was not kept: it could not be kept in .*a-file\/cache \(.*\); the next analyze replays the file$/m,
+      /^# the analysis was not kept: it could not be kept in .*a-file\/cache \(.*\); the next analyze replays the file \(--cache-dir DIR keeps it elsewhere, --no-cache tries no more\)$/m,
     );
     const none = path.join(dir, 'no-cache');
     const off = await analyze([...args.slice(0, -1), none, '--no-cache']);
