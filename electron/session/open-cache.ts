@@ -1,12 +1,12 @@
 // What opening a file built, kept in a folder of ours so that the same file opens again without
 // replaying its events: a 1M-event session replays in about 16 s of CPU, its state reads back in
-// about 1 s. An entry is found by the file's bytes (a SHA-256 of them), the code that wrote it
+// under 3 s (the file's digest included). An entry is found by the file's bytes (a SHA-256 of them), the code that wrote it
 // and what was asked of the open; any change to one is another key, so an entry is never read by
 // a build that did not write it, or for a file that changed since. The folder is the app's own
 // data folder (written by nothing else), so a state read from it is trusted as the app's own.
 // An entry that cannot be read (cut short, another Node) is removed and the file replayed.
 
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -88,8 +88,9 @@ export class OpenCache {
       },
     });
     const file = this.fileOf(key);
-    // Its own name per process: two opens of one file at once each write theirs, then one wins.
-    const part = `${file}.${process.pid}${PART}`;
+    // A name of its own: two opens of one file at once (one process or two) each write theirs,
+    // and one rename wins.
+    const part = `${file}.${process.pid}.${randomBytes(4).toString('hex')}${PART}`;
     try {
       await writeFile(part, packed);
       await rename(part, file);

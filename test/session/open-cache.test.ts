@@ -195,6 +195,13 @@ describe('opening a file through the open cache', () => {
     expect(await entries()).toHaveLength(1);
   });
 
+  it('keeps one whole entry when the same file is opened twice at once', async () => {
+    const [a, b] = await Promise.all([openCached(file, { cache }), openCached(file, { cache })]);
+    expect(await Promise.all([a.kept, b.kept])).toEqual([null, null]);
+    expect(await readdir(cache.dir)).toHaveLength(1);
+    expect((await openCached(file, { cache })).restored).toBe(true);
+  });
+
   it('replays a stream and keeps nothing (its bytes cannot be read twice)', async () => {
     const r = await openCached(Readable.from([await readFile(file)]), { cache, kind: 'session' });
     expect(r.restored).toBe(false);
