@@ -97,7 +97,9 @@ export class EventRing {
     this.maxBytes = opts.maxBytes ?? Math.min(64 << 20, Math.max(1 << 20, capacity * 1024));
     this.longBytes = Math.max(1, Math.floor(this.maxBytes / 16));
     const initial = opts.initialBytes ?? Math.max(64 << 10, capacity * 64);
-    this.arena = Buffer.allocUnsafe(Math.min(this.maxBytes, initial));
+    // Zeroed, as it grows below: an open's kept state (the open cache) writes the arena whole, and
+    // the bytes allocUnsafe leaves are the process's old memory (raw frames among it).
+    this.arena = Buffer.alloc(Math.min(this.maxBytes, initial));
     this.readLine = opts.readLine ?? null;
     this.off = new Uint32Array(capacity);
     this.len = new Uint32Array(capacity);
@@ -495,7 +497,7 @@ export class EventRing {
       const full = ((held + need) / (this.count + 1)) * this.capacity * 1.125;
       size = Math.max(size, Math.ceil(full / 65_536) * 65_536);
     }
-    const bigger = Buffer.allocUnsafe(Math.min(this.maxBytes, Math.max(need, size)));
+    const bigger = Buffer.alloc(Math.min(this.maxBytes, Math.max(need, size)));
     // Rows of one lap lie in arrival order, back to back or a newline apart (pushLines): each run
     // of them is copied in one piece, not row by row (a ring of 50,000 rows grows in two copies).
     let at = 0;

@@ -91,6 +91,9 @@ export async function openCached(
       model,
       analysis,
     ]);
+    // Writing it held the thread: a cancel pressed meanwhile is heard now, not lost.
+    await new Promise((resolve) => setImmediate(resolve));
+    load.onProgress?.(1);
   }
   return { ...r, restored: false, kept };
 }

@@ -8,12 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { analyzeCached, openCached } from '../../electron/session/cached-open';
 import { encodeRecord } from '../../electron/session/format';
 import { loadIntoModel, type LoadResult } from '../../electron/session/load';
 import { OpenCache } from '../../electron/session/open-cache';
 import { simSessionBytes } from '../support/sim-session';
+import { eventually } from '../support/wait-for';
+import { writeState } from '../../electron/session/state-snapshot';
 
 let dir = '';
 let file = '';
@@ -87,6 +89,38 @@ describe('opening a file through the open cache', () => {
     }
     // The entry is untouched by a cancel.
     expect((await openCached(file, { cache })).restored).toBe(true);
+  });
+
+  it('hears a cancel pressed while the first open wrote its state, and keeps that state', async () => {
+    // The open's last progress comes once the state is written (its write holds the thread): a
+    // cancel pressed meanwhile is heard there. Counted on an open without a cache first.
+    let plain = 0;
+    await openCached(file, { onProgress: (f) => void (f === 1 && (plain += 1)) });
+    class Stop extends Error {}
+    let ones = 0;
+    const opening = openCached(file, {
+      cache,
+      onProgress: (f) => {
+        if (f === 1 && ++ones === plain + 1) throw new Stop();
+      },
+    });
+    await expect(opening).rejects.toBeInstanceOf(Stop);
+    await eventually(entries, (e) => e.length === 1, 'the state kept');
+    expect((await openCached(file, { cache })).restored).toBe(true);
+  });
+
+  it('writes no stale memory into a state: the same file, whatever memory held before', async () => {
+    // Stale memory stood in for by Buffer.allocUnsafe's bytes, another fill each time.
+    const built = async (stale: number): Promise<Buffer> => {
+      const spy = vi.spyOn(Buffer, 'allocUnsafe').mockImplementation((n) => Buffer.alloc(n, stale));
+      try {
+        const r = await loadIntoModel(file);
+        return writeState({ model: r.model, analysis: r.analysis });
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    expect((await built(0xab)).equals(await built(0xcd))).toBe(true);
   });
 
   it('replays a file whose bytes changed since, and keeps that state beside', async () => {
