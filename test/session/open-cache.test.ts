@@ -185,6 +185,8 @@ describe('opening a file through the open cache', () => {
     const r = await openCached(other, { cache });
     expect(r.restored).toBe(false);
     expect(figures(r)).toEqual(figures(await loadIntoModel(other)));
+    // Kept again, rightly this time (and before the folder is removed).
+    expect(await r.kept).toBeNull();
   });
 
   it('removes an entry cut short or not a state, replays the file and keeps it again', async () => {
@@ -302,5 +304,6 @@ describe('kvscope analyze through the open cache', () => {
     // Another thrash window is another analysis.
     const other = await analyzeCached(file, { cache, analysisOptions: { thrashWindowS: 60 } });
     expect(other.restored).toBe(false);
+    expect(await other.kept).toBeNull();
   });
 });
