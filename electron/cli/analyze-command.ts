@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { CacheAnalysis, CapacityOverride } from '../analysis/cache-analysis';
 import { toAnalyzeJson } from '../analysis/analyze-json';
 import { analyzeCached } from '../session/cached-open';
-import { codeIdOf, OpenCache } from '../session/open-cache';
+import { openCacheDir, openCacheIn, type OpenCache } from '../session/open-cache';
 import { defaultDataDir } from '../service/data-dir';
 import type { SessionSource } from '../session/format';
 import { regularFileSize } from '../session/regular-file';
@@ -143,15 +143,9 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
 }
 
 /** Where analyses are kept (--cache-dir, else the data folder's), or null with --no-cache. */
-async function analyzeCache(flags: AnalyzeFlags): Promise<OpenCache | null> {
-  if (!flags.cache) return null;
-  // The built CLI is one bundle: __filename is it.
-  const codeId = await codeIdOf(typeof __filename === 'string' ? __filename : undefined);
-  if (codeId === null) return null;
-  return new OpenCache({
-    dir: flags.cacheDir ?? path.join(defaultDataDir(), 'open-cache'),
-    codeId,
-  });
+function analyzeCache(flags: AnalyzeFlags): Promise<OpenCache | null> {
+  if (!flags.cache) return Promise.resolve(null);
+  return openCacheIn(flags.cacheDir ?? openCacheDir(defaultDataDir()));
 }
 
 /** A capture's sources named after its file, as importing it names them (capture#1: cap.jsonl#1). */

@@ -17,6 +17,7 @@ import type {
   EngineReconciliation,
   EventPage,
   EventQuery,
+  FileLoad,
   FileResult,
   HashMatch,
   Kpis,
@@ -38,8 +39,8 @@ import { writeExportFile } from '../export/write-export';
 import { analysisMetrics, eventSide, useEngineCapacity } from '../metrics/analysis-metrics';
 import { MetricsHub } from '../metrics/metrics-hub';
 import { reconcile } from '../metrics/reconciliation';
-import { openCached, type CachedOpenResult } from '../session/cached-open';
-import { codeIdOf, OpenCache } from '../session/open-cache';
+import { openCached } from '../session/cached-open';
+import { openCacheDir, openCacheIn, type OpenCache } from '../session/open-cache';
 import { messageNames, NO_SPACE, NOT_WRITABLE } from '../session/write-errors';
 import {
   budgetFromEnv,
@@ -313,42 +314,41 @@ export class KvScopeService {
    * or bytes holding a capture instead (a file dropped on the window) is imported as one.
    */
   async openSession(input: string | Buffer | Readable, name: string): Promise<FileResult> {
-    const kind = input instanceof Readable ? 'session' : 'auto';
-    return this.view.open('open', name, await sizeOf(input), (onProgress) =>
-      this.keeping(
-        openCached(input, { kind, captureSource: name, onProgress, cache: this.openCache }),
-      ),
-    );
+    return this.loadFile('open', input, name, input instanceof Readable ? 'session' : 'auto');
   }
 
   /** Imports a capture of the seed script (or `kvscope capture --json`) into the views. */
   async importCapture(input: string | Buffer | Readable, name: string): Promise<FileResult> {
-    return this.view.open('import', name, await sizeOf(input), (onProgress) =>
-      this.keeping(
-        openCached(input, {
-          kind: 'capture',
-          captureSource: name,
-          onProgress,
-          cache: this.openCache,
-        }),
-      ),
-    );
+    return this.loadFile('import', input, name, 'capture');
   }
 
   /**
-   * An open whose state is kept in the background: the first failure to keep one is said on
-   * stderr (once: the cause, a read-only folder say, is the same for the next).
+   * Opens or imports a file into the views, through the open cache. Its state is kept in the
+   * background: the first failure to keep one is said on stderr (once: the cause, a read-only
+   * folder say, is the same for the next).
    */
-  private async keeping(opening: Promise<CachedOpenResult>): Promise<CachedOpenResult> {
-    const r = await opening;
-    void r.kept?.then((why) => {
-      if (why === null || this.saidNotKept) return;
-      this.saidNotKept = true;
-      process.stderr.write(
-        `kvscope: an open's state was not kept: ${why}; the same file opened again replays it\n`,
-      );
+  private async loadFile(
+    load: FileLoad,
+    input: string | Buffer | Readable,
+    name: string,
+    kind: 'auto' | 'session' | 'capture',
+  ): Promise<FileResult> {
+    return this.view.open(load, name, await sizeOf(input), async (onProgress) => {
+      const r = await openCached(input, {
+        kind,
+        captureSource: name,
+        onProgress,
+        cache: this.openCache,
+      });
+      void r.kept?.then((why) => {
+        if (why === null || this.saidNotKept) return;
+        this.saidNotKept = true;
+        process.stderr.write(
+          `kvscope: an open's state was not kept: ${why}; the same file opened again replays it\n`,
+        );
+      });
+      return r;
     });
-    return r;
   }
 
   /** Stops the file being opened; the view shown stays. True when a load was running. */
@@ -460,15 +460,9 @@ export class KvScopeService {
 }
 
 /** The open cache of the data folder, named by the code running; null when off or unnamed. */
-async function startOpenCache(options: ServiceOptions): Promise<OpenCache | null> {
-  const asked = options.openCache;
-  if (asked === false) return null;
-  // Bundled, __filename is the bundle the service runs from (cli.cjs, service-host.cjs).
-  const codeId =
-    asked?.codeId ?? (await codeIdOf(typeof __filename === 'string' ? __filename : undefined));
-  if (codeId === null) return null;
-  const dir = path.join(options.dataDir, 'open-cache');
-  return new OpenCache({ dir, codeId, maxBytes: asked?.maxBytes });
+function startOpenCache({ openCache, dataDir }: ServiceOptions): Promise<OpenCache | null> {
+  if (openCache === false) return Promise.resolve(null);
+  return openCacheIn(openCacheDir(dataDir), openCache);
 }
 
 /** The size of what is opened, for "bytes read of total"; null when unknown (a stream). */

@@ -136,12 +136,31 @@ export class OpenCache {
   }
 }
 
+/** The open cache's folder in a data folder. */
+export function openCacheDir(dataDir: string): string {
+  return path.join(dataDir, 'open-cache');
+}
+
+/**
+ * The open cache in `dir`, named by `codeId` when given (tests), else by the bundle this runs
+ * from; null when it runs from no bundle (the sources under test).
+ */
+export async function openCacheIn(
+  dir: string,
+  opts: { codeId?: string; maxBytes?: number } = {},
+): Promise<OpenCache | null> {
+  // Bundled (cli.cjs, service-host.cjs), __filename is the bundle, whichever module asks.
+  const codeId =
+    opts.codeId ?? (await codeIdOf(typeof __filename === 'string' ? __filename : undefined));
+  return codeId === null ? null : new OpenCache({ dir, codeId, maxBytes: opts.maxBytes });
+}
+
 /**
  * What names the running code for OpenCache: the built bundle's own bytes (`file`, the bundle
  * this runs from) and the V8 that serializes. Null when not run from a bundle (the sources under
  * test): nothing would tell one edit of them from the next.
  */
-export async function codeIdOf(file: string | undefined): Promise<string | null> {
+async function codeIdOf(file: string | undefined): Promise<string | null> {
   if (file === undefined || !/\.c?js$/.test(file)) return null;
   const bytes = await readFile(file).catch(() => null);
   if (bytes === null) return null;
