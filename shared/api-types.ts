@@ -372,7 +372,7 @@ export type FileLoad = 'open' | 'import';
 export type FileResult =
   | {
       status: 'done';
-      action: 'opened' | 'saved' | 'exported' | 'downloading';
+      action: 'opened' | 'imported' | 'saved' | 'exported' | 'downloading';
       /** A name to show (never sent back as a path). */
       name: string;
       /** Parts of an opened file that could not be read (its problems list says which). */

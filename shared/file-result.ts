@@ -25,6 +25,7 @@ export function fileResultNotice(
     case 'done': {
       const verb = {
         opened: 'Opened',
+        imported: 'Imported',
         saved: 'Saved',
         exported: 'Exported',
         downloading: 'Downloading',

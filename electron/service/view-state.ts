@@ -100,7 +100,12 @@ export class ViewState {
       );
       this.opened = { model, analysis, title: name, problems, names, removed };
       this.epoch++;
-      return done('opened', name, problemCount(problems), restored === true);
+      return done(
+        load === 'import' ? 'imported' : 'opened',
+        name,
+        problemCount(problems),
+        restored === true,
+      );
     } catch (err) {
       if (err instanceof LoadCancelled || loading.cancelled) {
         return { status: 'cancelled', name, load };

@@ -84,7 +84,7 @@ function uploadResult(status: number, text: string, name: string, load: FileLoad
   if (sent) return sent;
   if (status < 200 || status >= 300)
     return failed(load, refusalReason(text) ?? (text || `HTTP ${status}`), name);
-  return done('opened', name);
+  return done(load === 'import' ? 'imported' : 'opened', name);
 }
 
 /** Picks a file and uploads it; a cancel resolves as cancelled. */

@@ -119,6 +119,12 @@ describe('sessions in the browser', () => {
 
     await chooseFile(page, 'Import capture', capture);
     await expectSessionShown(page, 'seed-capture.jsonl');
+    // An import says so (it said "Opened").
+    await expect
+      .poll(() =>
+        page.getByTestId('notice').filter({ hasText: 'seed-capture.jsonl' }).allTextContents(),
+      )
+      .toContain('Imported seed-capture.jsonlDismiss');
     await showView(page, 'Overview');
     await expect
       .poll(async () => {

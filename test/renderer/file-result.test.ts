@@ -21,6 +21,12 @@ describe('file result notices', () => {
     });
   });
 
+  it('says "Imported" for an imported capture, with its problems', () => {
+    expect(fileResultNotice(done('imported', 'cap.jsonl', 2))?.text).toBe(
+      'Imported cap.jsonl with 2 problems: see below',
+    );
+  });
+
   it('points to the problems panel instead of repeating a problem', () => {
     expect(fileResultNotice(done('opened', 'run.kvscope.jsonl.gz', 3))).toEqual({
       text: 'Opened run.kvscope.jsonl.gz with 3 problems: see below',

@@ -136,7 +136,7 @@ describe('uploads to kvscope serve', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
       status: 'done',
-      action: 'opened',
+      action: 'imported',
       name: 'mixed.jsonl',
       problems: 2,
     });
