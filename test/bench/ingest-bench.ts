@@ -28,7 +28,7 @@ import { median, type BenchResult } from './bench-result';
 const RATE = 20_000; // messages per second
 const WARM = 3_000;
 const MEASURE = 40_000;
-const ROUNDS = 3;
+const ROUNDS = 5;
 /** Event rates the whole path is asked to keep up with, in order, until one fails. */
 const LOSSLESS_EVENT_RATES = [25_000, 50_000, 75_000, 100_000, 150_000, 200_000];
 /** Seconds each rate is held (after a warm-up of half a second's messages). */
