@@ -53,6 +53,61 @@ describe('KvSource over real ZeroMQ', () => {
     expect(rec.events.every((e) => e.source === 'src' && e.dp_rank === 0)).toBe(true);
   });
 
+  it('handles every message it received before close(), though it handles them in bursts', async () => {
+    const p = await sim();
+    const rec = recordingSink();
+    // beforeReceive runs before each receive: its calls less one are the messages received.
+    let calls = 0;
+    let closeAfter = Infinity;
+    let closing: Promise<void> | null = null;
+    const s: KvSource = new KvSource(
+      sourceConfig({ endpoint: p.ranks[0]!.pubEndpoint }),
+      rec.sink,
+      {
+        beforeReceive: () => {
+          calls += 1;
+          if (calls - 1 === closeAfter) closing = s.close();
+          return null;
+        },
+      },
+    );
+    open.push(s);
+    await s.start();
+    await heard(p, rec);
+    await waitFor(() => rec.seqs.length === calls - 1, 'the warm-up handled');
+    // Received from here on wait in a burst until the loop runs dry; close() comes mid-burst.
+    closeAfter = calls - 1 + 40;
+    await p.publish(200);
+    await waitFor(() => closing !== null, 'the close');
+    await closing;
+    expect(rec.seqs.length).toBe(closeAfter);
+    expect(s.status().counters.messages).toBe(closeAfter);
+  });
+
+  it('a sink that throws ends the reading with the error; nothing escapes', async () => {
+    const p = await sim();
+    let batches = 0;
+    const s = new KvSource(sourceConfig({ endpoint: p.ranks[0]!.pubEndpoint }), {
+      record: (r) => {
+        if (r.k !== 'batch') return;
+        batches += 1;
+        if (batches === 3) throw new Error('the sink broke');
+      },
+    });
+    open.push(s);
+    await s.start();
+    await warmUp(
+      () => p.publish(),
+      () => batches,
+    );
+    await p.publish(20);
+    await waitFor(() => s.status().state === 'error', 'the error state');
+    expect(s.status().lastError).toMatch(/^receiving from tcp:\/\/\S+ failed: the sink broke$/);
+    await p.publish(20);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(batches).toBe(3);
+  });
+
   it('binds for a publisher that connects out (llm-d style)', async () => {
     const port = await freePorts();
     const endpoint = `tcp://127.0.0.1:${port}`;
