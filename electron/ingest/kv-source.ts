@@ -176,8 +176,8 @@ export class KvSource {
     this.drainSoon = false;
     this.drainBurst();
   };
-  /** Handling a message threw: the source reads no more (see drainBurst). */
-  private burstFailed = false;
+  /** The source handles no more messages: one threw (see drainBurst), or stopHandling() ran. */
+  private handlingStopped = false;
   /** Who the decoded records are from (one object for every batch: the decoder only reads it). */
   private readonly origin: RecordOrigin;
 
@@ -325,6 +325,14 @@ export class KvSource {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * From now on, handles no message more, not even those received and waiting (`capture --max`
+   * has its count: what comes after is not counted either). close() still ends the source.
+   */
+  stopHandling(): void {
+    this.handlingStopped = true;
+  }
+
   /** Delivers what a pending gap holds, then releases the socket, timers and replays. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -354,7 +362,7 @@ export class KvSource {
         }
         const frames = await sock.receive();
         // A receive that had resolved before close() ran resumes after it: the source is done.
-        if (this.closed || this.burstFailed) return;
+        if (this.closed || this.handlingStopped) return;
         this.burst.push(frames);
         if (this.burst.length >= BURST_MAX) this.drainBurst();
         else if (!this.drainSoon) {
@@ -387,11 +395,11 @@ export class KvSource {
     this.burst = [];
     try {
       for (const frames of burst) {
-        if (this.closed || this.burstFailed) return;
+        if (this.closed || this.handlingStopped) return;
         this.onMessage(frames);
       }
     } catch (e) {
-      this.burstFailed = true;
+      this.handlingStopped = true;
       if (!this.closed)
         this.fail(`receiving from ${this.cfg.endpoint} failed: ${(e as Error).message}`);
     }

@@ -237,6 +237,33 @@ describe('kvscope capture (built CLI) against the simulator', () => {
     expect(sum.events).toBeGreaterThanOrEqual(120);
   });
 
+  it('counts nothing past --max in its summary, though a fast stream queues more', async () => {
+    const { sim, truth } = await startSim({ rate: 20_000 });
+    const r = await runCli([
+      'capture',
+      '--endpoint',
+      sim.ranks[0]!.pubEndpoint,
+      '--json',
+      '--max',
+      '3000',
+    ]);
+    expect(r.code).toBe(0);
+    const seqs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { seq: number }).seq);
+    expect(seqs).toHaveLength(3000);
+    const last = seqs.at(-1)!;
+    const sum = summaryOf(r.stderr);
+    // The messages handled are the batches printed (each has events); the events counted go past
+    // --max only by the rest of the batch it was reached in.
+    expect(sum.messages).toBe(new Set(seqs).size);
+    expect(sum.events).toBeLessThanOrEqual(
+      3000 + truth.get(last)!.events.length - seqs.filter((s) => s === last).length,
+    );
+    expect(r.stderr).toContain(`done: 3000 events printed; ${sum.messages} messages`);
+  });
+
   it('prints readable lines without --json and stops at --max', async () => {
     const { sim } = await startSim({ format: 'array' });
     const r = await runCli(['capture', '--endpoint', sim.ranks[0]!.pubEndpoint, '--max', '7']);
