@@ -138,6 +138,10 @@ function expectNoTokens(text: string, truth: Map<number, PublishedBatch>): void 
 const SUMMARY =
   /^# summary \{"messages":(\d+),"events":(\d+),"gaps":(\d+),"recovered":(\d+),"lost":(\d+),"duplicates":(\d+),"resets":(\d+),"undecoded":(\d+),"replay_rejected":(\d+)\}$/;
 
+/** `capture --json --max max` of the simulator's first rank. */
+const captureJson = (sim: SimPublisher, max: number): Promise<Run> =>
+  runCli(['capture', '--endpoint', sim.ranks[0]!.pubEndpoint, '--json', '--max', String(max)]);
+
 /** The summary line, which must be the last line on stderr. */
 function summaryOf(stderr: string): Record<string, number> {
   const last = stderr.trimEnd().split('\n').at(-1) ?? '';
@@ -150,14 +154,7 @@ describe('kvscope capture (built CLI) against the simulator', () => {
     for (const hash of ['int', 'bytes'] as const) {
       it(`prints every event with exact hashes, seq and dp_rank, and no token ids (${format}, ${hash})`, async () => {
         const { sim, truth } = await startSim({ format, hash });
-        const r = await runCli([
-          'capture',
-          '--endpoint',
-          sim.ranks[0]!.pubEndpoint,
-          '--json',
-          '--max',
-          '60',
-        ]);
+        const r = await captureJson(sim, 60);
         expect(r.code).toBe(0);
         const lines = r.stdout.trim().split('\n');
         expect(lines).toHaveLength(60);
@@ -171,14 +168,7 @@ describe('kvscope capture (built CLI) against the simulator', () => {
 
   it('prints undecodable payloads as UNDECODED lines with their size, in seq order', async () => {
     const { sim, truth } = await startSim({ faults: { garbageEvery: 4 } });
-    const r = await runCli([
-      'capture',
-      '--endpoint',
-      sim.ranks[0]!.pubEndpoint,
-      '--json',
-      '--max',
-      '40',
-    ]);
+    const r = await captureJson(sim, 40);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     const und = lines.filter((l) => l.includes('"UNDECODED"'));
@@ -239,14 +229,7 @@ describe('kvscope capture (built CLI) against the simulator', () => {
 
   it('counts nothing past --max in its summary, though a fast stream queues more', async () => {
     const { sim, truth } = await startSim({ rate: 20_000 });
-    const r = await runCli([
-      'capture',
-      '--endpoint',
-      sim.ranks[0]!.pubEndpoint,
-      '--json',
-      '--max',
-      '3000',
-    ]);
+    const r = await captureJson(sim, 3000);
     expect(r.code).toBe(0);
     const seqs = r.stdout
       .trim()
