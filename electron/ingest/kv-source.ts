@@ -70,8 +70,8 @@ export const zeroCounters = (): SourceCounters => ({
 });
 
 /**
- * Messages received before they are handled together (see burst). The live path took 30.6 µs of
- * CPU a message so against 32.6 handling each as it came (medians of 7 alternating runs).
+ * Messages received before they are handled together (see burst). Handled so, the live path took
+ * 30.6 µs of CPU a message against 32.6 one by one (medians of 7 alternating runs).
  */
 const BURST_MAX = 64;
 /** Longest the receive loop keeps the event loop to itself under a flat-out stream. */
