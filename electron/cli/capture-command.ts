@@ -151,7 +151,7 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
           else out.text(`${eventTextLine(seen, line)}\n`);
         }
         out.endLine();
-        if (full()) done();
+        if (full()) maxReached();
         return;
       }
       case 'undecoded':
@@ -161,7 +161,7 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
           `${json ? undecodedJsonLine(r.rec, ranks > 1 ? rank : null) : undecodedTextLine(seen, r.rec)}\n`,
         );
         out.endLine();
-        if (full()) done();
+        if (full()) maxReached();
         return;
       case 'event-error':
         err(`${from}event ${r.rec.idx} of seq ${r.rec.seq} could not be decoded: ${r.rec.error}`);
@@ -186,7 +186,7 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
   };
 
   /** --max is reached: the sources handle nothing more (their counters stop with the output). */
-  const done = (): void => {
+  const maxReached = (): void => {
     for (const s of sources) s.stopHandling();
     finish();
   };
