@@ -1,23 +1,18 @@
 // The app in real Chromium against `kvscope serve`: charts, connecting an engine through the UI
 // with exact totals, the chain browser and hash search, and screenshots of every view.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
 import {
   SCREENSHOT_DIR,
   clickRow,
-  ensureBuilt,
   kpis,
-  launchChromium,
   openApp,
-  removeDir,
   setTheme,
   showView,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { sourceCard, sourceStat, warmUp, waitForReceived } from '../support/e2e-sim';
 import { RawTruth, type TruthTotals } from '../support/e2e-truth';
@@ -25,9 +20,8 @@ import { RawTruth, type TruthTotals } from '../support/e2e-truth';
 const MAIN_BATCHES = 300;
 const SOURCE_NAME = 'e2e-engine';
 
-let dataDir: string;
+const ws = useE2eWorkspace('app');
 let serve: ServeProcess;
-let browser: Browser;
 let page: Page;
 let sim: SimPublisher;
 let truth: RawTruth;
@@ -35,21 +29,15 @@ let truth: RawTruth;
 let received: TruthTotals | null = null;
 
 beforeAll(async () => {
-  ensureBuilt();
-  dataDir = await tempDir('app');
-  serve = await startServe(dataDir);
-  browser = await launchChromium();
-  page = await openApp(browser, serve.url);
+  serve = await ws.serve('data');
+  page = await openApp(ws.browser, serve.url);
   sim = await SimPublisher.start({ format: 'map', hash: 'int', rate: 0, seed: 7, replay: true });
   truth = new RawTruth(sim);
 }, 120_000);
 
 afterAll(async () => {
   truth?.stop();
-  await browser?.close();
   await sim?.close();
-  await serve?.stop();
-  await removeDir(dataDir);
 });
 
 function pathPoints(d: string | null): number {
@@ -234,7 +222,6 @@ describe('kvscope serve in Chromium', () => {
   }, 60_000);
 
   it('draws every view in a light and a dark theme, with a screenshot of each', async () => {
-    await mkdir(SCREENSHOT_DIR, { recursive: true });
     const backgrounds = new Map<string, string>();
     for (const theme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width: 1280, height: 800 });

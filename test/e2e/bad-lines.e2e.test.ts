@@ -3,23 +3,17 @@
 // naming a seq past 2^53 each skip their line, counted and said with the file's own digits, while
 // every good line stays (a negative int hash "-5" among them: engines hashing with Python's
 // builtin hash() publish those, and a live frame of one is taken as well).
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeRecord, makeHeader } from '../../electron/session/format';
 import { stored } from '../model/helpers';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
   expectKpi,
-  launchChromium,
   openApp,
-  removeDir,
   setTheme,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 
 const T0 = 1_767_225_600;
@@ -48,30 +42,18 @@ const PROBLEMS = [
   'line 8: previousSeq 18446744073709551615 is beyond 2^53: this version keeps seqs exact only below 9007199254740992 (skipped)',
 ];
 
-let dir: string;
+const ws = useE2eWorkspace('bad-lines');
 let serve: ServeProcess;
-let browser: Browser;
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('bad-lines');
-  const file = path.join(dir, 'bad-lines.jsonl');
-  await writeFile(file, `${LINES.join('\n')}\n`);
-  serve = await startServe(path.join(dir, 'data'), ['--open', file]);
-  browser = await launchChromium();
+  const file = await ws.file('bad-lines.jsonl', `${LINES.join('\n')}\n`);
+  serve = await ws.serve('data', ['--open', file]);
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dir);
-});
 
 describe('a session file with lines a frame would refuse', () => {
   it('skips each, says why with its own digits, and keeps every good line', async () => {
     for (const width of [1024, 1440]) {
-      const page = await openApp(browser, serve.url, { width, height: 800 });
+      const page = await openApp(ws.browser, serve.url, { width, height: 800 });
       await expectKpi(page, 'stored-blocks', 3);
       await expect
         .poll(() => page.getByTestId('problems').locator('li').allTextContents())

@@ -3,22 +3,18 @@
 // alike, with one reason (how many event errors, and the first problem with its hint), for a
 // session and for a capture; the live view stays as it was.
 import { execFile } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { stored } from '../model/helpers';
 import { CLI } from '../support/built-app';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
-  launchChromium,
   openApp,
-  removeDir,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { sessionBytes } from '../support/session-bytes';
 
@@ -26,25 +22,14 @@ const run = promisify(execFile);
 const REASON =
   'no events could be read (3 event errors); the first problem: line 2: batch ts 10000000000000000 is out of range (|ts| must be at most 1e11 seconds: is the publisher sending milliseconds or nanoseconds?) (kept as an event error)';
 
-let dir: string;
+const ws = useE2eWorkspace('bad-ts');
 let serve: ServeProcess;
-let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('bad-ts');
-  serve = await startServe(path.join(dir, 'data'));
-  browser = await launchChromium();
-  page = await openApp(browser, serve.url);
+  serve = await ws.serve('data');
+  page = await openApp(ws.browser, serve.url);
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dir);
-});
 
 /** `kvscope analyze FILE`'s exit code and stderr. */
 async function analyze(file: string): Promise<{ code: number; stderr: string }> {
@@ -66,7 +51,7 @@ async function openInPage(button: 'Open session' | 'Import capture', file: strin
 
 describe('a file whose every ts is bad', () => {
   it('is refused by the open and by analyze with the same reason, a session', async () => {
-    const file = path.join(dir, 'nanoseconds.kvscope.jsonl.gz');
+    const file = path.join(ws.dir, 'nanoseconds.kvscope.jsonl.gz');
     const source = { id: 'a', name: 'gpu-a', endpoint: 'tcp://10.0.0.1:5557' };
     const events = [0, 1, 2].map((i) => ({ ...stored('a', 1e16 + i, [`${i}1`]), seq: i }));
     await writeFile(file, sessionBytes([source], events));
@@ -91,7 +76,7 @@ describe('a file whose every ts is bad', () => {
   }, 60_000);
 
   it('is refused by the import and by analyze with the same reason, a capture', async () => {
-    const file = path.join(dir, 'nanoseconds.jsonl');
+    const file = path.join(ws.dir, 'nanoseconds.jsonl');
     const lines = [0, 1, 2].map(
       (i) =>
         `{"ts": 1e16, "type": "BlockStored", "block_hashes": [${i + 10}], "parent_block_hash": null, "block_size": 16, "token_count": 16}`,

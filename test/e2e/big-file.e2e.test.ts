@@ -1,31 +1,25 @@
 // A big session file in the browser: its progress shows from the moment it is chosen, moves
 // through the upload and the reading, and Cancel stops either while the live view stays.
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CDPSession, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeRecord, makeHeader } from '../../electron/session/format';
 import { stored } from '../model/helpers';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
   fileProgress,
-  launchChromium,
   openApp,
-  removeDir,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { eventually } from '../support/wait-for';
 
 const EVENTS = 200_000;
 
-let dir: string;
+const ws = useE2eWorkspace('big-file');
 let file: string;
 let serve: ServeProcess;
-let browser: Browser;
 let page: Page;
 let cdp: CDPSession;
 
@@ -45,24 +39,13 @@ function bigSession(): Buffer {
 }
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('big-file');
-  file = path.join(dir, 'big.kvscope.jsonl.gz');
-  await writeFile(file, bigSession());
+  file = await ws.file('big.kvscope.jsonl.gz', bigSession());
   // No demo and no engine: the live view stays empty, so "the view stayed" is plain to check.
-  serve = await startServe(path.join(dir, 'data'), ['--endpoint', 'tcp://127.0.0.1:9']);
-  browser = await launchChromium();
-  page = await openApp(browser, serve.url);
+  serve = await ws.serve('data', ['--endpoint', 'tcp://127.0.0.1:9']);
+  page = await openApp(ws.browser, serve.url);
   cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dir);
-});
 
 /** Chooses the big file through the header's Open session button. */
 async function chooseBigFile(): Promise<void> {

@@ -2,45 +2,29 @@
 // capture of two ranks: a drag zooms, the scrubber pans, reset comes back; a click opens the
 // events before that time; resident blocks per source; a PNG with title, legend, sources and
 // time range; the rates CSV with source names and ISO times.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { EventPage, Series } from '../../shared/api-types';
 import { twoRankCapture } from '../analysis/two-rank-capture';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
   kpi,
-  launchChromium,
   openApp,
-  removeDir,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { headHasColours } from '../support/png-head';
 import { eventually } from '../support/wait-for';
 
-let dir: string;
+const ws = useE2eWorkspace('charts');
 let serve: ServeProcess;
-let browser: Browser;
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('charts');
-  const capture = path.join(dir, 'two-ranks.jsonl');
-  await writeFile(capture, twoRankCapture(11, 900).text);
-  serve = await startServe(path.join(dir, 'data'), ['--import', capture]);
-  browser = await launchChromium();
+  const capture = await ws.file('two-ranks.jsonl', twoRankCapture(11, 900).text);
+  serve = await ws.serve('data', ['--import', capture]);
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dir);
-});
 
 interface Shown {
   first: number;
@@ -126,7 +110,7 @@ async function shots(page: Page, name: string): Promise<void> {
 }
 
 async function openOverview(): Promise<Page> {
-  const page = await openApp(browser, serve.url, { width: 1280, height: 900 });
+  const page = await openApp(ws.browser, serve.url, { width: 1280, height: 900 });
   await page.getByTestId('range-all').click();
   await shownChanged(page, null);
   return page;

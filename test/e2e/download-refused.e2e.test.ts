@@ -2,49 +2,33 @@
 // bridge reads the reply before it hands anything to the download, so a refusal's reason reaches
 // the notice (an `<a download>` of the route dropped it and said "Downloading" for good). And the
 // live view's own problems come under a heading of their own, not a file's.
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
-  launchChromium,
   openApp,
-  removeDir,
   setTheme,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 
-let dir: string;
+const ws = useE2eWorkspace('download-refused');
 let serve: ServeProcess;
-let browser: Browser;
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('download-refused');
   // A bad recordings budget is a live problem (kept to 2 GiB instead): no file is opened. The
   // child takes its environment when it is spawned, inside startServe's first, synchronous step.
   process.env.KVSCOPE_RECORDINGS_BUDGET = 'lots';
-  const started = startServe(path.join(dir, 'data'));
+  const started = ws.serve('data');
   delete process.env.KVSCOPE_RECORDINGS_BUDGET;
   serve = await started;
-  browser = await launchChromium();
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dir);
-});
 
 describe('a download in the browser', () => {
   it('saves the session when the server can, and shows the reason when it cannot', async () => {
-    const page = await openApp(browser, serve.url, { width: 1024, height: 768 });
+    const page = await openApp(ws.browser, serve.url, { width: 1024, height: 768 });
     const notice = page.getByTestId('notice');
 
     const downloaded = page.waitForEvent('download');
@@ -80,7 +64,7 @@ describe('a download in the browser', () => {
   }, 60_000);
 
   it('heads the live view problems as the live view, not as a file', async () => {
-    const page = await openApp(browser, serve.url, { width: 1024, height: 768 });
+    const page = await openApp(ws.browser, serve.url, { width: 1024, height: 768 });
     const problems = page.getByTestId('problems');
     await problems.filter({ hasText: 'KVSCOPE_RECORDINGS_BUDGET' }).waitFor();
     const head = (await problems.locator('.problems-head strong').textContent()) ?? '';

@@ -1,35 +1,29 @@
 // The engine's own metrics beside the stream, in real Chromium against `kvscope serve`: a
 // simulated vLLM rank over real ZeroMQ with a vLLM-shaped /metrics on a real HTTP server, and a
 // second source whose metrics URL is down; each card says what it knows, or what is wrong.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
 import { closedPort, serveText, textHandler, type TextServer } from '../metrics/http-text-server';
 import { vllmMetricsText, type SampleEngine } from '../metrics/vllm-sample';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
-  launchChromium,
   openApp,
-  removeDir,
   setTheme,
   showView,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { warmUp } from '../support/e2e-sim';
 import { eventually } from '../support/wait-for';
 
 const GPU_BLOCKS = 2000;
 
-let dir: string;
+const ws = useE2eWorkspace('engine-metrics');
 let sim: SimPublisher;
 let engine: TextServer;
 let serve: ServeProcess;
-let browser: Browser;
 let page: Page;
 let live: string;
 let down: string;
@@ -45,9 +39,6 @@ const sample = (usage: number): SampleEngine => ({
 });
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('engine-metrics');
   engine = await serveText(vllmMetricsText([sample(0.25)]));
   // The simulator binds port 0 and says where (a port looked up first could be taken before the
   // bind); nothing listens on the other source's port.
@@ -64,7 +55,7 @@ beforeAll(async () => {
   });
   live = sim.ranks[0]?.pubEndpoint ?? '';
   down = `tcp://127.0.0.1:${nowhere}`;
-  serve = await startServe(path.join(dir, 'data'), [
+  serve = await ws.serve('data', [
     '--endpoint',
     live,
     '--engine-metrics',
@@ -74,19 +65,15 @@ beforeAll(async () => {
     '--engine-metrics',
     `http://127.0.0.1:${await closedPort()}/metrics`,
   ]);
-  browser = await launchChromium();
-  page = await openApp(browser, serve.url, { width: 1280, height: 900 });
+  page = await openApp(ws.browser, serve.url, { width: 1280, height: 900 });
   await warmUp(page, sim, live);
   await sim.publish(200);
   await showView(page, 'Overview');
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
   await sim?.close();
   await engine?.close();
-  await removeDir(dir);
 });
 
 const card = (name: string): Locator =>

@@ -2,20 +2,16 @@
 // events than the log keeps, on a relative clock that runs negative: a link to a time the log
 // still holds shows the events before it (after a reload too), one to a time whose events left
 // the log says so, not "No events yet".
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { EventPage } from '../../shared/api-types';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
-  launchChromium,
   openApp,
-  removeDir,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { eventually } from '../support/wait-for';
 
@@ -24,32 +20,21 @@ const EVENTS = 60_000;
 /** One event a millisecond, ending just before zero: ts runs from -60 s to -0.001 s. */
 const tsOf = (i: number): number => (i - EVENTS) / 1000;
 
-let dir: string;
+const ws = useE2eWorkspace('events-reach');
 let serve: ServeProcess;
-let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('events-reach');
-  const capture = path.join(dir, 'relative.jsonl');
+  const capture = path.join(ws.dir, 'relative.jsonl');
   const lines = Array.from(
     { length: EVENTS },
     (_, i) =>
       `{"ts":${tsOf(i)},"seq":${i},"dp_rank":0,"type":"BlockStored","block_hashes":[${1000 + i}],"parent_block_hash":null,"token_count":16,"block_size":16,"lora_id":null,"medium":"GPU"}`,
   );
   await writeFile(capture, `${lines.join('\n')}\n`);
-  serve = await startServe(path.join(dir, 'data'), ['--import', capture]);
-  browser = await launchChromium();
-  page = await openApp(browser, serve.url);
+  serve = await ws.serve('data', ['--import', capture]);
+  page = await openApp(ws.browser, serve.url);
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dir);
-});
 
 const eventCount = (): Promise<string | null> => page.getByTestId('event-count').textContent();
 

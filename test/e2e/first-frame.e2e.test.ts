@@ -3,33 +3,21 @@
 // can act first; the first frame used to start every view over, dropping the filter set and the
 // row opened (CI once clicked a row and saw its detail never come). The frames are held back in
 // the page's WebSocket until the reader has acted, then let through.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { WsServerMessage } from '../../shared/ws-protocol';
-import {
-  clickRow,
-  ensureBuilt,
-  launchChromium,
-  removeDir,
-  startServe,
-  tempDir,
-  type ServeProcess,
-} from '../support/e2e-harness';
+import { clickRow, type ServeProcess, useE2eWorkspace } from '../support/e2e-harness';
 
-let dataDir: string;
+const ws = useE2eWorkspace('first-frame');
 let serve: ServeProcess;
-let browser: Browser;
 let page: Page;
 /** Frames held back; null once they flow. */
 let held: string[] | null = [];
 let release: () => void = () => {};
 
 beforeAll(async () => {
-  ensureBuilt();
-  dataDir = await tempDir('first-frame');
-  serve = await startServe(dataDir, ['--demo']);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1024, height: 800 } });
+  serve = await ws.serve('data', ['--demo']);
+  page = await ws.browser.newPage({ viewport: { width: 1024, height: 800 } });
   await page.routeWebSocket(/\/ws/, (ws) => {
     const server = ws.connectToServer();
     release = () => {
@@ -45,12 +33,6 @@ beforeAll(async () => {
     });
   });
 }, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dataDir);
-});
 
 describe('the first frame', () => {
   it('keeps the filter set and the row opened before it came', async () => {

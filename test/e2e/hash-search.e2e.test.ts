@@ -1,36 +1,28 @@
 // The hash search finds what its box promises, in real Chromium against `kvscope serve` with an
 // imported capture: a hex prefix of an integer hash (the u64 as hex(h) writes it, 0x or not, any
 // case) in the Events filter and in the Chains search, beside the decimal prefixes engines log.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
-  launchChromium,
   openApp,
-  removeDir,
   showView,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 
 // 0xffffffffffffffc5, 0xf000000000000000, 0x8000000000000001; 0x12d687, 0x74cbb1.
 const BIG = ['18446744073709551557', '17293822569102704640', '9223372036854775809'];
 const SMALL = ['1234567', '7654321'];
 
-let dir: string;
+const ws = useE2eWorkspace('hash-search');
 let serve: ServeProcess;
-let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('hash-search');
-  const capture = path.join(dir, 'hex-capture.jsonl');
+  const capture = path.join(ws.dir, 'hex-capture.jsonl');
   await writeFile(
     capture,
     [
@@ -40,16 +32,9 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  serve = await startServe(path.join(dir, 'data'), ['--import', capture]);
-  browser = await launchChromium();
-  page = await openApp(browser, serve.url);
+  serve = await ws.serve('data', ['--import', capture]);
+  page = await openApp(ws.browser, serve.url);
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dir);
-});
 
 /** The seqs of the event rows drawn. */
 function eventSeqs(): Promise<number[]> {

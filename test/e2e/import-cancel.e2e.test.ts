@@ -1,29 +1,23 @@
 // Cancelling an import in the browser: the progress bar's Cancel while the service reads a big
 // capture stops it, the live view stays, and the notice area says "Import cancelled".
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
   fileProgress,
-  launchChromium,
   openApp,
-  removeDir,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { eventually } from '../support/wait-for';
 
 const LINES = 150_000;
 
-let dir: string;
+const ws = useE2eWorkspace('import-cancel');
 let file: string;
 let serve: ServeProcess;
-let browser: Browser;
 const pages: Page[] = [];
 
 /** A seed-script capture of LINES stores of pseudo-random 64-bit hashes (gzip cannot shrink it much). */
@@ -43,23 +37,12 @@ function bigCapture(): Buffer {
 }
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('import-cancel');
-  file = path.join(dir, 'big-capture.jsonl.gz');
-  await writeFile(file, bigCapture());
+  file = await ws.file('big-capture.jsonl.gz', bigCapture());
   // No demo and no engine: the live view stays empty, so "the view stayed" is plain to check.
-  serve = await startServe(path.join(dir, 'data'), ['--endpoint', 'tcp://127.0.0.1:9']);
-  browser = await launchChromium();
+  serve = await ws.serve('data', ['--endpoint', 'tcp://127.0.0.1:9']);
   for (const width of [1024, 1440])
-    pages.push(await openApp(browser, serve.url, { width, height: 800 }));
+    pages.push(await openApp(ws.browser, serve.url, { width, height: 800 }));
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dir);
-});
 
 describe('cancelling an import', () => {
   it('stops the reading, keeps the live view and says "Import cancelled"', async () => {

@@ -1,20 +1,15 @@
 // The Insights' verdict in Chromium says the cache is big enough only once the data can show it:
 // a 1.5 s capture that evicted and re-stored nothing does not know yet; a capture that stored
 // for longer than the thrash window past its first eviction, with no re-store, says big enough.
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
-  launchChromium,
   openApp,
-  removeDir,
   setTheme,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 
 /** A capture of `stores` one-block stores `stepS` apart, each evicting the block stored before. */
@@ -34,35 +29,20 @@ function evictingCapture(stores: number, stepS: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-let dir: string;
+const ws = useE2eWorkspace('insights-too-soon');
 let short: ServeProcess;
 let long: ServeProcess;
-let browser: Browser;
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('insights-too-soon');
-  await writeFile(path.join(dir, 'short.jsonl'), evictingCapture(31, 0.05));
-  await writeFile(path.join(dir, 'long.jsonl'), evictingCapture(31, 3));
-  short = await startServe(path.join(dir, 'data-short'), [
-    '--import',
-    path.join(dir, 'short.jsonl'),
-  ]);
-  long = await startServe(path.join(dir, 'data-long'), ['--import', path.join(dir, 'long.jsonl')]);
-  browser = await launchChromium();
+  const shortFile = await ws.file('short.jsonl', evictingCapture(31, 0.05));
+  const longFile = await ws.file('long.jsonl', evictingCapture(31, 3));
+  short = await ws.serve('data-short', ['--import', shortFile]);
+  long = await ws.serve('data-long', ['--import', longFile]);
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await short?.stop();
-  await long?.stop();
-  await removeDir(dir);
-});
 
 /** Opens the Insights once the whole file is in them (its 31 new stores). */
 async function insights(url: string, width: number): Promise<Page> {
-  const page = await openApp(browser, url, { width, height: 800 });
+  const page = await openApp(ws.browser, url, { width, height: 800 });
   await page.getByTestId('tab-insights').click();
   await expect
     .poll(() => page.getByTestId('insight-new-stores').getAttribute('data-value'), {

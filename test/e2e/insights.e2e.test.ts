@@ -1,39 +1,30 @@
 // The Insights view in Chromium: for an opened capture of two data-parallel ranks it shows the
 // numbers `kvscope analyze --json` prints for the same file; for the live demo it answers at all.
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../support/built-app';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
-  launchChromium,
   openApp,
-  removeDir,
   setTheme,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { eventually } from '../support/wait-for';
 import { twoRankCapture } from '../analysis/two-rank-capture';
 
-let dir: string;
+const ws = useE2eWorkspace('insights');
 let capture: string;
 let analyzed: Record<string, unknown>;
 let analyzed5: { thrash_restores: number; thrash_window_s: number };
 let opened: ServeProcess;
 let live: ServeProcess;
-let browser: Browser;
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('insights');
-  capture = path.join(dir, 'two-ranks.jsonl');
-  await writeFile(capture, twoRankCapture(9, 900).text);
+  capture = await ws.file('two-ranks.jsonl', twoRankCapture(9, 900).text);
   analyzed = JSON.parse(
     execFileSync('node', [CLI, 'analyze', '--json', capture], { encoding: 'utf8' }),
   );
@@ -42,17 +33,9 @@ beforeAll(async () => {
       encoding: 'utf8',
     }),
   );
-  opened = await startServe(path.join(dir, 'data-opened'), ['--import', capture]);
-  live = await startServe(path.join(dir, 'data-live'));
-  browser = await launchChromium();
+  opened = await ws.serve('data-opened', ['--import', capture]);
+  live = await ws.serve('data-live');
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await opened?.stop();
-  await live?.stop();
-  await removeDir(dir);
-});
 
 const value = async (page: Page, id: string): Promise<string | null> =>
   page.getByTestId(`insight-${id}`).getAttribute('data-value');
@@ -64,7 +47,7 @@ async function showInsights(page: Page): Promise<void> {
 
 describe('the Insights view', () => {
   it('shows what kvscope analyze prints for the same capture of two ranks', async () => {
-    const page = await openApp(browser, opened.url);
+    const page = await openApp(ws.browser, opened.url);
     await showInsights(page);
     const a = analyzed as {
       new_stores: number;
@@ -117,7 +100,7 @@ describe('the Insights view', () => {
   }, 90_000);
 
   it("follows the Thrash panel's window in the Thrash tile, with kvscope analyze's count for it", async () => {
-    const page = await openApp(browser, opened.url);
+    const page = await openApp(ws.browser, opened.url);
     await showInsights(page);
     const tile = page.getByTestId('insight-thrash-restores');
     await expect.poll(() => tile.getAttribute('data-value')).toBe(String(analyzed.thrash_restores));
@@ -141,7 +124,7 @@ describe('the Insights view', () => {
   }, 60_000);
 
   it('opens a hot prefix in Chains by its hash', async () => {
-    const page = await openApp(browser, opened.url);
+    const page = await openApp(ws.browser, opened.url);
     await showInsights(page);
     const row = page.getByTestId('hot-prefix').first();
     const hash = await row.locator('.hash').getAttribute('title');
@@ -156,7 +139,7 @@ describe('the Insights view', () => {
     // read 0, 0, 1, 1, 1 (a re-store, thrash, lifetimes and extra hits of one or two).
     const line = (seq: number, ts: number, type: string, hashes: number[]) =>
       JSON.stringify({ seq, ts, type, block_hashes: hashes, medium: 'GPU', block_size: 16 });
-    const small = path.join(dir, 'small.jsonl');
+    const small = path.join(ws.dir, 'small.jsonl');
     await writeFile(
       small,
       [
@@ -169,8 +152,8 @@ describe('the Insights view', () => {
         line(6, 1030, 'BlockStored', [4]),
       ].join('\n'),
     );
-    const serve = await startServe(path.join(dir, 'data-small'), ['--import', small]);
-    const page = await openApp(browser, serve.url);
+    const serve = await ws.serve('data-small', ['--import', small]);
+    const page = await openApp(ws.browser, serve.url);
     try {
       await showInsights(page);
       const charts = page.getByTestId('insights').locator('.recharts-wrapper');
@@ -192,7 +175,7 @@ describe('the Insights view', () => {
   }, 60_000);
 
   it('answers for the live demo too, and opens straight from the #insights link', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await ws.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await page.goto(`${live.url}#insights`);
     await page.getByTestId('insights').waitFor({ timeout: 20_000 });

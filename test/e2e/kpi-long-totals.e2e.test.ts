@@ -1,28 +1,22 @@
 // The Overview's tiles show a 7-8 digit total whole at 1024 px (it was cut to "1,082,…"), in
 // real Chromium against `kvscope serve` with an imported capture of 1.1 M stored blocks.
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
-  launchChromium,
   openApp,
-  removeDir,
   setTheme,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { eventually } from '../support/wait-for';
 
 const BATCHES = 1100;
 const PER_BATCH = 1000;
 
-let dir: string;
+const ws = useE2eWorkspace('kpi-long');
 let serve: ServeProcess;
-let browser: Browser;
 
 /** Batches of 1,000 stored blocks, each removed again: 1.1 M stored and removed, none resident. */
 function bigCapture(): string {
@@ -41,20 +35,9 @@ function bigCapture(): string {
 }
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('kpi-long');
-  const capture = path.join(dir, 'big.jsonl');
-  await writeFile(capture, bigCapture());
-  serve = await startServe(path.join(dir, 'data'), ['--import', capture]);
-  browser = await launchChromium();
+  const capture = await ws.file('big.jsonl', bigCapture());
+  serve = await ws.serve('data', ['--import', capture]);
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dir);
-});
 
 /** Each tile value's text, and whether it is cut (its text wider than its box). */
 function cutValues(page: Page): Promise<{ text: string; cut: boolean }[]> {
@@ -65,7 +48,7 @@ function cutValues(page: Page): Promise<{ text: string; cut: boolean }[]> {
 
 describe('the Overview tiles', () => {
   it('show 7 and 8 digit totals whole at 1024 px, light and dark', async () => {
-    const page = await openApp(browser, serve.url, { width: 1024, height: 768 });
+    const page = await openApp(ws.browser, serve.url, { width: 1024, height: 768 });
     const stored = page.getByTestId('kpi-stored-blocks');
     await eventually(
       () => stored.getAttribute('data-value'),

@@ -2,24 +2,20 @@
 // chart legend (its whole name in the title), so the legend stays as wide as the card; the exported
 // PNG's legend names the marker lines (a cache clear here) in their colour; the overlap heatmap
 // keeps three long source names that differ only at the end on one line each, cut in the middle.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeRecord, makeHeader } from '../../electron/session/format';
 import { stored } from '../model/helpers';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
   expectKpi,
-  launchChromium,
   openApp,
-  removeDir,
   setTheme,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { headHasColours } from '../support/png-head';
 
@@ -64,34 +60,20 @@ function session(): Buffer {
   return gzipSync(`${lines.join('\n')}\n`);
 }
 
-let dir: string;
+const ws = useE2eWorkspace('legend-names');
 let serve: ServeProcess;
 /** Serves the session of three sources with long names. */
 let sessionServe: ServeProcess;
-let browser: Browser;
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('legend-names');
-  const file = path.join(dir, 'long-medium.jsonl');
-  await writeFile(file, capture());
-  serve = await startServe(path.join(dir, 'data'), ['--import', file]);
-  const sessionFile = path.join(dir, 'three-sources.kvscope.jsonl.gz');
-  await writeFile(sessionFile, session());
-  sessionServe = await startServe(path.join(dir, 'session-data'), ['--open', sessionFile]);
-  browser = await launchChromium();
+  const file = await ws.file('long-medium.jsonl', capture());
+  serve = await ws.serve('data', ['--import', file]);
+  const sessionFile = await ws.file('three-sources.kvscope.jsonl.gz', session());
+  sessionServe = await ws.serve('session-data', ['--open', sessionFile]);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await sessionServe?.stop();
-  await removeDir(dir);
-});
-
 async function overview(width: number): Promise<Page> {
-  const page = await openApp(browser, serve.url, { width, height: 900 });
+  const page = await openApp(ws.browser, serve.url, { width, height: 900 });
   await expectKpi(page, 'stored-blocks', 40);
   await page.getByTestId('range-all').click();
   return page;
@@ -147,7 +129,7 @@ describe('chart legends', () => {
 
 describe('the overlap heatmap', () => {
   it('keeps each long source name on one line, cut in the middle, the whole name in its title', async () => {
-    const page = await openApp(browser, sessionServe.url, { width: 1280, height: 900 });
+    const page = await openApp(ws.browser, sessionServe.url, { width: 1280, height: 900 });
     await expectKpi(page, 'stored-blocks', 6);
     await page.getByRole('tab', { name: 'Insights' }).click();
     const heatmap = page.getByTestId('overlap-heatmap');

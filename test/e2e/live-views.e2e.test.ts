@@ -3,50 +3,37 @@
 // rate chart ends at a whole second and falls to zero when the stream stops, a row the keyboard
 // is on (open or not) holds its list and Enter opens it, and the Overview keeps its state across
 // tabs.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Series } from '../../shared/api-types';
 import { ChainStream } from '../support/e2e-chain-stream';
 import {
   SCREENSHOT_DIR,
   clickRow,
-  ensureBuilt,
-  launchChromium,
   openApp,
-  removeDir,
   showView,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { warmUp } from '../support/e2e-sim';
 import { eventually } from '../support/wait-for';
 
-let dataDir: string;
+const ws = useE2eWorkspace('live-views');
 let serve: ServeProcess;
-let browser: Browser;
 let page: Page;
 let stream: ChainStream;
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dataDir = await tempDir('live-views');
   stream = await ChainStream.start();
-  serve = await startServe(dataDir, ['--endpoint', stream.endpoint]);
-  browser = await launchChromium();
-  page = await openApp(browser, serve.url);
+  serve = await ws.serve('data', ['--endpoint', stream.endpoint]);
+  page = await openApp(ws.browser, serve.url);
   await warmUp(page, stream, stream.endpoint);
   stream.pace(40);
 }, 120_000);
 
 afterAll(async () => {
   await stream?.close();
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dataDir);
 });
 
 const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOT_DIR, name) });

@@ -1,43 +1,28 @@
 // The Overview's layout at laptop widths, in real Chromium against `kvscope serve` with an opened
 // capture of two ranks that has a clear: the marker notes wrap the charts' heads, and
 // each chart's card must grow with its head rather than let the plot run over the next card.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { twoRankCapture } from '../analysis/two-rank-capture';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
-  launchChromium,
   openApp,
-  removeDir,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { eventually } from '../support/wait-for';
 
-let dir: string;
+const ws = useE2eWorkspace('overview-layout');
 let serve: ServeProcess;
-let browser: Browser;
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dir = await tempDir('overview-layout');
-  const capture = path.join(dir, 'two-ranks.jsonl');
+  const capture = path.join(ws.dir, 'two-ranks.jsonl');
   // Seed 5 has one AllBlocksCleared: a marker, so a marker note in each chart's head.
   await writeFile(capture, twoRankCapture(5, 900).text);
-  serve = await startServe(path.join(dir, 'data'), ['--import', capture]);
-  browser = await launchChromium();
+  serve = await ws.serve('data', ['--import', capture]);
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dir);
-});
 
 interface Box {
   x: number;
@@ -105,7 +90,7 @@ function intersects(a: Box, b: Box): boolean {
 
 describe('the Overview at laptop widths', () => {
   it('keeps each chart inside its card, below its wrapped head, at 1024 to 1440 px', async () => {
-    const page = await openApp(browser, serve.url, { width: 1024, height: 768 });
+    const page = await openApp(ws.browser, serve.url, { width: 1024, height: 768 });
     await page.getByTestId('range-all').click();
     // The capture's clear draws a marker note into both heads, which then wrap.
     await page.getByTestId('chart-rates').getByTestId('markers-clear').waitFor();

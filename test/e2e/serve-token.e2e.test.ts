@@ -1,41 +1,20 @@
 // The browser mode off loopback, in real Chromium: the page opened at the printed token URL works
 // as on loopback (its scripts, its socket and its frames pass on the cookie the token set), and the
 // same address without the token shows nothing.
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ensureBuilt,
-  kpi,
-  launchChromium,
-  openApp,
-  removeDir,
-  startServe,
-  tempDir,
-  type ServeProcess,
-} from '../support/e2e-harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { kpi, openApp, type ServeProcess, useE2eWorkspace } from '../support/e2e-harness';
 
-let dir: string;
+const ws = useE2eWorkspace('token');
 let serve: ServeProcess;
-let browser: Browser;
 
 beforeAll(async () => {
-  ensureBuilt();
-  dir = await tempDir('token');
-  serve = await startServe(path.join(dir, 'data'), ['--host', '0.0.0.0', '--demo']);
-  browser = await launchChromium();
+  serve = await ws.serve('data', ['--host', '0.0.0.0', '--demo']);
 }, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dir);
-});
 
 describe('kvscope serve --host 0.0.0.0 in a browser', () => {
   it('runs the app from the token URL: frames arrive over the socket', async () => {
     expect(new URL(serve.url).searchParams.get('token')).toMatch(/^[\w-]{32,}$/);
-    const page = await openApp(browser, serve.url);
+    const page = await openApp(ws.browser, serve.url);
     // The demo publishes: the stored count moves, so frames come over the cookie-carried socket.
     const first = await kpi(page, 'stored-blocks');
     await expect.poll(() => kpi(page, 'stored-blocks'), { timeout: 20_000 }).toBeGreaterThan(first);
@@ -49,16 +28,10 @@ describe('kvscope serve --host 0.0.0.0 in a browser', () => {
   });
 
   it('says a page left open across a restart (a new token) is refused for its old token, not that serve may be down', async () => {
-    const page = await openApp(browser, serve.url);
+    const page = await openApp(ws.browser, serve.url);
     const port = new URL(serve.url).port;
     await serve.stop();
-    serve = await startServe(path.join(dir, 'data'), [
-      '--host',
-      '0.0.0.0',
-      '--demo',
-      '--port',
-      port,
-    ]);
+    serve = await ws.serve('data', ['--host', '0.0.0.0', '--demo', '--port', port]);
     const refused = page.getByTestId('link-refused');
     await refused.waitFor({ timeout: 30_000 });
     expect(await refused.textContent()).toMatch(
@@ -72,7 +45,7 @@ describe('kvscope serve --host 0.0.0.0 in a browser', () => {
   }, 90_000);
 
   it('shows nothing at the same address without the token', async () => {
-    const context = await browser.newContext();
+    const context = await ws.browser.newContext();
     const page = await context.newPage();
     const bare = new URL(serve.url);
     bare.search = '';

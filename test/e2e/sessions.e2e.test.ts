@@ -1,30 +1,25 @@
 // Sessions through the browser UI: save (a download), reopen (an upload, and `serve --open`),
 // import a seed-script capture, and bad files that say plainly what was not loaded.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
   kpis,
-  launchChromium,
   openApp,
-  removeDir,
   showView,
-  startServe,
-  tempDir,
   type KpiId,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { ZERO_KPIS, warmUp, waitForReceived } from '../support/e2e-sim';
 import { RawTruth } from '../support/e2e-truth';
 
-let dir: string;
+const ws = useE2eWorkspace('sessions');
 let serve: ServeProcess;
 let reopened: ServeProcess | null = null;
-let browser: Browser;
 let page: Page;
 let sim: SimPublisher;
 let truth: RawTruth;
@@ -32,14 +27,11 @@ let sessionFile = '';
 let liveKpis: Record<KpiId, number> | null = null;
 
 beforeAll(async () => {
-  ensureBuilt();
-  dir = await tempDir('sessions');
   sim = await SimPublisher.start({ format: 'array', hash: 'int', rate: 0, seed: 11, replay: true });
   truth = new RawTruth(sim);
   const endpoint = sim.ranks[0]?.pubEndpoint ?? '';
-  serve = await startServe(path.join(dir, 'data'), ['--endpoint', endpoint]);
-  browser = await launchChromium();
-  page = await openApp(browser, serve.url);
+  serve = await ws.serve('data', ['--endpoint', endpoint]);
+  page = await openApp(ws.browser, serve.url);
   await warmUp(page, sim, endpoint);
   await sim.publish(200);
   await waitForReceived(page, truth, endpoint, ZERO_KPIS, 200);
@@ -48,11 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   truth?.stop();
-  await browser?.close();
   await sim?.close();
-  await reopened?.stop();
-  await serve?.stop();
-  await removeDir(dir);
 });
 
 /** Clicks a header button that opens a file chooser and gives it `file`. */
@@ -82,7 +70,7 @@ describe('sessions in the browser', () => {
     await page.getByRole('button', { name: 'Save session as' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/\.kvscope\.jsonl\.gz$/);
-    sessionFile = path.join(dir, file.suggestedFilename());
+    sessionFile = path.join(ws.dir, file.suggestedFilename());
     await file.saveAs(sessionFile);
     const bytes = await readFile(sessionFile);
     expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
@@ -95,8 +83,8 @@ describe('sessions in the browser', () => {
     await backToLive(page);
 
     // And by restarting serve with --open.
-    reopened = await startServe(path.join(dir, 'data-reopen'), ['--open', sessionFile]);
-    const second = await openApp(browser, reopened.url);
+    reopened = await ws.serve('data-reopen', ['--open', sessionFile]);
+    const second = await openApp(ws.browser, reopened.url);
     await expectSessionShown(second, file.suggestedFilename());
     await expect.poll(() => kpis(second), { timeout: 20_000 }).toEqual(live);
     await second.context().close();
@@ -114,7 +102,7 @@ describe('sessions in the browser', () => {
       `{"ts": 1764480001.0, "type": "BlockRemoved", "block_hashes": [${small[1]}]}`,
       `{"ts": null, "type": "UNDECODED", "bytes": 17, "error": "ValidationError: Expected array, got int"}`,
     ];
-    const capture = path.join(dir, 'seed-capture.jsonl');
+    const capture = path.join(ws.dir, 'seed-capture.jsonl');
     await writeFile(capture, `${lines.join('\n')}\n`);
 
     await chooseFile(page, 'Import capture', capture);
@@ -153,7 +141,7 @@ describe('sessions in the browser', () => {
 
   it('opens the good part of a truncated session and says what was not loaded', async () => {
     const whole = await readFile(sessionFile);
-    const cut = path.join(dir, 'truncated.kvscope.jsonl.gz');
+    const cut = path.join(ws.dir, 'truncated.kvscope.jsonl.gz');
     await writeFile(cut, whole.subarray(0, Math.floor(whole.length * 0.6)));
     await chooseFile(page, 'Open session', cut);
     await expectSessionShown(page, 'truncated.kvscope.jsonl.gz');
@@ -162,7 +150,6 @@ describe('sessions in the browser', () => {
     const text = (await problems.textContent()) ?? '';
     expect(text).toMatch(/not loaded/);
     expect(text).toMatch(/truncat|end of|incomplete|cut off/i);
-    await mkdir(SCREENSHOT_DIR, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'problems-truncated-1280.png') });
     await showView(page, 'Overview');
     const k = await kpis(page);
@@ -172,7 +159,7 @@ describe('sessions in the browser', () => {
   }, 60_000);
 
   it('refuses a file of garbage with a plain error and keeps the live view', async () => {
-    const junk = path.join(dir, 'junk.kvscope.jsonl.gz');
+    const junk = path.join(ws.dir, 'junk.kvscope.jsonl.gz');
     await writeFile(
       junk,
       Buffer.from('this is not a session file at all \x00\x01\x02\xff', 'binary'),
@@ -211,7 +198,7 @@ describe('sessions in the browser', () => {
       await notices.first().getByRole('button', { name: 'Dismiss the notice' }).click();
     const names = ['bad-1', 'bad-2', 'bad-3'].map((n) => `${n}.kvscope.jsonl.gz`);
     for (const name of names) {
-      const file = path.join(dir, name);
+      const file = path.join(ws.dir, name);
       await writeFile(file, Buffer.from(`not a session: ${name}\n`));
       await chooseFile(page, 'Open session', file);
       await page.getByRole('alert').filter({ hasText: name }).waitFor({ timeout: 20_000 });

@@ -1,37 +1,28 @@
 // Sources that go away, in Chromium against `kvscope serve`: a disconnected source stays with its
 // last state shown as stale, a removed one leaves every total, a restart counts from empty.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
   kpi,
-  launchChromium,
   openApp,
-  removeDir,
   showView,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { warmUp } from '../support/e2e-sim';
 import { eventually } from '../support/wait-for';
 
 const NAME = 'engine-away';
 
-let dataDir: string;
+const ws = useE2eWorkspace('away');
 let serve: ServeProcess;
-let browser: Browser;
 let page: Page;
 let sim: SimPublisher;
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dataDir = await tempDir('away');
   sim = await SimPublisher.start({
     format: 'array',
     hash: 'int',
@@ -39,16 +30,12 @@ beforeAll(async () => {
     seed: 23,
     clearEvery: 0,
   });
-  serve = await startServe(dataDir);
-  browser = await launchChromium();
-  page = await openApp(browser, serve.url);
+  serve = await ws.serve('data');
+  page = await openApp(ws.browser, serve.url);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
   await sim?.close();
-  await serve?.stop();
-  await removeDir(dataDir);
 });
 
 const simResident = (): number =>

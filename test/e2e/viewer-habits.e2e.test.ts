@@ -2,40 +2,31 @@
 // moves: copy a hash (a button, Ctrl+C on a focused row), the event detail pane, exports with the
 // view's filter, the keyboard (Space, ?, Ctrl+O, Ctrl+S, Ctrl+N), back and forward between views,
 // and a new connection that connects when added, with its engine metrics URL field.
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, FileChooser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FileChooser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_CSV_COLUMNS } from '../../electron/export/event-export';
 import { ellipsizeMiddle } from '../../renderer/lib/format';
 import { SimPublisher } from '../../electron/sim/publisher';
 import {
   SCREENSHOT_DIR,
   clickRow,
-  ensureBuilt,
-  launchChromium,
-  removeDir,
   showView,
-  startServe,
-  tempDir,
   type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { sourceCard } from '../support/e2e-sim';
 import { eventually } from '../support/wait-for';
 
-let dataDir: string;
+const ws = useE2eWorkspace('habits');
 let serve: ServeProcess;
-let browser: Browser;
 let page: Page;
 const choosers: FileChooser[] = [];
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dataDir = await tempDir('habits');
-  serve = await startServe(dataDir, ['--demo']);
-  browser = await launchChromium();
-  const context = await browser.newContext({
+  serve = await ws.serve('data', ['--demo']);
+  const context = await ws.browser.newContext({
     viewport: { width: 1024, height: 800 },
     acceptDownloads: true,
   });
@@ -48,12 +39,6 @@ beforeAll(async () => {
   await page.goto(`${serve.url}#events`);
   await page.getByTestId('event-row').first().waitFor({ timeout: 20_000 });
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  await removeDir(dataDir);
-});
 
 const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOT_DIR, name) });
 const clipboard = () => page.evaluate<string>('navigator.clipboard.readText()');

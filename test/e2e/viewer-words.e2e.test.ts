@@ -2,22 +2,16 @@
 // thousands separators as the Insights' figures do, a relative clock below zero reads "t-1.0s"
 // on the axes (never "t+-1.0s"), Space is "Pause" on Events as on the Overview and Chains (the
 // word Grafana's live views use), and a long live title is not cut at 1024 px.
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { stored } from '../model/helpers';
 import {
   SCREENSHOT_DIR,
-  ensureBuilt,
-  launchChromium,
   openApp,
-  removeDir,
   setTheme,
   showView,
-  startServe,
-  tempDir,
-  type ServeProcess,
+  useE2eWorkspace,
 } from '../support/e2e-harness';
 import { closedPort } from '../metrics/http-text-server';
 import { sessionBytes } from '../support/session-bytes';
@@ -25,39 +19,23 @@ import { sessionBytes } from '../support/session-bytes';
 /** Events in the session: past 1,000, so its tiles need a separator. */
 const EVENTS = 1_500;
 
-let dir: string;
-let browser: Browser;
-const serves: ServeProcess[] = [];
-
-beforeAll(async () => {
-  ensureBuilt();
-  dir = await tempDir('viewer-words');
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  for (const s of serves) await s.stop();
-  await removeDir(dir);
-});
+const ws = useE2eWorkspace('viewer-words');
+let pages = 0;
 
 /** A session on a relative clock from -60 s to about +60 s: one stored block per event. */
 async function relativeSession(): Promise<string> {
-  const file = path.join(dir, 'relative-clock.kvscope.jsonl.gz');
   const events = Array.from({ length: EVENTS }, (_, i) => ({
     ...stored('engine', -60 + (120 * i) / EVENTS, [String(1000 + i)]),
     seq: i,
   }));
   const sources = [{ id: 'engine', name: 'engine', endpoint: '' }];
-  await writeFile(file, sessionBytes(sources, events));
-  return file;
+  return ws.file('relative-clock.kvscope.jsonl.gz', sessionBytes(sources, events));
 }
 
 /** A page on a serve started with these arguments, at this width. */
 async function pageOn(extra: string[], width: number): Promise<Page> {
-  const serve = await startServe(path.join(dir, `data-${serves.length}`), extra);
-  serves.push(serve);
-  return openApp(browser, serve.url, { width, height: 800 });
+  const serve = await ws.serve(`data-${(pages += 1)}`, extra);
+  return openApp(ws.browser, serve.url, { width, height: 800 });
 }
 
 describe('what the screens say', () => {

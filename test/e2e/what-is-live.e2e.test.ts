@@ -2,50 +2,25 @@
 // engine that runs beside the demo (never "demo stream" alone), every data-parallel rank is
 // labelled in the event log (dp0 as well as dp1), and a file opened at start is not joined by a
 // demo stream nobody asked for.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
 import { stored } from '../model/helpers';
-import {
-  SCREENSHOT_DIR,
-  ensureBuilt,
-  launchChromium,
-  openApp,
-  removeDir,
-  showView,
-  startServe,
-  tempDir,
-  type ServeProcess,
-} from '../support/e2e-harness';
+import { SCREENSHOT_DIR, openApp, showView, useE2eWorkspace } from '../support/e2e-harness';
 import { sessionBytes } from '../support/session-bytes';
 
-let dataDir: string;
-let browser: Browser;
-const serves: ServeProcess[] = [];
+const ws = useE2eWorkspace('what-is-live');
 let engine: SimPublisher;
 
 beforeAll(async () => {
-  ensureBuilt();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  dataDir = await tempDir('what-is-live');
   engine = await SimPublisher.start({ port: 0, rate: 20, seed: 7, format: 'map', hash: 'int' });
-  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await Promise.all(serves.map((s) => s.stop()));
   await engine?.close();
-  await removeDir(dataDir);
 });
-
-async function serve(dir: string, args: string[]): Promise<ServeProcess> {
-  const s = await startServe(path.join(dataDir, dir), args);
-  serves.push(s);
-  return s;
-}
 
 /** Screenshots of the page at 1024 and 1440 px wide. */
 async function shots(page: Page, name: string): Promise<void> {
@@ -67,8 +42,8 @@ function sourceCells(page: Page): Promise<string[]> {
 describe('what is live, in Chromium', () => {
   it('names a real engine that runs beside the demo in the header, and labels rank 0 dp0 as rank 1 dp1', async () => {
     const endpoint = engine.ranks[0]?.pubEndpoint ?? '';
-    const s = await serve('beside', ['--demo', '--endpoint', endpoint]);
-    const page = await openApp(browser, s.url);
+    const s = await ws.serve('beside', ['--demo', '--endpoint', endpoint]);
+    const page = await openApp(ws.browser, s.url);
     const title = page.getByTestId('view-title');
     await expect
       .poll(() => title.getAttribute('title'))
@@ -93,8 +68,8 @@ describe('what is live, in Chromium', () => {
   }, 120_000);
 
   it('says no connection is live once the demo is disconnected, and the demo stream again on Connect', async () => {
-    const s = await serve('demo-off', ['--demo']);
-    const page = await openApp(browser, s.url);
+    const s = await ws.serve('demo-off', ['--demo']);
+    const page = await openApp(ws.browser, s.url);
     const title = page.getByTestId('view-title');
     await expect.poll(() => title.getAttribute('title')).toBe('Live: demo stream');
     await showView(page, 'Connections');
@@ -110,16 +85,16 @@ describe('what is live, in Chromium', () => {
   }, 120_000);
 
   it('opens a file given with --open without starting a demo stream beside it', async () => {
-    const file = path.join(dataDir, 'opened.kvscope.jsonl.gz');
+    const file = path.join(ws.dir, 'opened.kvscope.jsonl.gz');
     const source = { id: 'gpu-a', name: 'gpu-a', endpoint: 'tcp://10.0.0.1:5557' };
     const events = Array.from({ length: 20 }, (_, i) => ({
       ...stored('gpu-a', 1000 + i, [`${i}1`, `${i}2`]),
       seq: i,
     }));
     await writeFile(file, sessionBytes([source], events));
-    const s = await serve('open', ['--open', file]);
+    const s = await ws.serve('open', ['--open', file]);
     expect(s.stdout()).not.toMatch(/demo/i);
-    const page = await openApp(browser, s.url);
+    const page = await openApp(ws.browser, s.url);
     const title = page.getByTestId('view-title');
     await expect.poll(() => title.getAttribute('title')).toBe('opened.kvscope.jsonl.gz');
     expect(await page.getByTestId('badge-demo').count()).toBe(0);

@@ -1,12 +1,12 @@
 // End-to-end helpers: build the app once, run `kvscope serve` as a child process, drive the page
 // in the system Chromium (never a downloaded browser), and read the UI's numbers.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { CLI, ROOT, ensureBuilt } from './built-app';
 
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
@@ -85,6 +85,56 @@ export async function startServe(dataDir: string, extra: string[] = []): Promise
     });
   });
   return { ...proc, url, dataDir };
+}
+
+/** What an e2e file works in: its temp folder, Chromium, and the serves it started. */
+export class E2eWorkspace {
+  dir = '';
+  launched: Browser | undefined;
+  private readonly serves: ServeProcess[] = [];
+
+  /** Chromium, once the workspace's beforeAll has launched it. */
+  get browser(): Browser {
+    if (!this.launched) throw new Error('Chromium is launched in the beforeAll of useE2eWorkspace');
+    return this.launched;
+  }
+
+  /** A file written into the workspace's folder; its path. */
+  async file(name: string, content: string | Uint8Array): Promise<string> {
+    const file = path.join(this.dir, name);
+    await writeFile(file, content);
+    return file;
+  }
+
+  /** `kvscope serve` with the data folder `dataName` in the workspace; stopped at the end. */
+  async serve(dataName: string, extra: string[] = []): Promise<ServeProcess> {
+    const started = await startServe(path.join(this.dir, dataName), extra);
+    this.serves.push(started);
+    return started;
+  }
+
+  async end(): Promise<void> {
+    await this.launched?.close();
+    await Promise.all(this.serves.map((s) => s.stop()));
+    await removeDir(this.dir);
+  }
+}
+
+/**
+ * The setup most e2e files share, as hooks of the calling file: the app built, the screenshot
+ * folder, a temp folder and Chromium before its tests; all closed and removed after them. Hooks
+ * stack, so the file's own beforeAll runs after this one and its own afterAll before the end.
+ */
+export function useE2eWorkspace(prefix: string): E2eWorkspace {
+  const ws = new E2eWorkspace();
+  beforeAll(async () => {
+    ensureBuilt();
+    await mkdir(SCREENSHOT_DIR, { recursive: true });
+    ws.dir = await tempDir(prefix);
+    ws.launched = await launchChromium();
+  }, 120_000);
+  afterAll(() => ws.end());
+  return ws;
 }
 
 /** The system Chromium, headless, with nothing phoning home. */
