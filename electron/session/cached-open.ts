@@ -16,13 +16,13 @@ import {
 } from './load';
 import type { OpenCache } from './open-cache';
 import type { SessionInput } from './line-reader';
-import { readState, writeState } from './state-snapshot';
+import { readState, writeState, type StateBytes } from './state-snapshot';
 
 /**
- * A state whose typed arrays are past this is not kept: its written copy would double the memory
- * the open holds (a 1M-event session's are about 120 MB).
+ * A state whose typed arrays are past this is not kept: its entry, about a quarter of it, would
+ * take too much of the cache's 1 GiB (a 1M-event session's arrays are about 120 MB).
  */
-export const MAX_KEPT_BYTES = 256 * 2 ** 20;
+export const MAX_KEPT_BYTES = 1024 * 2 ** 20;
 
 /** Settles once the state is kept: null, or why it could not be (the next open replays). */
 export type Kept = Promise<string | null> | null;
@@ -231,14 +231,18 @@ function keep<T extends { key: string }>(
     0,
   );
   if (size > MAX_KEPT_BYTES) return null;
-  let bytes: Buffer;
+  let bytes: StateBytes;
   try {
     bytes = writeState(state);
   } catch (e) {
     return Promise.resolve(`its state could not be written (${(e as Error).message})`);
   }
-  return cache.write(state.key, bytes).then(
-    () => null,
+  // The arrays' bytes are compressed from the live arrays, not a copy: kept only if they are
+  // still as they were written once compressed.
+  const written = bytes.fingerprint();
+  const intact = () => bytes.fingerprint() === written;
+  return cache.write(state.key, bytes.chunks(), { byteLength: bytes.byteLength, intact }).then(
+    (kept) => (kept ? null : 'its state changed while it was kept'),
     (e: unknown) => `it could not be kept in ${cache.dir} (${(e as Error).message})`,
   );
 }

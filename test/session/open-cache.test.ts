@@ -115,7 +115,7 @@ describe('opening a file through the open cache', () => {
       const spy = vi.spyOn(Buffer, 'allocUnsafe').mockImplementation((n) => Buffer.alloc(n, stale));
       try {
         const r = await loadIntoModel(file);
-        return writeState({ model: r.model, analysis: r.analysis });
+        return writeState({ model: r.model, analysis: r.analysis }).toBuffer();
       } finally {
         spy.mockRestore();
       }
@@ -253,12 +253,31 @@ describe('opening a file through the open cache', () => {
     expect(figures(r)).toEqual(figures(await loadIntoModel(file)));
   });
 
+  it('keeps nothing when the state changed while it was compressed (its arrays are not copied)', async () => {
+    const r = await openCached(file, { cache });
+    // Any of the state's numbers, changed before the background write is done.
+    const arrays: Float64Array[] = [];
+    const walk = (o: unknown, seen: Set<unknown>): void => {
+      if (o === null || typeof o !== 'object' || seen.has(o)) return;
+      seen.add(o);
+      if (o instanceof Float64Array) arrays.push(o);
+      else if (!ArrayBuffer.isView(o)) for (const v of Object.values(o)) walk(v, seen);
+    };
+    walk(r.model, new Set());
+    const changed = arrays.find((a) => a.length > 0) as Float64Array;
+    changed[0] = (changed[0] as number) + 1;
+    expect(await r.kept).toBe('its state changed while it was kept');
+    expect(await entries()).toEqual([]);
+    expect(await readdir(cache.dir)).toEqual([]);
+    expect((await openCached(file, { cache })).restored).toBe(false);
+  });
+
   it('keeps the folder within its budget, removing the least recently used entries first', async () => {
     const small = new OpenCache({ dir: cache.dir, codeId: 'test-build', maxBytes: 2500 });
     // Random bytes: gzip leaves them at their size.
     const kept = { a: randomBytes(1000), b: randomBytes(1000), c: randomBytes(1000) };
-    await small.write('a', kept.a);
-    await small.write('b', kept.b);
+    await small.write('a', [kept.a]);
+    await small.write('b', [kept.b]);
     const sizes = await Promise.all(
       (await entries()).map(async (n) => (await stat(join(cache.dir, n))).size),
     );
@@ -268,7 +287,7 @@ describe('opening a file through the open cache', () => {
     await utimes(join(cache.dir, 'a.state.br'), old, old);
     await utimes(join(cache.dir, 'b.state.br'), old, new Date(Date.now() - 30_000));
     expect(await small.read('a')).toEqual(kept.a);
-    await small.write('c', kept.c);
+    await small.write('c', [kept.c]);
     expect((await entries()).sort()).toEqual(['a.state.br', 'c.state.br']);
     expect(await small.read('b')).toBeNull();
     // What a killed write left is removed once it is an hour old, not before.
@@ -276,7 +295,7 @@ describe('opening a file through the open cache', () => {
     for (const f of left) await writeFile(f, 'half');
     const twoHoursAgo = new Date(Date.now() - 7200_000);
     await utimes(left[0] as string, twoHoursAgo, twoHoursAgo);
-    await small.write('d', kept.a);
+    await small.write('d', [kept.a]);
     const names = await readdir(cache.dir);
     expect(names).not.toContain('x.state.br.123.part');
     expect(names).toContain('y.state.br.456.part');

@@ -8,7 +8,7 @@ import type { CacheAnalysis } from '../../electron/analysis/cache-analysis';
 import type { CacheModel } from '../../electron/model/cache-model';
 import { readEventLine } from '../../electron/session/event-line';
 import { ModelAndAnalysis } from '../../electron/session/model-and-analysis';
-import { readState, writeState } from '../../electron/session/state-snapshot';
+import { readState, writeState, writeWalked } from '../../electron/session/state-snapshot';
 import type { ChainSort } from '../../shared/api-types';
 import type { IngestRecord } from '../../shared/records';
 import { batch, reset, stored } from '../analysis/helpers';
@@ -62,7 +62,7 @@ function play(records: readonly Step[], both: ModelAndAnalysis): void {
 
 /** A model and an analysis written and read back, their functions set again. */
 function throughSnapshot(both: ModelAndAnalysis): ModelAndAnalysis {
-  const back = readState(writeState(both));
+  const back = readState(writeState(both).toBuffer());
   if (!(back instanceof ModelAndAnalysis)) throw new Error('not read back as ModelAndAnalysis');
   back.model.reattach(readEventLine);
   return back;
@@ -111,9 +111,61 @@ describe('a state snapshot', () => {
 
   it('refuses bytes that are not a snapshot', () => {
     expect(() => readState(Buffer.from([0xff, 0x0d, 0x6f, 0x7b]))).toThrow();
-    expect(() => readState(writeState({ root: 1 }).subarray(0, 3))).toThrow();
-    expect(() => readState(v8.serialize({ root: {}, instances: [{}], classes: [999] }))).toThrow(
-      /another build/,
-    );
+    expect(() => readState(writeState({ root: 1 }).toBuffer().subarray(0, 3))).toThrow();
+    expect(() => readState(v8.serialize({ root: 1 }))).toThrow(/not a state snapshot/);
+    const stranger = writeWalked({ root: {}, instances: [{}], classes: [999] }, []);
+    expect(() => readState(stranger.toBuffer())).toThrow(/another build/);
+    const arrays = writeState({ a: new Float64Array([1, 2, 3]) }).toBuffer();
+    expect(() => readState(arrays.subarray(0, arrays.length - 8))).toThrow(/cut short/);
+  });
+});
+
+describe("a state snapshot's typed arrays", () => {
+  it('are written from their own memory, not copied, and read back as they were', () => {
+    const big = new Float64Array(1000).map((_, i) => i / 3);
+    const written = writeState({ big });
+    expect([...written.chunks()].some((c) => c.buffer === big.buffer)).toBe(true);
+    const back = readState(written.toBuffer()) as { big: Float64Array };
+    expect(back.big).toBeInstanceOf(Float64Array);
+    expect(back.big).toEqual(big);
+  });
+
+  it('share memory again where they shared it, each aligned, whatever their offsets', () => {
+    const buffer = new ArrayBuffer(64);
+    const bytes = new Uint8Array(buffer, 3, 5);
+    const words = new Int32Array(buffer, 8, 4);
+    const doubles = new Float64Array(buffer, 16, 2);
+    bytes.set([1, 2, 3, 4, 5]);
+    words.set([-1, 7, 1 << 30, 9]);
+    const state = { bytes, words, doubles, view: new DataView(buffer, 40, 8), b: Buffer.from('x') };
+    const back = readState(writeState(state).toBuffer()) as typeof state;
+    expect([...back.bytes]).toEqual([1, 2, 3, 4, 5]);
+    expect([...back.words]).toEqual([-1, 7, 1 << 30, 9]);
+    expect(back.words.buffer).toBe(back.doubles.buffer);
+    expect(back.words.buffer).toBe(back.bytes.buffer);
+    doubles[0] = 0.5;
+    back.doubles[0] = 0.5;
+    expect([...back.words]).toEqual([...words]);
+    expect(back.view).toBeInstanceOf(DataView);
+    expect(Buffer.isBuffer(back.b) && back.b.toString()).toBe('x');
+  });
+
+  it("writes none of a pooled Buffer's neighbours", () => {
+    // Small Buffers share one pool: the bytes beside this one are another's.
+    const secret = Buffer.from('a neighbour that is not the state');
+    const mine = Buffer.from('mine');
+    expect(mine.buffer).toBe(secret.buffer);
+    const written = writeState({ mine }).toBuffer();
+    expect(written.includes('neighbour')).toBe(false);
+    expect((readState(written) as { mine: Buffer }).mine.toString()).toBe('mine');
+  });
+
+  it('tell by their fingerprint when they changed since they were written', () => {
+    const counts = new Uint32Array(100);
+    const written = writeState({ counts });
+    const before = written.fingerprint();
+    expect(written.fingerprint()).toBe(before);
+    counts[50] = 1;
+    expect(written.fingerprint()).not.toBe(before);
   });
 });
