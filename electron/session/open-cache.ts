@@ -12,10 +12,37 @@ import { mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/prom
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
-import { brotliDecompress, constants, createBrotliCompress } from 'node:zlib';
+import { constants, createBrotliCompress, createBrotliDecompress } from 'node:zlib';
 
-const decompress = promisify(brotliDecompress);
+/** An entry: the length of its bytes (u64), then the bytes, brotli. */
+const LENGTH_BYTES = 8;
+/** No entry is longer (a state is kept up to 1 GiB: cached-open's MAX_KEPT_BYTES). */
+const MAX_ENTRY_BYTES = 2 ** 31;
+
+/**
+ * An entry's bytes. They are inflated into one buffer of their length, not gathered and then
+ * joined, which held them twice.
+ */
+async function unpack(packed: Buffer): Promise<Buffer> {
+  const length = Number(packed.readBigUInt64LE(0));
+  if (length > MAX_ENTRY_BYTES) throw new Error('not an entry');
+  // Each byte is written below, and the length checked: none of what memory held stays.
+  const bytes = Buffer.allocUnsafeSlow(length);
+  let at = 0;
+  await pipeline(
+    Readable.from([packed.subarray(LENGTH_BYTES)]),
+    createBrotliDecompress(),
+    async (inflated: AsyncIterable<Buffer>) => {
+      for await (const chunk of inflated) {
+        if (at + chunk.length > length) throw new Error('an entry longer than it says');
+        chunk.copy(bytes, at);
+        at += chunk.length;
+      }
+    },
+  );
+  if (at !== length) throw new Error('an entry cut short');
+  return bytes;
+}
 
 /** Entries past this many bytes in all are removed, least recently used first. */
 export const DEFAULT_OPEN_CACHE_BYTES = 1 << 30;
@@ -66,7 +93,7 @@ export class OpenCache {
       return null;
     }
     try {
-      const bytes = await decompress(packed);
+      const bytes = await unpack(packed);
       // Marked as used: the least recently used go first.
       const now = new Date();
       await utimes(file, now, now).catch(() => undefined);
@@ -78,14 +105,15 @@ export class OpenCache {
   }
 
   /**
-   * Keeps the bytes of `chunks` under key (whole or not at all), then trims the folder to its
-   * budget. The chunks may be views of live memory: `intact`, asked once they are all compressed,
-   * says whether they are still the bytes meant; when not, nothing is kept and it resolves false.
+   * Keeps the bytes of `chunks` (byteLength in all) under key, whole or not at all, then trims the
+   * folder to its budget. The chunks may be views of live memory: `intact`, asked once they are
+   * all compressed, says whether they are still the bytes meant; when not, nothing is kept and it
+   * resolves false.
    */
   async write(
     key: string,
     chunks: Iterable<Uint8Array>,
-    { byteLength = 0, intact = () => true }: { byteLength?: number; intact?: () => boolean } = {},
+    { byteLength, intact = () => true }: { byteLength: number; intact?: () => boolean },
   ): Promise<boolean> {
     await mkdir(this.dir, { recursive: true });
     const file = this.fileOf(key);
@@ -99,11 +127,14 @@ export class OpenCache {
       const compress = createBrotliCompress({
         params: {
           [constants.BROTLI_PARAM_QUALITY]: 1,
-          // The whole's length, when known (0: not).
           [constants.BROTLI_PARAM_SIZE_HINT]: byteLength,
         },
       });
-      await pipeline(Readable.from(chunks), compress, createWriteStream(part));
+      const length = Buffer.alloc(LENGTH_BYTES);
+      length.writeBigUInt64LE(BigInt(byteLength));
+      const out = createWriteStream(part);
+      out.write(length);
+      await pipeline(Readable.from(chunks), compress, out);
       if (!intact()) return false;
       await rename(part, file);
     } finally {

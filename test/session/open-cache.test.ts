@@ -207,7 +207,15 @@ describe('opening a file through the open cache', () => {
     expect(foreign.restored).toBe(false);
     expect(figures(foreign)).toEqual(figures(await loadIntoModel(file)));
     await foreign.kept;
-    expect(brotliDecompressSync(await readFile(entry)).length).toBeGreaterThan(1000);
+    expect(brotliDecompressSync((await readFile(entry)).subarray(8)).length).toBeGreaterThan(1000);
+    // Whole, but it says it is longer than it is.
+    const kept = await readFile(entry);
+    kept.writeBigUInt64LE(kept.readBigUInt64LE(0) + 1n);
+    await writeFile(entry, kept);
+    const long = await openCached(file, { cache });
+    expect(long.restored).toBe(false);
+    await long.kept;
+    expect((await openCached(file, { cache })).restored).toBe(true);
   });
 
   it("keeps nothing of a file written to while it was read (its state would not be its key's)", async () => {
@@ -276,8 +284,8 @@ describe('opening a file through the open cache', () => {
     const small = new OpenCache({ dir: cache.dir, codeId: 'test-build', maxBytes: 2500 });
     // Random bytes: gzip leaves them at their size.
     const kept = { a: randomBytes(1000), b: randomBytes(1000), c: randomBytes(1000) };
-    await small.write('a', [kept.a]);
-    await small.write('b', [kept.b]);
+    await small.write('a', [kept.a], { byteLength: 1000 });
+    await small.write('b', [kept.b], { byteLength: 1000 });
     const sizes = await Promise.all(
       (await entries()).map(async (n) => (await stat(join(cache.dir, n))).size),
     );
@@ -287,7 +295,7 @@ describe('opening a file through the open cache', () => {
     await utimes(join(cache.dir, 'a.state.br'), old, old);
     await utimes(join(cache.dir, 'b.state.br'), old, new Date(Date.now() - 30_000));
     expect(await small.read('a')).toEqual(kept.a);
-    await small.write('c', [kept.c]);
+    await small.write('c', [kept.c], { byteLength: 1000 });
     expect((await entries()).sort()).toEqual(['a.state.br', 'c.state.br']);
     expect(await small.read('b')).toBeNull();
     // What a killed write left is removed once it is an hour old, not before.
@@ -295,7 +303,7 @@ describe('opening a file through the open cache', () => {
     for (const f of left) await writeFile(f, 'half');
     const twoHoursAgo = new Date(Date.now() - 7200_000);
     await utimes(left[0] as string, twoHoursAgo, twoHoursAgo);
-    await small.write('d', [kept.a]);
+    await small.write('d', [kept.a], { byteLength: 1000 });
     const names = await readdir(cache.dir);
     expect(names).not.toContain('x.state.br.123.part');
     expect(names).toContain('y.state.br.456.part');
