@@ -92,7 +92,7 @@ export interface SequencerOut<T> {
   request(id: number, fromSeq: bigint): void;
 }
 
-interface Exchange {
+interface Exchange<T> {
   id: number;
   kind: 'gap' | 'probe';
   start: bigint;
@@ -105,6 +105,12 @@ interface Exchange {
   retries: number;
   /** The settled seq asked again to tell the same run from a restarted one (null: none). */
   check: bigint | null;
+  /**
+   * The batch delivered under `check`, taken when asked: a probe's answer can come after the
+   * live stream went on past the ring of recent batches, and not finding it there is not a
+   * restart.
+   */
+  checkItem: T | undefined;
 }
 
 /** Seqs next..to, delivered from a replay before their live copies came (see the header). */
@@ -120,7 +126,7 @@ export class Sequencer<T> {
   private last: bigint | null = null;
   private liveHigh: bigint | null = null;
   private readonly held = new HeldBatches<T>();
-  private ex: Exchange | null = null;
+  private ex: Exchange<T> | null = null;
   /** Start of the run of missed seqs being settled (null: none open) and its recovered count. */
   private runFrom: bigint | null = null;
   private runRecovered = 0;
@@ -267,7 +273,8 @@ export class Sequencer<T> {
     if (ex.check !== null) {
       const check = ex.check;
       ex.check = null;
-      if (seq === check && !this.sameAsDelivered(seq, item)) {
+      const same = this.opts.same;
+      if (seq === check && same && !same(ex.checkItem as T, item)) {
         this.restartedMeanwhile(item, now);
         return false;
       }
@@ -352,12 +359,12 @@ export class Sequencer<T> {
     if (ex !== null && now - ex.lastProgress >= this.idleMs) this.endExchange(ex, false, now);
   }
 
-  private ask(kind: Exchange['kind'], now: number, retries = 0): void {
+  private ask(kind: Exchange<T>['kind'], now: number, retries = 0): void {
     const last = this.last as bigint;
     const high = this.liveHigh as bigint;
     // Asks for its last settled batch again, to check the run (see the header).
     const check = this.kept(last) ? last : null;
-    const ex: Exchange = {
+    const ex: Exchange<T> = {
       id: this.nextId++,
       kind,
       start: check ?? last + 1n,
@@ -367,17 +374,18 @@ export class Sequencer<T> {
       rejected: 0,
       retries,
       check,
+      checkItem: check === null ? undefined : this.recentItem[this.slotOf(check)],
     };
     this.ex = ex;
     this.out.request(ex.id, ex.start);
   }
 
-  private reject(ex: Exchange): void {
+  private reject(ex: Exchange<T>): void {
     ex.rejected++;
     this.out.rejected();
   }
 
-  private endExchange(ex: Exchange, clean: boolean, now: number): void {
+  private endExchange(ex: Exchange<T>, clean: boolean, now: number): void {
     this.ex = null;
     // Held batches settle below, the reset before them; with none held it is said now.
     if (this.held.size === 0) this.sayReset(null);
