@@ -283,6 +283,34 @@ describe('KvSource after a pause of the engine (SIGSTOP)', () => {
     expect(s.src.status().counters.lost).toBe(0);
   });
 
+  it('takes a probe answered only after a burst (the ring of recent batches passed) as the same run', async () => {
+    let s: Setup | null = null;
+    let resume = (): void => undefined;
+    const resumed = new Promise<void>((r) => (resume = r));
+    // Paused while the quiet source probes it; back, it publishes a burst before it answers.
+    const eng = await badEngine(async (start, send) => {
+      await resumed;
+      if (s) await answerFrom(s, start, send);
+    });
+    s = await setup(eng.endpoint, { probeAfterMs: 100, replayIdleMs: 10_000 });
+    const { sim, rec, f } = s;
+    s.drop.clear();
+    await waitFor(() => eng.requests.length === 1, 'the probe');
+    expect(eng.requests).toEqual([BigInt(f)]);
+    await sim.publish(300);
+    await waitFor(() => rec.seqs.at(-1) === f + 300, 'the burst');
+    resume();
+    await waitFor(() => eng.gone.n >= 1, 'the answer taken');
+    // Read as a restart, the new run would be asked for from 0 at once, and answered. (A probe
+    // of the quiet source after the burst may follow: from its last batch.)
+    await new Promise((r) => setTimeout(r, 500));
+    expect(eng.requests[0]).toBe(BigInt(f));
+    expect(eng.requests).not.toContain(0n);
+    const c = s.src.status().counters;
+    expect([c.resets, c.gaps, c.lost, c.recovered, c.replayRejected]).toEqual([0, 0, 0, 0, 0]);
+    expect(rec.seqs.filter((q) => q > f)).toEqual(Array.from({ length: 300 }, (_, i) => f + 1 + i));
+  });
+
   it('keeps the warning when the replay endpoint still says nothing after the stream is back', async () => {
     const { s, eng } = await pausedProbe(() => false);
     await s.sim.publish(3);
