@@ -2,8 +2,9 @@
 // a folder of the data dir, on disk rather than in memory, each under a name of its own.
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { makeDirs } from '../session/make-dirs';
 
 const NAME = /^(upload|download)-(\d+)-[0-9a-f]+\.tmp$/;
 
@@ -14,7 +15,7 @@ export class TransferDir {
   /** Creates `<dataDir>/transfers` and removes what a serve that is gone (a crash) left there. */
   static async open(dataDir: string): Promise<TransferDir> {
     const dir = path.join(dataDir, 'transfers');
-    await mkdir(dir, { recursive: true });
+    await makeDirs(dir);
     for (const name of await readdir(dir)) {
       const pid = Number(NAME.exec(name)?.[2]);
       if (pid && !alive(pid)) await rm(path.join(dir, name), { force: true });

@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
-import { access, mkdir, stat } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { makeDirs, nearestExisting } from '../session/make-dirs';
 
 /** Where `kvscope serve` keeps connections and recordings (the desktop app uses Electron's userData). */
 export function defaultDataDir(): string {
@@ -47,34 +48,5 @@ async function writable(dir: string): Promise<string | null> {
     return null;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code ?? 'EACCES';
-  }
-}
-
-/**
- * mkdir -p made one folder at a time from the nearest one that exists. Node's own recursive mkdir
- * never returns where a folder cannot be made in a parent that exists (/proc/nope/x: ENOENT from
- * /proc/nope, then EEXIST from /proc, and again): serve hung at start.
- */
-async function makeDirs(dir: string): Promise<void> {
-  const target = path.resolve(dir);
-  const existing = await nearestExisting(target);
-  const missing = path.relative(existing, target).split(path.sep).filter(Boolean);
-  let at = existing;
-  for (const name of missing) {
-    at = path.join(at, name);
-    await mkdir(at).catch((err: NodeJS.ErrnoException) => {
-      // Made meanwhile by another process: fine, as mkdir -p.
-      if (err.code !== 'EEXIST') throw err;
-    });
-  }
-}
-
-async function nearestExisting(dir: string): Promise<string> {
-  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
-    const exists = await access(at).then(
-      () => true,
-      () => false,
-    );
-    if (exists || path.dirname(at) === at) return at;
   }
 }

@@ -1,11 +1,12 @@
 // Connection profiles, kept across restarts in one JSON file written atomically.
 
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Profile, ProfileInput } from '../../shared/api-types';
 import { profileInputSchema } from '../../shared/profile-rules';
+import { makeDirs } from '../session/make-dirs';
 
 const storedSchema = z.object({
   profiles: z.array(profileInputSchema.required({ id: true })),
@@ -82,7 +83,7 @@ export class ProfileStore {
     const file = this.file;
     if (!file) return Promise.resolve();
     const write = this.writing.then(async () => {
-      await mkdir(path.dirname(file), { recursive: true });
+      await makeDirs(path.dirname(file));
       const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
       try {
         await writeFile(tmp, JSON.stringify(this.state, null, 2));

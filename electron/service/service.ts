@@ -3,7 +3,7 @@
 // the frame pump. It knows nothing of windows, dialogs or HTTP: files arrive as paths chosen by a
 // dialog in main, or as uploaded bytes in the browser mode.
 
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type {
@@ -53,6 +53,7 @@ import { LiveSession } from './live-session';
 import { ProfileStore } from './profile-store';
 import { isStale, sourceStatuses } from './source-status';
 import { ViewState } from './view-state';
+import { makeDirs } from '../session/make-dirs';
 
 export const WIRE_FORMAT_URL =
   'https://github.com/vllm-project/vllm/blob/main/vllm/distributed/kv_events.py';
@@ -150,7 +151,7 @@ export class KvScopeService {
 
   /** Starts the service: loads profiles, opens the live recording, connects what should be. */
   static async start(options: ServiceOptions): Promise<KvScopeService> {
-    await mkdir(options.dataDir, { recursive: true });
+    await makeDirs(options.dataDir);
     const store = new ProfileStore(
       options.persistProfiles === false ? null : path.join(options.dataDir, 'profiles.json'),
     );

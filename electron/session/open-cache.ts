@@ -8,11 +8,12 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createBrotliCompress, createBrotliDecompress } from 'node:zlib';
+import { makeDirs } from './make-dirs';
 
 /** An entry: the length of its bytes (u64), then the bytes, brotli. */
 const LENGTH_BYTES = 8;
@@ -115,7 +116,7 @@ export class OpenCache {
     chunks: Iterable<Uint8Array>,
     { byteLength, intact = () => true }: { byteLength: number; intact?: () => boolean },
   ): Promise<boolean> {
-    await mkdir(this.dir, { recursive: true });
+    await makeDirs(this.dir);
     const file = this.fileOf(key);
     // A name of its own: two opens of one file at once (one process or two) each write theirs,
     // and one rename wins.

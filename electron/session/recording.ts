@@ -7,7 +7,7 @@
 // the target, fsyncs and renames; later records go into a new member of the same file.
 
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
+import { copyFile, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { RecordingStatus } from '../../shared/api-types';
 import type { EventRecord } from '../../shared/events';
@@ -22,6 +22,7 @@ import {
 import { EventLines } from './event-line-encoder';
 import { GzipLineWriter } from './gzip-line-writer';
 import { RefusedRecords } from './refused-records';
+import { makeDirs } from './make-dirs';
 
 /** Longest time a record waits in memory before a sync flush puts it in the file. */
 export const FLUSH_INTERVAL_MS = 250;
@@ -78,7 +79,7 @@ export class Recording implements IngestSink {
 
   /** Start a recording in opts.dir (created if missing); the header is written at once. */
   static async create(opts: RecordingOptions): Promise<Recording> {
-    await mkdir(opts.dir, { recursive: true });
+    await makeDirs(opts.dir);
     const startedAt = opts.startedAt ?? new Date();
     const name = `${RECORDING_PREFIX}${fileStamp(startedAt)}-${randomBytes(3).toString('hex')}${SESSION_SUFFIX}`;
     const rec = new Recording(join(opts.dir, name), opts);

@@ -290,6 +290,13 @@ describe('kvscope analyze (text and errors)', () => {
     expect(blocked.stderr).toMatch(
       /^# the analysis was not kept: it could not be kept in .*a-file\/cache \(.*\); the next analyze replays the file \(--cache-dir DIR keeps it elsewhere, --no-cache tries no more\)$/m,
     );
+    // Nor in /proc, where Node's recursive mkdir never returns: it says so and exits.
+    if (existsSync('/proc/self')) {
+      const proc = await analyze([...args.slice(0, -1), '/proc/kvscope-nope/cache']);
+      expect(proc.code).toBe(0);
+      expect(proc.stdout).toBe(first.stdout);
+      expect(proc.stderr).toMatch(/^# the analysis was not kept: it could not be kept in \/proc/m);
+    }
     const none = path.join(dir, 'no-cache');
     const off = await analyze([...args.slice(0, -1), none, '--no-cache']);
     expect(off.stdout).toBe(first.stdout);
