@@ -348,6 +348,8 @@ export interface EventPage {
   rows: EventRow[];
   /** Arrival number of the newest event held, whatever the filters (-1 when none). */
   newest: number;
+  /** Asked up to an arrival number (`upTo`): the matching events held that came after it. */
+  newer?: number;
   /**
    * Asked for the events before a time, found none, and older events have left the log: the
    * earliest event time it still holds (every held event is at or past that time), so a reader

@@ -4,11 +4,12 @@ import type { FileResult } from './api-types';
 
 /**
  * A notice for the result; null for a cancelled dialog (it says nothing). `problemsAt` says where
- * the problems are listed: below the notice on the screens, on the page for serve's terminal.
+ * the problems are listed: at the top of the view on the screens (the notices are in the corner
+ * below), on the page for serve's terminal.
  */
 export function fileResultNotice(
   r: FileResult,
-  problemsAt = 'see below',
+  problemsAt = 'listed at the top of the view',
 ): { text: string; kind: 'info' | 'error' } | null {
   switch (r.status) {
     case 'cancelled':

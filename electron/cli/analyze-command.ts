@@ -14,6 +14,7 @@ import { regularFileSize } from '../session/regular-file';
 import { namedReport, sourceLabels } from './analyze-names';
 import { terminalProgress } from './analyze-progress';
 import { analyzeText } from './analyze-text';
+import { wholeNumber } from './option-values';
 
 interface AnalyzeFlags {
   json?: boolean;
@@ -33,11 +34,16 @@ function seconds(v: string): number {
 
 /** Parses one --capacity SOURCE:MEDIUM=BLOCKS into the list so far. */
 export function parseCapacity(v: string, list: CapacityOverride[] = []): CapacityOverride[] {
-  const m = /^(.+):([^:=]+)=(\d+)$/.exec(v.trim());
-  const blocks = m ? Number(m[3]) : NaN;
-  if (!m || !Number.isSafeInteger(blocks) || blocks <= 0)
+  const m = /^(.+):([^:=]+)=(.*)$/.exec(v.trim());
+  if (!m)
     throw new Error(
       `--capacity must look like SOURCE:MEDIUM=BLOCKS (e.g. capture:GPU=32768, the engine's num_gpu_blocks), got "${v}"`,
+    );
+  // The shape is right: say what is wrong with the number.
+  const blocks = wholeNumber(m[3] as string, 1, Number.MAX_SAFE_INTEGER);
+  if (blocks === null)
+    throw new Error(
+      `--capacity ${v}: BLOCKS must be a whole number of blocks, 1 or more (the engine's num_gpu_blocks)`,
     );
   return [...list, { source: m[1] as string, medium: m[2] as string, blocks }];
 }

@@ -9,8 +9,9 @@ const count = (n: number, one: string, many = `${one}s`): string =>
   `${int(n)} ${n === 1 ? one : many}`;
 const pct = (part: number, whole: number): string =>
   whole > 0 ? `${((100 * part) / whole).toFixed(1)}%` : '-';
+/** Three significant digits below 100 s, as the screens show them: "1.49 s", "10.6 s". */
 const secs = (s: number | null): string =>
-  s === null ? '-' : s < 10 ? `${s.toFixed(3)} s` : `${s.toFixed(1)} s`;
+  s === null ? '-' : s < 100 ? `${s.toPrecision(3)} s` : `${s.toFixed(0)} s`;
 
 /** Columns padded to their widest cell; columns before rightFrom left-aligned, the rest right-aligned. */
 export function table(head: string[], rows: string[][], rightFrom = 1): string {

@@ -270,32 +270,49 @@ export class EventRing {
   private page(q: EventQuery, offset: number): EventPage {
     const newest = this.n - 1;
     const limit = Math.max(0, Math.floor(q.limit));
+    const matches = this.matcher(q);
+    // A name never seen matches nothing.
+    if (matches === null) return { total: 0, offset, rows: [], newest, ...newerOf(q, 0) };
+    const out: EventRow[] = [];
+    let total = 0;
+    // The k-th newest arrived as n - k: a snapshot up to `upTo` starts at k = n - upTo.
+    const firstK = q.upTo === undefined ? 1 : Math.max(1, this.n - Math.floor(q.upTo));
+    let newer = 0;
+    for (let k = 1; k < firstK && k <= this.count; k += 1) if (matches(this.slotOf(k))) newer += 1;
+    for (let k = firstK; k <= this.count; k += 1) {
+      const slot = this.slotOf(k);
+      if (!matches(slot)) continue;
+      if (total >= offset && out.length < limit) out.push({ ...this.decode(slot), n: this.n - k });
+      total += 1;
+    }
+    return { total, offset, rows: out, newest, ...newerOf(q, newer) };
+  }
+
+  /** The slot of the k-th newest event. */
+  private slotOf(k: number): number {
+    return (this.next - k + this.capacity) % this.capacity;
+  }
+
+  /** Whether the event in a slot matches q's filters; null when none can (a name never seen). */
+  private matcher(q: EventQuery): ((slot: number) => boolean) | null {
     // A bit per type asked for (a type not known sets a bit no row has).
     let typeMask = 0;
     for (const t of q.types ?? []) typeMask |= 1 << (TYPE_CODES.get(t) ?? 7);
     const src = q.source === undefined || q.source === '' ? -1 : this.sources.find(q.source);
     const med = q.medium === undefined ? -1 : this.media.find(q.medium);
-    // A name never seen matches nothing.
-    if (src === undefined || med === undefined) return { total: 0, offset, rows: [], newest };
+    if (src === undefined || med === undefined) return null;
     const terms = hashTerms(q.hash);
     const match = terms === null ? null : hashMatcher(q.hash);
     const verdict = terms === null ? null : this.hashVerdicts(terms);
-    const out: EventRow[] = [];
-    let total = 0;
-    // The k-th newest arrived as n - k: a snapshot up to `upTo` starts at k = n - upTo.
-    const firstK = q.upTo === undefined ? 1 : Math.max(1, this.n - Math.floor(q.upTo));
-    for (let k = firstK; k <= this.count; k += 1) {
-      const slot = (this.next - k + this.capacity) % this.capacity;
-      if ((this.flags[slot] as number) & GONE) continue;
-      if (typeMask !== 0 && !(typeMask & (1 << (this.type[slot] as number)))) continue;
-      if (q.beforeTs !== undefined && !((this.ts[slot] as number) < q.beforeTs)) continue;
-      if (src >= 0 && this.src[slot] !== src) continue;
-      if (med >= 0 && this.medium[slot] !== med) continue;
-      let rec: EventRecord | null = null;
+    return (slot) => {
+      if ((this.flags[slot] as number) & GONE) return false;
+      if (typeMask !== 0 && !(typeMask & (1 << (this.type[slot] as number)))) return false;
+      if (q.beforeTs !== undefined && !((this.ts[slot] as number) < q.beforeTs)) return false;
+      if (src >= 0 && this.src[slot] !== src) return false;
+      if (med >= 0 && this.medium[slot] !== med) return false;
       if (match && verdict) {
         if (verdict[slot] === UNDECIDED) {
-          rec = this.decode(slot);
-          const ev = rec.event;
+          const ev = this.decode(slot).event;
           const hit =
             ev.type !== 'AllBlocksCleared' &&
             (ev.block_hashes.some(match) ||
@@ -304,14 +321,10 @@ export class EventRing {
                 match(ev.parent_block_hash)));
           verdict[slot] = hit ? YES : NO;
         }
-        if (verdict[slot] === NO) continue;
+        if (verdict[slot] === NO) return false;
       }
-      if (total >= offset && out.length < limit) {
-        out.push({ ...(rec ?? this.decode(slot)), n: this.n - k });
-      }
-      total += 1;
-    }
-    return { total, offset, rows: out, newest };
+      return true;
+    };
   }
 
   /** The earliest event time held (a removed source's rows aside), null when none is. */
@@ -533,3 +546,8 @@ const TEXT_FIELDS = new Set([
   'locality',
   'ownership',
 ]);
+
+/** The `newer` of a page asked up to an arrival number: matching events that came after it. */
+function newerOf(q: EventQuery, newer: number): { newer?: number } {
+  return q.upTo === undefined ? {} : { newer };
+}

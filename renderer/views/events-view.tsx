@@ -73,7 +73,8 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   // Hold at what is on screen: the newest arrival of the page shown, so no row moves.
   const hold = () => setUpTo((u) => u ?? newest ?? -1);
   const held = upTo !== null;
-  const newer = held && newest !== null ? Math.max(0, newest - upTo) : 0;
+  // Those that match the filters: a filter nothing new matches shows no newer events.
+  const newer = held ? (paged.page?.newer ?? 0) : 0;
   // The oldest rows of a held list leave the event log as new events arrive: say how many went
   // since it was held (its total then, kept per hold and filter; set while rendering, as React
   // has state derived from props).

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCapacity } from '../../electron/cli/analyze-command';
 import { encodeRecord, makeHeader } from '../../electron/session/format';
 import type { KvEvent } from '../../shared/events';
 import { CLI, ensureBuilt, ROOT } from '../support/built-app';
@@ -267,6 +268,11 @@ describe('kvscope analyze (text and errors)', () => {
       expect(r.stdout).toContain(title);
     // A capture's source is named after its file, as importing it on the screens names it.
     expect(r.stdout).toMatch(/legacy-int\.truth\.jsonl GPU\s+499 \(peak\)/);
+    // Lifetimes in three significant digits, as the screens show them ("1.49 s", not "1.490 s").
+    const lifetimes = r.stdout.slice(r.stdout.indexOf('Lifetimes'), r.stdout.indexOf('The router'));
+    const seconds = lifetimes.match(/\b[\d.]+ s\b/g) ?? [];
+    expect(seconds.length).toBeGreaterThan(0);
+    for (const t of seconds) expect(t.replace(/\D/g, '').replace(/^0+/, '')).toMatch(/^\d{1,3}$/);
   });
 
   it('reads the analysis its first run kept back, printing the same, and keeps none with --no-cache', async () => {
@@ -301,6 +307,15 @@ describe('kvscope analyze (text and errors)', () => {
     const off = await analyze([...args.slice(0, -1), none, '--no-cache']);
     expect(off.stdout).toBe(first.stdout);
     expect(existsSync(none)).toBe(false);
+  });
+
+  it('says what is wrong with a --capacity: its shape, or its number of blocks', () => {
+    expect(parseCapacity('a:b:GPU=512')).toEqual([{ source: 'a:b', medium: 'GPU', blocks: 512 }]);
+    expect(() => parseCapacity('capture-GPU=512')).toThrow(/must look like SOURCE:MEDIUM=BLOCKS/);
+    for (const bad of ['0', '-5', '1e300', '12.5', '', 'many'])
+      expect(() => parseCapacity(`cli-1:GPU=${bad}`)).toThrow(
+        `--capacity cli-1:GPU=${bad}: BLOCKS must be a whole number of blocks, 1 or more`,
+      );
   });
 
   it('uses an engine capacity given with --capacity', async () => {

@@ -13,28 +13,41 @@ import { cleared, removed, stored } from './helpers';
 function reference(held: EventRecord[], firstN: number, q: EventQuery) {
   const match = hashMatcher(q.hash);
   const newest = firstN + held.length - 1;
+  const matches = (rec: EventRecord): boolean => {
+    const ev = rec.event;
+    if (q.types && q.types.length > 0 && !q.types.includes(ev.type)) return false;
+    if (q.beforeTs !== undefined && !(rec.ts < q.beforeTs)) return false;
+    if (q.source !== undefined && q.source !== '' && rec.source !== q.source) return false;
+    if (q.medium !== undefined && (ev.medium ?? 'unspecified') !== q.medium) return false;
+    if (match) {
+      if (ev.type === 'AllBlocksCleared') return false;
+      const parent = ev.type === 'BlockStored' ? ev.parent_block_hash : null;
+      if (!ev.block_hashes.some(match) && !(parent !== null && match(parent))) return false;
+    }
+    return true;
+  };
   const rows: EventRow[] = [];
   let total = 0;
+  let newer = 0;
   for (let i = held.length - 1; i >= 0; i -= 1) {
     const rec = held[i] as EventRecord;
     const n = firstN + i;
-    const ev = rec.event;
-    if (q.upTo !== undefined && n > q.upTo) continue;
-    if (q.types && q.types.length > 0 && !q.types.includes(ev.type)) continue;
-    if (q.beforeTs !== undefined && !(rec.ts < q.beforeTs)) continue;
-    if (q.source !== undefined && q.source !== '' && rec.source !== q.source) continue;
-    if (q.medium !== undefined && (ev.medium ?? 'unspecified') !== q.medium) continue;
-    if (match) {
-      if (ev.type === 'AllBlocksCleared') continue;
-      const parent = ev.type === 'BlockStored' ? ev.parent_block_hash : null;
-      if (!ev.block_hashes.some(match) && !(parent !== null && match(parent))) continue;
+    if (!matches(rec)) continue;
+    if (q.upTo !== undefined && n > q.upTo) newer += 1;
+    else {
+      rows.push({ ...rec, n });
+      total += 1;
     }
-    rows.push({ ...rec, n });
-    total += 1;
   }
   // A page asked past the end is the last page, from where it starts.
   const offset = q.offset >= total && total > 0 ? Math.max(0, total - q.limit) : q.offset;
-  const page = { total, offset, rows: rows.slice(offset, offset + q.limit), newest };
+  const page = {
+    total,
+    offset,
+    rows: rows.slice(offset, offset + q.limit),
+    newest,
+    ...(q.upTo === undefined ? {} : { newer }),
+  };
   // None before the time asked, while older events left: every one held is at or past it.
   const earliest = Math.min(...held.map((r) => r.ts));
   if (q.beforeTs !== undefined && total === 0 && firstN > 0 && earliest >= q.beforeTs)

@@ -18,6 +18,12 @@ describe('the event ring', () => {
     expect(ring.query({ offset: 0, limit: 5, upTo: 9, hash: 'h1' }).rows.map((r) => r.n)).toEqual([
       1,
     ]);
+    // And to what came after it: the newer events a held view says wait above it.
+    expect(snap.newer).toBe(10);
+    expect(ring.query({ offset: 0, limit: 5, upTo: 9, hash: 'h12' }).newer).toBe(1);
+    expect(ring.query({ offset: 0, limit: 5, upTo: 9, hash: 'h3' }).newer).toBe(0);
+    expect(ring.query({ offset: 0, limit: 5, upTo: 9, source: 'nosuch' }).newer).toBe(0);
+    expect(ring.query({ offset: 0, limit: 5 })).not.toHaveProperty('newer');
   });
 
   it('grows to what a filling ring will need, not a quarter at a time', () => {

@@ -23,17 +23,17 @@ describe('file result notices', () => {
 
   it('says "Imported" for an imported capture, with its problems', () => {
     expect(fileResultNotice(done('imported', 'cap.jsonl', 2))?.text).toBe(
-      'Imported cap.jsonl with 2 problems: see below',
+      'Imported cap.jsonl with 2 problems: listed at the top of the view',
     );
   });
 
   it('points to the problems panel instead of repeating a problem', () => {
     expect(fileResultNotice(done('opened', 'run.kvscope.jsonl.gz', 3))).toEqual({
-      text: 'Opened run.kvscope.jsonl.gz with 3 problems: see below',
+      text: 'Opened run.kvscope.jsonl.gz with 3 problems: listed at the top of the view',
       kind: 'info',
     });
     expect(fileResultNotice(done('opened', 'a b.jsonl', 1))?.text).toBe(
-      'Opened a b.jsonl with 1 problem: see below',
+      'Opened a b.jsonl with 1 problem: listed at the top of the view',
     );
     // serve's terminal lists nothing below: it points to the page.
     expect(fileResultNotice(done('opened', 'x.gz', 9), 'the page lists them')?.text).toBe(
