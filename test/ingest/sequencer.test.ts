@@ -759,15 +759,20 @@ describe('sequencer with a publisher that restarted while we were not reading', 
   });
 });
 
+/** A sequencer with `same` that delivered 0..100 and then, the source quiet, probed from 100. */
+function probedAt100() {
+  const t = make({ replay: true, same: (a: string, b: string): boolean => a === b });
+  t.feed(...Array.from({ length: 101 }, (_, q) => q));
+  expect(t.s.probe(0)).toBe(true);
+  expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 100 }]);
+  return t;
+}
+
 describe('sequencer probing a publisher that only paused', () => {
   it('takes a late answer naming its last batch as the same run, however far the live stream went', () => {
     // The publisher stopped (SIGSTOP) long enough for a probe; when it went on, it published a
     // burst before it answered, and the ring of recent batches moved past the one asked again.
-    const same = (a: string, b: string): boolean => a === b;
-    const t = make({ replay: true, same });
-    t.feed(...Array.from({ length: 101 }, (_, q) => q));
-    expect(t.s.probe(0)).toBe(true);
-    expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 100 }]);
+    const t = probedAt100();
     t.feed(...Array.from({ length: 500 }, (_, q) => 101 + q));
     expect(t.s.replayedBatch(1, 100n, 'live100', 0)).toBe(true);
     t.replay(1, [101, 102, 103]);
@@ -776,9 +781,7 @@ describe('sequencer probing a publisher that only paused', () => {
     expect(t.of('gap')).toEqual([]);
     expect(t.delivered()).toEqual(Array.from({ length: 603 }, (_, q) => q));
     // Another batch under that seq is still a restart, however late it comes.
-    const restarted = make({ replay: true, same });
-    restarted.feed(...Array.from({ length: 101 }, (_, q) => q));
-    restarted.s.probe(0);
+    const restarted = probedAt100();
     restarted.feed(...Array.from({ length: 500 }, (_, q) => 101 + q));
     expect(restarted.s.replayedBatch(1, 100n, 'new100', 0)).toBe(false);
     expect(restarted.of('request').at(-1)).toEqual({ k: 'request', id: 2, from: 0 });
@@ -788,10 +791,7 @@ describe('sequencer probing a publisher that only paused', () => {
 describe('sequencer probing a publisher that restarted while we were not reading', () => {
   it('reads another batch under the last seq in a probe answer as a restart, and takes the new run', () => {
     const same = (a: string, b: string): boolean => a === b;
-    const t = make({ replay: true, same });
-    t.feed(...Array.from({ length: 101 }, (_, q) => q));
-    expect(t.s.probe(0)).toBe(true);
-    expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 100 }]);
+    const t = probedAt100();
     // The new engine published 0..100 while we were not reading, and went quiet.
     expect(t.s.replayedBatch(1, 100n, 'new100', 0)).toBe(false);
     expect(t.of('request').at(-1)).toEqual({ k: 'request', id: 2, from: 0 });
