@@ -1,10 +1,11 @@
 // What opening a file built, kept in a folder of ours so that the same file opens again without
 // replaying its events: a 1M-event session replays in about 16 s of CPU, its state reads back in
-// under 3 s (the file's digest included). An entry is found by the file's bytes (a SHA-256 of
+// about 2 s (the file's digest included). An entry is found by the file's bytes (a SHA-256 of
 // them), the code that wrote it and what was asked of the open; any change to one is another key,
-// so an entry is never read by a build that did not write it, or for a file that changed since. The folder is the app's own
-// data folder (written by nothing else), so a state read from it is trusted as the app's own.
-// An entry that cannot be read (cut short, another Node) is removed and the file replayed.
+// so an entry is never read by a build that did not write it, or for a file that changed since.
+// The folder is the app's own data folder (written by nothing else), so a state read from it is
+// trusted as the app's own. An entry that cannot be read (cut short, another Node) is removed and
+// the file replayed.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';

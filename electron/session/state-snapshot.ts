@@ -248,7 +248,7 @@ function layOut(views: readonly ArrayBufferView[]): {
       i = j;
     }
   }
-  // The serializer numbers views in the order they were handed: that of table.views.
+  // A view's number (indexOf) is its place in table.views: what the graph writes for it.
   return { table, blocks, indexOf };
 }
 
