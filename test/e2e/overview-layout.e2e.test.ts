@@ -40,6 +40,8 @@ async function layoutBoxes(page: Page): Promise<Record<string, Box>> {
       ['card', card],
       ['head', card.locator('.chart-head')],
       ['plot', card.locator('.chart-body')],
+      ['title', card.locator('.chart-head h2')],
+      ['png', card.getByTestId(`${id}-png`)],
     ] as const) {
       const box = await locator.boundingBox();
       if (!box) throw new Error(`${id} has no ${part}`);
@@ -120,6 +122,12 @@ describe('the Overview at laptop widths', () => {
           expect(intersects(card('head'), card('x-axis')), `a head meets its axis ${at}`).toBe(
             false,
           );
+          // The PNG button stays on the title's line, however the legend wraps (it took a line
+          // of its own at 1300 px with two sources), and in the card.
+          const [png, title] = [card('png'), card('title')];
+          expect(png.y < title.y + title.height && title.y < png.y + png.height, at).toBe(true);
+          expect(inside(png, card('card')), `the PNG button leaves its card ${at}`).toBe(true);
+          expect(intersects(png, card('plot')), `the PNG button meets the plot ${at}`).toBe(false);
         }
       }
     }
