@@ -1,6 +1,6 @@
 // What a file action's result says to the user, built from its fields (never parsed from text).
 
-import type { FileResult } from './api-types';
+import type { FileLoad, FileResult } from './api-types';
 
 /**
  * A notice for the result; null for a cancelled dialog (it says nothing). `problemsAt` says where
@@ -52,6 +52,11 @@ export function done(
   return restored
     ? { status: 'done', action, name, problems, restored }
     : { status: 'done', action, name, problems };
+}
+
+/** The done result of a file opened or imported (`load`): the notice names which. */
+export function loaded(load: FileLoad, name: string, problems = 0, restored = false): FileResult {
+  return done(load === 'import' ? 'imported' : 'opened', name, problems, restored);
 }
 
 /** A failed result with the error's message. */

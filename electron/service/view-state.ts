@@ -9,7 +9,7 @@ import type {
   ViewInfo,
   ViewSource,
 } from '../../shared/api-types';
-import { done, failed } from '../../shared/file-result';
+import { failed, loaded } from '../../shared/file-result';
 import { problemCount } from '../../shared/problem-list';
 import type { CacheAnalysis } from '../analysis/cache-analysis';
 import type { CacheModel } from '../model/cache-model';
@@ -100,12 +100,7 @@ export class ViewState {
       );
       this.opened = { model, analysis, title: name, problems, names, removed };
       this.epoch++;
-      return done(
-        load === 'import' ? 'imported' : 'opened',
-        name,
-        problemCount(problems),
-        restored === true,
-      );
+      return loaded(load, name, problemCount(problems), restored === true);
     } catch (err) {
       if (err instanceof LoadCancelled || loading.cancelled) {
         return { status: 'cancelled', name, load };

@@ -2,7 +2,7 @@
 // and saving is a download.
 
 import type { FileLoad, FileResult } from '../../shared/api-types';
-import { CANCELLED, done, failed } from '../../shared/file-result';
+import { CANCELLED, done, failed, loaded } from '../../shared/file-result';
 import { HTTP_ROUTES, refusalReason } from '../../shared/ws-protocol';
 import { uploadEnded, uploadProgress, uploadStarted } from './upload-progress';
 
@@ -84,7 +84,7 @@ function uploadResult(status: number, text: string, name: string, load: FileLoad
   if (sent) return sent;
   if (status < 200 || status >= 300)
     return failed(load, refusalReason(text) ?? (text || `HTTP ${status}`), name);
-  return done(load === 'import' ? 'imported' : 'opened', name);
+  return loaded(load, name);
 }
 
 /** Picks a file and uploads it; a cancel resolves as cancelled. */
