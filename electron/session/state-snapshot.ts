@@ -121,6 +121,8 @@ const MAGIC = Buffer.from('KVSTATE2');
 const HEAD_FIXED = MAGIC.length + 8;
 const ALIGN = 8;
 const padOf = (n: number): number => (ALIGN - (n % ALIGN)) % ALIGN;
+/** The bytes a block takes: its lead zeros, its bytes, zeros to the next 8-byte word. */
+const spanOf = (lead: number, length: number): number => lead + length + padOf(lead + length);
 const ZEROS = new Uint8Array(ALIGN);
 
 function* zeros(n: number): Generator<Uint8Array> {
@@ -147,8 +149,8 @@ export class StateBytes {
   ) {}
 
   get byteLength(): number {
-    let n = this.head.length + padOf(this.head.length);
-    for (const b of this.blocks) n += b.lead + b.bytes.length + padOf(b.lead + b.bytes.length);
+    let n = spanOf(0, this.head.length);
+    for (const b of this.blocks) n += spanOf(b.lead, b.bytes.length);
     return n;
   }
 
@@ -369,7 +371,7 @@ function viewsOf(table: unknown, bytes: Buffer, at: number): ArrayBufferView[] {
   for (let b = 0; b + 1 < blocks.length; b += 2) {
     const [length, lead] = [blocks[b] as number, blocks[b + 1] as number];
     starts.push(bytes.byteOffset + pos + lead);
-    pos += lead + length + padOf(lead + length);
+    pos += spanOf(lead, length);
   }
   if (pos > bytes.length) throw new Error('a state snapshot cut short');
   const views: ArrayBufferView[] = [];
@@ -405,7 +407,7 @@ export function readState(input: Buffer): unknown {
   const headLength = HEAD_FIXED + tableLength + graphLength;
   if (headLength > bytes.length) throw new Error('a state snapshot cut short');
   const table: unknown = JSON.parse(bytes.toString('utf8', HEAD_FIXED, HEAD_FIXED + tableLength));
-  const views = viewsOf(table, bytes, headLength + padOf(headLength));
+  const views = viewsOf(table, bytes, spanOf(0, headLength));
   const deserializer = new GraphDeserializer(
     bytes.subarray(HEAD_FIXED + tableLength, headLength),
     views,
