@@ -12,7 +12,7 @@ import { runFramesBench } from './frames-bench';
 import { runIngestBench } from './ingest-bench';
 import { runMemoryBench } from './memory-bench';
 import { OPEN_CHILD_FLAG, openChild, runOpenBench } from './open-bench';
-import { runRingBench } from './ring-bench';
+import { RING_CHILD_FLAG, ringChild, runRingBench } from './ring-bench';
 import { runServeMemoryBench } from './serve-memory-bench';
 
 const benches: [string, () => Promise<BenchResult | BenchResult[]>][] = [
@@ -76,9 +76,11 @@ async function main(names: string[]): Promise<void> {
 /** The argument that makes the bundle run one bench in this process (see main). */
 const ONE_BENCH_FLAG = '--one-bench';
 const [flag, mode, file] = process.argv.slice(2);
-// The open bench runs each reader in a child of this same bundle, to measure its own CPU and RSS.
+// The open bench runs each reader in a child of this same bundle, to measure its own CPU and RSS;
+// the ring bench each round likewise, so that no round inherits another's JIT state.
 if (flag === OPEN_CHILD_FLAG && file !== undefined)
   void openChild(mode as Parameters<typeof openChild>[0], file);
+else if (flag === RING_CHILD_FLAG) ringChild(Number(mode));
 else if (flag === ONE_BENCH_FLAG) {
   const run = benches.find(([name]) => name === mode)?.[1];
   if (run === undefined) throw new Error(`no bench ${mode}`);
