@@ -14,7 +14,7 @@ import {
   type ReplayOptions,
   type ReplayResult,
 } from './load';
-import type { OpenCache } from './open-cache';
+import type { DigestTap, OpenCache } from './open-cache';
 import type { SessionInput } from './line-reader';
 import { readState, writeState, type StateBytes } from './state-snapshot';
 
@@ -63,14 +63,14 @@ export async function openCached(
   const file = await fileOf(cache, input);
   // A capture's sources are named after it; a session reads the same under any name.
   const kind = load.kind ?? 'auto';
-  const keyOf = (f: CachedFile, captureSource: string | null): string =>
-    f.cache.keyOf(f.digest, { open: 'model+analysis', kind, captureSource });
-  if (file) {
+  const keyOf = (f: CachedFile, digest: string, captureSource: string | null): string =>
+    f.cache.keyOf({ size: f.size, digest }, { open: 'model+analysis', kind, captureSource });
+  if (file?.digest) {
     // A cancel is heard here, after the file's digest.
     load.onProgress?.(0);
     const names = [...new Set([null, load.captureSource ?? null])];
     for (const name of names) {
-      const key = keyOf(file, name);
+      const key = keyOf(file, file.digest, name);
       const state = await restore(file, key, load.onProgress, (s): s is OpenState => {
         const o = s as Partial<OpenState> | null;
         return o?.model instanceof CacheModel && o.analysis instanceof CacheAnalysis && !!o.result;
@@ -81,11 +81,14 @@ export async function openCached(
       return { ...result, model, analysis, restored: true, kept: null };
     }
   }
-  const r = await loadIntoModel(input, load);
+  const tap = file?.digest === null ? file.cache.tap() : undefined;
+  const r = await loadIntoModel(input, { ...load, onBytes: tap?.onBytes });
   const { model, analysis, ...result } = r;
   let kept: Kept = null;
-  if (file && (await unchanged(file, input))) {
-    const key = keyOf(file, result.kind === 'session' ? null : (load.captureSource ?? null));
+  const digest = file && (await digestAfterRead(file, tap, input));
+  if (file && digest) {
+    const name = result.kind === 'session' ? null : (load.captureSource ?? null);
+    const key = keyOf(file, digest, name);
     // Written now, before anything else can change it (a capacity set in Insights, say).
     kept = keep(file.cache, { key, model, analysis, result } satisfies OpenState, [
       model,
@@ -125,8 +128,10 @@ export async function analyzeCached(
 ): Promise<CachedAnalysisResult> {
   const { cache, analysisOptions = {}, onProgress } = opts;
   const file = await fileOf(cache, input);
-  const key = file?.cache.keyOf(file.digest, { open: 'analysis', ...analysisOptions });
-  if (file && key !== undefined) {
+  const keyOf = (f: CachedFile, digest: string): string =>
+    f.cache.keyOf({ size: f.size, digest }, { open: 'analysis', ...analysisOptions });
+  if (file?.digest) {
+    const key = keyOf(file, file.digest);
     const state = await restore(file, key, onProgress, (s): s is AnalysisState => {
       const o = s as Partial<AnalysisState> | null;
       return o?.analysis instanceof CacheAnalysis && !!o.result && Array.isArray(o.removed);
@@ -138,6 +143,7 @@ export async function analyzeCached(
   }
   const analysis = new CacheAnalysis(analysisOptions);
   const removed: string[] = [];
+  const tap = file?.digest === null ? file.cache.tap() : undefined;
   const result = await replayFile(input, (rec) => analysis.apply(rec), {
     // As the screens do: a source the session marks removed leaves every total there.
     onSourceRemoved: (id) => {
@@ -145,50 +151,73 @@ export async function analyzeCached(
       removed.push(id);
     },
     onProgress,
+    onBytes: tap?.onBytes,
   });
+  const digest = file && (await digestAfterRead(file, tap, input));
   const kept =
-    file && key !== undefined && (await unchanged(file, input))
-      ? keep(file.cache, { key, analysis, result, removed } satisfies AnalysisState, [analysis])
+    file && digest
+      ? keep(
+          file.cache,
+          { key: keyOf(file, digest), analysis, result, removed } satisfies AnalysisState,
+          [analysis],
+        )
       : null;
   return { ...result, analysis, removed, restored: false, kept };
 }
 
-/** A file the cache can hold: its digest, and its size and mtime when that was taken. */
+/** A file the cache can hold: its size, its size and mtime as one stamp, maybe its digest. */
 interface CachedFile {
   cache: OpenCache;
-  digest: string;
+  size: number;
   stamp: string;
+  /**
+   * Taken before the read when an entry is of a file of its size; else null, and the replay's
+   * read takes it (no entry to find: the file is read once, not twice).
+   */
+  digest: string | null;
 }
 
-/** The file's digest for the cache; null without a cache or for a stream. */
+/** What the cache knows of the file before it is read; null without a cache or for a stream. */
 async function fileOf(
   cache: OpenCache | null | undefined,
   input: SessionInput,
 ): Promise<CachedFile | null> {
   if (!cache || input instanceof Readable) return null;
   try {
-    const stamp = await stampOf(input);
-    return { cache, digest: await cache.digestOf(input), stamp };
+    const { size, stamp } = await stampOf(input);
+    const digest = (await cache.mayHold(size)) ? await cache.digestOf(input) : null;
+    return { cache, size, stamp, digest };
   } catch {
     // A file that cannot be read is the open's to report, as it would without a cache.
     return null;
   }
 }
 
-/** A path's size and mtime ('' for bytes): a file written to while read is not kept. */
-async function stampOf(input: string | Uint8Array): Promise<string> {
-  if (typeof input !== 'string') return '';
+/** Its size, and as a stamp a path's size and mtime ('' for bytes): a file written to while read is not kept. */
+async function stampOf(input: string | Uint8Array): Promise<{ size: number; stamp: string }> {
+  if (typeof input !== 'string') return { size: input.byteLength, stamp: '' };
   const s = await stat(input);
-  return `${s.size} ${s.mtimeMs}`;
+  return { size: s.size, stamp: `${s.size} ${s.mtimeMs}` };
 }
 
 /**
- * True when the file is as it was when its digest was taken (the state read is its key's). Asked
- * as the read ends, before the caller may remove the file (an upload's transfer file goes then).
+ * The digest of the file just replayed, or null when its state is not to be kept: the file
+ * changed meanwhile (the state read is not its key's). The read's own (tap) when it took the
+ * whole file, else read now. Asked as the read ends, before the caller may remove the file (an
+ * upload's transfer file goes then).
  */
-async function unchanged(file: CachedFile, input: SessionInput): Promise<boolean> {
-  if (input instanceof Readable) return false;
-  return (await stampOf(input).catch(() => null)) === file.stamp;
+async function digestAfterRead(
+  file: CachedFile,
+  tap: DigestTap | undefined,
+  input: SessionInput,
+): Promise<string | null> {
+  if (input instanceof Readable) return null;
+  const now = await stampOf(input).catch(() => null);
+  if (now?.stamp !== file.stamp) return null;
+  if (file.digest !== null) return file.digest;
+  // A capture is read twice (as a session first), its tap only the first time: maybe in part.
+  if (tap && tap.bytes === file.size) return tap.digest();
+  return file.cache.digestOf(input).catch(() => null);
 }
 
 /**

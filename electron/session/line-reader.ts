@@ -53,6 +53,8 @@ export interface LineReadOptions {
   maxLineBytes?: number;
   /** Called for each line skipped for its length (bytes: its length, or more when cut short). */
   onLongLine?: (lineNo: number, bytes: number) => void;
+  /** Called with the input's bytes as read, before any inflating (the open cache's digest). */
+  onBytes?: (chunk: Buffer) => void;
 }
 
 async function open(input: SessionInput): Promise<{ stream: Readable; total: number | null }> {
@@ -191,6 +193,7 @@ export async function readLines(
   for await (const raw of stream) {
     let chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw as Uint8Array);
     read += chunk.length;
+    opts.onBytes?.(chunk);
     let first = false;
     if (head !== null) {
       chunk = head.length > 0 ? Buffer.concat([head, chunk]) : chunk;

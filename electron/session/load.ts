@@ -109,6 +109,8 @@ export interface ReplayOptions {
   onEventLine?: (line: string) => void;
   /** Called where a session marks a source removed, in file order: take it out of every total. */
   onSourceRemoved?: (id: string) => void;
+  /** Called with a session's bytes as its read takes them (not a capture's: see OpenCache.tap). */
+  onBytes?: (chunk: Buffer) => void;
 }
 
 /**
@@ -137,7 +139,7 @@ export async function replayFile(
           if (onEventLine && rec.k === 'event') onEventLine(line);
           grouper.push(rec);
         },
-        opts.onProgress,
+        { onProgress: opts.onProgress, onBytes: opts.onBytes },
       );
       grouper.flush();
       // Event lines there were, and none of them usable (each a bad ts, a bad line): nothing to

@@ -1,8 +1,10 @@
 // What opening a file built, kept in a folder of ours so that the same file opens again without
 // replaying its events: a 1M-event session replays in about 16 s of CPU, its state reads back in
-// about 2 s (the file's digest included). An entry is found by the file's bytes (a SHA-256 of
+// about 2 s (the file's digest included). An entry is found by the file's bytes (a SHA-512 of
 // them), the code that wrote it and what was asked of the open; any change to one is another key,
 // so an entry is never read by a build that did not write it, or for a file that changed since.
+// The key starts with the file's size: a file of a size no entry has is not looked up, and its
+// digest is taken as its replay reads it (tap), not by reading it once more first.
 // The folder is the app's own data folder (written by nothing else), so a state read from it is
 // trusted as the app's own. An entry that cannot be read (cut short, another Node) is removed and
 // the file replayed.
@@ -46,6 +48,14 @@ async function unpack(packed: Buffer): Promise<Buffer> {
   return bytes;
 }
 
+/** Bytes handed to onBytes, as they are read, and their digest once all are in. */
+export interface DigestTap {
+  onBytes(chunk: Uint8Array): void;
+  /** How many bytes it has taken. */
+  readonly bytes: number;
+  digest(): string;
+}
+
 /** Entries past this many bytes in all are removed, least recently used first. */
 export const DEFAULT_OPEN_CACHE_BYTES = 1 << 30;
 const SUFFIX = '.state.br';
@@ -70,19 +80,49 @@ export class OpenCache {
     this.maxBytes = opts.maxBytes ?? DEFAULT_OPEN_CACHE_BYTES;
   }
 
-  /** The digest of `input` (a path or its bytes): a SHA-256 of its bytes. */
+  /** The digest of `input` (a path or its bytes): a hash of its bytes (see tap). */
   async digestOf(input: string | Uint8Array): Promise<string> {
-    const h = createHash('sha256');
-    if (typeof input !== 'string') h.update(input);
-    else for await (const chunk of createReadStream(input)) h.update(chunk as Buffer);
-    return h.digest('hex');
+    const tap = this.tap();
+    if (typeof input !== 'string') tap.onBytes(input);
+    else for await (const chunk of createReadStream(input)) tap.onBytes(chunk as Buffer);
+    return tap.digest();
   }
 
-  /** The key of the file of `digest` opened as `asked` says (its options, as JSON), by this code. */
-  keyOf(digest: string, asked: unknown): string {
-    return createHash('sha256')
+  /**
+   * A digest taken from bytes as something else reads them; digestOf's when they are the whole
+   * input. SHA-512: as strong as SHA-256 and on 64-bit CPUs about twice as fast on large inputs
+   * (0.11 against 0.21 s for 112 MB here).
+   */
+  tap(): DigestTap {
+    const h = createHash('sha512');
+    let bytes = 0;
+    return {
+      onBytes: (chunk) => {
+        h.update(chunk);
+        bytes += chunk.length;
+      },
+      get bytes() {
+        return bytes;
+      },
+      digest: () => h.digest('hex'),
+    };
+  }
+
+  /**
+   * The key of the file of `size` bytes and `digest` opened as `asked` says (its options, as
+   * JSON), by this code. It starts with the size (mayHold).
+   */
+  keyOf({ size, digest }: { size: number; digest: string }, asked: unknown): string {
+    const hash = createHash('sha256')
       .update(`${this.codeId}\n${JSON.stringify(asked)}\n${digest}`)
       .digest('hex');
+    return `${size}-${hash}`;
+  }
+
+  /** False when no entry is of a file of `size` bytes: nothing to look up by its digest. */
+  async mayHold(size: number): Promise<boolean> {
+    const names = await readdir(this.dir).catch(() => []);
+    return names.some((n) => n.startsWith(`${size}-`) && n.endsWith(SUFFIX));
   }
 
   /** The bytes kept under key, or null; an entry that cannot be read is removed. */

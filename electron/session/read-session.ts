@@ -11,7 +11,7 @@ import {
   type SessionRecord,
   type SessionSource,
 } from './format';
-import { MAX_LINE_BYTES, readLines, type SessionInput } from './line-reader';
+import { MAX_LINE_BYTES, readLines, type LineReadOptions, type SessionInput } from './line-reader';
 import { parseLossless } from './lossless-json';
 import { OutOfReachBatches } from './out-of-reach-seq';
 import { duplicateProblem, endProblems, longLineProblem, Problems } from './problems';
@@ -59,7 +59,7 @@ function takeSource(h: SessionHeader, src: SessionSource): void {
 export async function readSession(
   input: SessionInput,
   onRecord: (r: SessionRecord, line: string) => void,
-  onProgress?: (fraction: number) => void,
+  { onProgress, onBytes }: Pick<LineReadOptions, 'onProgress' | 'onBytes'> = {},
 ): Promise<SessionReadResult> {
   const problems = new Problems();
   const counts: SessionCounts = {
@@ -201,6 +201,7 @@ export async function readSession(
     },
     {
       onProgress,
+      onBytes,
       onLongLine: (lineNo, bytes) => skip(longLineProblem(lineNo, bytes, MAX_LINE_BYTES)),
     },
   );

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { analyzeCached, openCached } from '../../electron/session/cached-open';
 import { encodeRecord } from '../../electron/session/format';
@@ -167,6 +167,62 @@ describe('opening a file through the open cache', () => {
     const renamed = await openCached(capture, { cache, captureSource: 'other.jsonl' });
     expect(renamed.restored).toBe(false);
     await renamed.kept;
+  });
+
+  it('reads a file once on its first open: no entry is of its size, its read takes the digest', async () => {
+    const digests = vi.spyOn(cache, 'digestOf');
+    const first = await openCached(file, { cache });
+    expect(first.restored).toBe(false);
+    expect(await first.kept).toBeNull();
+    expect(digests).not.toHaveBeenCalled();
+    // Found again under the digest taken first this time (an entry is of its size now).
+    const second = await openCached(file, { cache });
+    expect(second.restored).toBe(true);
+    expect(digests).toHaveBeenCalledTimes(1);
+    digests.mockClear();
+    // `kvscope analyze` likewise.
+    const analyzed = await analyzeCached(file, { cache });
+    expect(analyzed.restored).toBe(false);
+    expect(await analyzed.kept).toBeNull();
+    expect(digests).toHaveBeenCalledTimes(1);
+    expect((await analyzeCached(file, { cache })).restored).toBe(true);
+  });
+
+  it('takes the digest first where an entry is of a file of the same size, and keeps each its own', async () => {
+    // Plain text: the second file differs from the first in one digit of its header's time.
+    const text = gunzipSync(await readFile(file)).toString('utf8');
+    const twin = text.replace(
+      /"startedAt":"(\d)/,
+      (_, d: string) => `"startedAt":"${d === '1' ? '2' : '1'}`,
+    );
+    expect(twin).not.toBe(text);
+    const [a, b] = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
+    await writeFile(a, text);
+    await writeFile(b, twin);
+    expect((await stat(a)).size).toBe((await stat(b)).size);
+    expect(await (await openCached(a, { cache })).kept).toBeNull();
+    const digests = vi.spyOn(cache, 'digestOf');
+    const other = await openCached(b, { cache });
+    expect(other.restored).toBe(false);
+    expect(digests).toHaveBeenCalledTimes(1);
+    expect(await other.kept).toBeNull();
+    expect(figures(other)).toEqual(figures(await loadIntoModel(b)));
+    expect((await openCached(a, { cache })).restored).toBe(true);
+    expect((await openCached(b, { cache })).restored).toBe(true);
+  });
+
+  it('keeps a capture larger than one read (read as a session first, in part), under its digest', async () => {
+    const capture = join(dir, 'big-cap.jsonl');
+    const line = (i: number): string =>
+      JSON.stringify({ ts: 5 + i, type: 'BlockStored', block_hashes: [2 * i + 1, 2 * i + 2] });
+    await writeFile(capture, `${Array.from({ length: 8000 }, (_, i) => line(i)).join('\n')}\n`);
+    expect((await stat(capture)).size).toBeGreaterThan(256 * 1024);
+    const first = await openCached(capture, { cache, captureSource: 'big-cap.jsonl' });
+    expect(first.kind).toBe('capture');
+    expect(await first.kept).toBeNull();
+    const again = await openCached(capture, { cache, captureSource: 'big-cap.jsonl' });
+    expect(again.restored).toBe(true);
+    expect(again.model.kpis()).toEqual(first.model.kpis());
   });
 
   it("reads no entry found under another file's key (a copy, a mix-up), and replays", async () => {
