@@ -1,6 +1,7 @@
 // The cache analysis's cost: CPU per event against the model applying the same records (both fed
-// the same decoded workload of two data-parallel ranks, rounds alternating), and the heap held by
-// a ghost list of 1,000,000 entries against a plain Map of the same hashes to their removal times.
+// the same decoded workload of two data-parallel ranks; each round of each in a child of its own,
+// alternating: child-rounds.ts), and the heap held by a ghost list of 1,000,000 entries against a
+// plain Map of the same hashes to their removal times.
 import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
 import { GhostList } from '../../electron/analysis/ghost-list';
 import { Holdings } from '../../electron/analysis/holdings';
@@ -9,11 +10,12 @@ import { encodeBatch } from '../../electron/sim/encode';
 import { Workload } from '../../electron/sim/workload';
 import { decodeBatch } from '../../electron/wire/decode-batch';
 import type { IngestRecord } from '../../shared/records';
-import type { BenchResult } from './bench-result';
+import { median, type BenchResult } from './bench-result';
+import { childRounds } from './child-rounds';
 import { heapMb } from './heap-mb';
 
 const BATCHES = 60_000;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const GHOSTS = 1_000_000;
 
 function records(): { list: IngestRecord[]; events: number; blocks: number } {
@@ -58,41 +60,56 @@ function cpuMs(run: () => void): number {
 /** The JS heap and the typed arrays' buffers (the ghost list's columns and ids live there). */
 const heapNow = (): number => heapMb(2);
 
+interface AnalysisRound {
+  events: number;
+  blocks: number;
+  /** CPU of the measured pass (the second: the first warms the JIT up). */
+  ms: number;
+  /** The analysis': its report's CPU and figures. */
+  reportMs?: number;
+  figures?: string;
+}
+
+/** One round, in a child: the model (variant 0) or the analysis (1) applying the records twice. */
+export function analysisRound(variant: number): AnalysisRound {
+  const { list, events, blocks } = records();
+  const pass = (): { ms: number; a: CacheAnalysis | null } => {
+    if (variant === 0) {
+      const m = new CacheModel();
+      return { ms: cpuMs(() => list.forEach((r) => m.apply(r))), a: null };
+    }
+    const a = new CacheAnalysis();
+    return { ms: cpuMs(() => list.forEach((r) => a.apply(r))), a };
+  };
+  pass();
+  const { ms, a } = pass();
+  if (a === null) return { events, blocks, ms };
+  let figures = '';
+  const reportMs = cpuMs(() => {
+    const rep = a.report();
+    figures = `${rep.totals.newStores} new stores, ${rep.totals.announcedHits} hits, ${rep.totals.restores} re-stores (${rep.totals.thrashRestores} thrash), ${rep.crossSource.duplicateStores} duplicate stores`;
+  });
+  return { events, blocks, ms, reportMs, figures };
+}
+
 /** CPU per event of the analysis, as a ratio to the model on the same records. */
 export async function runAnalysisBench(): Promise<BenchResult> {
-  const { list, events, blocks } = records();
-  let model = Infinity;
-  let analysis = Infinity;
-  let report = 0;
-  let figures = '';
-  for (let round = 0; round < ROUNDS; round++) {
-    model = Math.min(
-      model,
-      cpuMs(() => {
-        const m = new CacheModel();
-        for (const r of list) m.apply(r);
-      }),
-    );
-    const a = new CacheAnalysis();
-    analysis = Math.min(
-      analysis,
-      cpuMs(() => {
-        for (const r of list) a.apply(r);
-      }),
-    );
-    report = cpuMs(() => {
-      const rep = a.report();
-      figures = `${rep.totals.newStores} new stores, ${rep.totals.announcedHits} hits, ${rep.totals.restores} re-stores (${rep.totals.thrashRestores} thrash), ${rep.crossSource.duplicateStores} duplicate stores`;
-    });
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const [models, analyses] = (await childRounds<AnalysisRound>('analysis', 2, ROUNDS)) as [
+    AnalysisRound[],
+    AnalysisRound[],
+  ];
+  const model = median(models.map((r) => r.ms));
+  const analysis = median(analyses.map((r) => r.ms));
+  const { events, blocks, reportMs = 0, figures = '' } = analyses[0] as AnalysisRound;
+  const report = reportMs;
+  const ms = (xs: AnalysisRound[]): string => xs.map((r) => r.ms.toFixed(0)).join(' / ');
   const ns = (ms: number): string => `${((ms * 1e6) / events).toFixed(0)} ns/event`;
   return {
-    title: `Analysis: CPU per event against the model, ${BATCHES} batches of two ranks (best of ${ROUNDS})`,
+    title: `Analysis: CPU per event against the model, ${BATCHES} batches of two ranks (median of ${ROUNDS} rounds, each in a process of its own)`,
     rows: [
       ['batches / events / blocks', `${BATCHES} / ${events} / ${blocks}`],
-      ['model (baseline)', `${model.toFixed(0)} ms, ${ns(model)}`],
-      ['analysis', `${analysis.toFixed(0)} ms, ${ns(analysis)}`],
+      ['model (baseline)', `${model.toFixed(0)} ms, ${ns(model)} (rounds ${ms(models)})`],
+      ['analysis', `${analysis.toFixed(0)} ms, ${ns(analysis)} (rounds ${ms(analyses)})`],
       // The analysis' work is per block (each a lookup in R, G and the holdings).
       [
         'analysis per block',

@@ -2,7 +2,7 @@
 // process of its own (as JMH forks per benchmark), so that none inherits another's JIT type
 // feedback, heap or threads.
 import { spawn } from 'node:child_process';
-import { runAnalysisBench, runGhostMemoryBench } from './analysis-bench';
+import { analysisRound, runAnalysisBench, runGhostMemoryBench } from './analysis-bench';
 import type { BenchResult } from './bench-result';
 import { runCaptureBench } from './capture-bench';
 import { runCrashBench } from './crash-bench';
@@ -12,7 +12,8 @@ import { runFramesBench } from './frames-bench';
 import { runIngestBench } from './ingest-bench';
 import { runMemoryBench } from './memory-bench';
 import { OPEN_CHILD_FLAG, openChild, runOpenBench } from './open-bench';
-import { RING_CHILD_FLAG, ringChild, runRingBench } from './ring-bench';
+import { ringRound, runRingBench } from './ring-bench';
+import { ROUND_CHILD_FLAG, runRoundChild } from './child-rounds';
 import { runServeMemoryBench } from './serve-memory-bench';
 
 const benches: [string, () => Promise<BenchResult | BenchResult[]>][] = [
@@ -75,12 +76,13 @@ async function main(names: string[]): Promise<void> {
 
 /** The argument that makes the bundle run one bench in this process (see main). */
 const ONE_BENCH_FLAG = '--one-bench';
-const [flag, mode, file] = process.argv.slice(2);
+const [flag, ...args] = process.argv.slice(2);
+const [mode = '', arg = ''] = args;
 // The open bench runs each reader in a child of this same bundle, to measure its own CPU and RSS;
-// the ring bench each round likewise, so that no round inherits another's JIT state.
-if (flag === OPEN_CHILD_FLAG && file !== undefined)
-  void openChild(mode as Parameters<typeof openChild>[0], file);
-else if (flag === RING_CHILD_FLAG) ringChild(Number(mode));
+// the ring and analysis benches each round likewise (child-rounds.ts).
+if (flag === OPEN_CHILD_FLAG) void openChild(mode as Parameters<typeof openChild>[0], arg);
+else if (flag === ROUND_CHILD_FLAG)
+  runRoundChild({ ring: ringRound, analysis: analysisRound }, mode, Number(arg));
 else if (flag === ONE_BENCH_FLAG) {
   const run = benches.find(([name]) => name === mode)?.[1];
   if (run === undefined) throw new Error(`no bench ${mode}`);

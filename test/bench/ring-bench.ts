@@ -1,25 +1,20 @@
 // The event log's ring on the live path: decoded fixture batches, each batch's event lines written
 // once as bytes (as LiveSession does: EventLines), then held by the ring (pushBytes). Against the same work holding
 // the records themselves in a list of 50,000 (the ring before it held bytes): each held record is
-// promoted to V8's old space and collected there. CPU of the whole process (GC helpers included).
-//
-// Each round of each variant runs in a fresh child of this bundle, the variants interleaved: run in
-// one process, the three shared the decoder's type feedback, and which one the JIT settled for
-// moved a round's figure by up to 3x (decode + line alone read 7.5 µs in one run, 3.1 in the next).
+// promoted to V8's old space and collected there. CPU of the whole process (GC helpers included),
+// each round of each variant in a child of its own (child-rounds.ts).
 
-import { spawn } from 'node:child_process';
 import { EventRing, DEFAULT_RING_SIZE } from '../../electron/model/event-ring';
 import { EventLines, readEventLine } from '../../electron/session/event-line';
 import { decodeBatch } from '../../electron/wire/decode-batch';
 import type { EventRecord } from '../../shared/events';
 import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
 import { median, type BenchResult } from './bench-result';
+import { childRounds } from './child-rounds';
 
 const WARM = 30_000; // messages: about 83,000 events, the ring full before measuring
 const MEASURE = 60_000;
 const ROUNDS = 5;
-/** The argument that makes the bench bundle run one round of one variant (see ringChild). */
-export const RING_CHILD_FLAG = '--ring-child';
 
 type Hold = (rec: EventRecord, lines: EventLines, i: number) => void;
 
@@ -56,8 +51,13 @@ const cpuNow = (): number => {
   return u.user + u.system;
 };
 
-/** One round of variant `index` in this process: prints its CPU per message and events per message. */
-export function ringChild(index: number): void {
+interface RingRound {
+  cpuUs: number;
+  eventsPerMessage: number;
+}
+
+/** One round of variant `index`, in a child: its CPU per message and events per message. */
+export function ringRound(index: number): RingRound {
   const variant = VARIANTS[index];
   if (variant === undefined) throw new Error(`no ring variant ${index}`);
   const payloads = ALL_FIXTURES.flatMap((f) => readPayloads(f.frames));
@@ -77,34 +77,14 @@ export function ringChild(index: number): void {
   events = 0;
   const t0 = cpuNow();
   for (let i = 0; i < MEASURE; i += 1) message(WARM + i);
-  const cpuUs = (cpuNow() - t0) / MEASURE;
-  process.stdout.write(`${JSON.stringify({ cpuUs, eventsPerMessage: events / MEASURE })}\n`);
-}
-
-/** Runs one round of a variant in a child; its CPU per message and events per message. */
-async function round(index: number): Promise<{ cpuUs: number; eventsPerMessage: number }> {
-  const child = spawn(process.execPath, [process.argv[1] as string, RING_CHILD_FLAG, `${index}`], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  if (code !== 0) throw new Error(`ring variant ${index} exited with ${code}`);
-  return JSON.parse(out) as { cpuUs: number; eventsPerMessage: number };
+  return { cpuUs: (cpuNow() - t0) / MEASURE, eventsPerMessage: events / MEASURE };
 }
 
 /** Runs the ring bench: CPU per message with the records held, the lines held as bytes, and neither. */
 export async function runRingBench(): Promise<BenchResult> {
-  const cpuUs: number[][] = VARIANTS.map(() => []);
-  let eventsPerMessage = 0;
-  for (let r = 0; r < ROUNDS; r += 1) {
-    for (let k = 0; k < VARIANTS.length; k += 1) {
-      const index = (r + k) % VARIANTS.length;
-      const result = await round(index);
-      cpuUs[index]?.push(result.cpuUs);
-      eventsPerMessage = result.eventsPerMessage;
-    }
-  }
+  const rounds = await childRounds<RingRound>('ring', VARIANTS.length, ROUNDS);
+  const cpuUs = rounds.map((rs) => rs.map((r) => r.cpuUs));
+  const eventsPerMessage = rounds[0]?.[0]?.eventsPerMessage ?? 0;
   const [held, bytes, none] = cpuUs.map(median) as [number, number, number];
   const us = (x: number): string => `${x.toFixed(2)} µs`;
   return {
