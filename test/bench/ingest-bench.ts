@@ -2,8 +2,8 @@
 // zeromq.js receive loop on the same stream (DESIGN's budget: at most 2x its CPU), with KvSource
 // alone and KvSource + the recording alone for the breakdown. The publisher runs in a child process so its CPU is not counted; it
 // replays the vLLM fixture payloads with a continuous seq and a ts from the clock at a fixed pace. Each receiver is
-// measured with process.resourceUsage() over the same number of messages; rounds alternate bare /
-// KvSource / whole path. Then the whole path takes rising rates until it loses messages or falls
+// measured with process.resourceUsage() over the same number of messages, each round of each in a
+// process of its own (child-rounds.ts), the receivers interleaved. Then the whole path takes rising rates until it loses messages or falls
 // behind: the highest rate it kept up with, lossless, is printed (DESIGN: 50,000 events/s). Each
 // receiver's kernel CPU and minor page faults per message are printed too: first-touched memory
 // is dear on this machine (about 4 ms of CPU per MB), but the whole path's kernel CPU per message
@@ -24,9 +24,11 @@ import type { IngestSink } from '../../shared/records';
 import { ROOT } from '../support/built-app';
 import { readPayloads } from '../support/fixture-frames';
 import { median, type BenchResult } from './bench-result';
+import { childRounds } from './child-rounds';
 
 const RATE = 20_000; // messages per second
-const WARM = 3_000;
+/** Messages taken before measuring: a fresh process's JIT settles within them. */
+const WARM = 10_000;
 const MEASURE = 40_000;
 const ROUNDS = 5;
 /** Event rates the whole path is asked to keep up with, in order, until one fails. */
@@ -276,12 +278,8 @@ async function losslessRate(
   return { best, next: 'none (every rate tried held)' };
 }
 
-/**
- * The recording's line encoding alone, in process: CPU per message of writing the fixture
- * batches' event lines as bytes (EventLines), the decoded batches made beforehand. The best of
- * ROUNDS passes over MEASURE messages.
- */
-function encodeAlone(): number {
+/** The fixture batches the publisher sends, decoded, in its order. */
+function fixtureBatches(): EventRecord[][] {
   const batches: EventRecord[][] = [];
   for (const f of ['hybrid-int', 'legacy-int']) {
     for (const p of readPayloads(path.join(ROOT, 'test/fixtures/vllm', `${f}.frames`))) {
@@ -289,6 +287,16 @@ function encodeAlone(): number {
       if (d.ok) batches.push(d.events);
     }
   }
+  return batches;
+}
+
+/**
+ * The recording's line encoding alone, in process: CPU per message of writing the fixture
+ * batches' event lines as bytes (EventLines), the decoded batches made beforehand. The best of
+ * ROUNDS passes over MEASURE messages.
+ */
+function encodeAlone(): number {
+  const batches = fixtureBatches();
   const lines = new EventLines();
   let best = Infinity;
   for (let round = 0; round < ROUNDS; round++) {
@@ -302,61 +310,103 @@ function encodeAlone(): number {
   return best;
 }
 
+/** The receivers measured, each round of each in a child of its own. */
+const RECEIVERS = [
+  'bare',
+  'KvSource',
+  'whole path',
+  'whole path, steady',
+  'KvSource + recording',
+] as const;
+
+interface RoundSample extends Sample {
+  /** The recording's file bytes (KvSource + recording). */
+  recBytes?: number;
+}
+
+/** One round of receiver `variant` on the publisher at `endpoint`, in a child. */
+export async function ingestRound(variant: number, [endpoint]: string[]): Promise<RoundSample> {
+  if (endpoint === undefined) throw new Error('ingest round: no endpoint');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-bench-round-'));
+  try {
+    switch (RECEIVERS[variant]) {
+      case 'bare':
+        return await bare(endpoint);
+      case 'KvSource':
+        return await ingest(endpoint);
+      case 'whole path': {
+        const live = await LiveSession.start(dir);
+        const sample = await ingest(endpoint, live.sink);
+        await live.close();
+        return sample;
+      }
+      case 'whole path, steady': {
+        // Once the event log has filled its arena a first time (the warm-up ends past that lap):
+        // a new session writes to fresh pages at first, each faulted in by the kernel once.
+        const batches = fixtureBatches();
+        const perMsg = batches.reduce((n, b) => n + b.length, 0) / batches.length;
+        const live = await LiveSession.start(dir);
+        const firstLap = Math.ceil((1.2 * DEFAULT_RING_SIZE) / perMsg);
+        const sample = await ingest(endpoint, live.sink, Math.max(WARM, firstLap));
+        await live.close();
+        return sample;
+      }
+      case 'KvSource + recording': {
+        // The recording's own share: its file's lines, gzip and writes, nothing else.
+        const rec = await Recording.create({ dir, app: 'bench' });
+        const sample = await ingest(endpoint, rec);
+        await rec.close();
+        return { ...sample, recBytes: rec.status().bytes };
+      }
+      default:
+        throw new Error(`no receiver ${variant}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Runs the ingest benchmark: CPU per message of KvSource against a bare receive loop. */
 export async function runIngestBench(): Promise<BenchResult> {
   const { child, endpoint } = await startPublisher();
-  const bareUs: number[] = [];
-  const ingestUs: number[] = [];
-  const wholeUs: number[] = [];
-  const steadyUs: number[] = [];
-  const recUs: number[] = [];
-  /** Per receiver, its rounds' kernel CPU and page faults per message. */
-  const kernel = new Map<string, { sysUs: number[]; faults: number[] }>();
-  const note = (name: string, s: Sample): number => {
-    const k = kernel.get(name) ?? { sysUs: [], faults: [] };
-    kernel.set(name, k);
-    k.sysUs.push(s.sysUs / s.messages);
-    k.faults.push(s.faults / s.messages);
-    return s.cpuUs / s.messages;
-  };
-  let recBytes = 0;
-  let eventsPerMsg = 0;
+  let rounds: RoundSample[][];
   let lossless = { best: 0, next: '' };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-bench-'));
   try {
-    for (let round = 0; round < ROUNDS; round++) {
-      bareUs.push(note('bare', await bare(endpoint)));
-      const i = await ingest(endpoint);
-      ingestUs.push(note('KvSource', i));
-      eventsPerMsg = i.events / i.messages;
-      const live = await LiveSession.start(path.join(dir, String(round)));
-      wholeUs.push(note('whole path', await ingest(endpoint, live.sink)));
-      await live.close();
-      // The same once the event log has filled its arena a first time (WARM ends within that
-      // lap): a new session writes to fresh pages at first, each faulted in by the kernel once.
-      const steady = await LiveSession.start(path.join(dir, `steady-${round}`));
-      const firstLap = Math.ceil((1.2 * DEFAULT_RING_SIZE) / eventsPerMsg);
-      steadyUs.push(note('whole path, steady', await ingest(endpoint, steady.sink, firstLap)));
-      await steady.close();
-      // The recording's own share: its file's lines, gzip and writes, nothing else.
-      const rec = await Recording.create({ dir: path.join(dir, `rec-${round}`), app: 'bench' });
-      recUs.push(note('KvSource + recording', await ingest(endpoint, rec)));
-      await rec.close();
-      recBytes = rec.status().bytes;
-    }
+    rounds = await childRounds<RoundSample>('ingest', RECEIVERS.length, ROUNDS, [endpoint]);
     child.kill();
-    lossless = await losslessRate(eventsPerMsg, dir);
+    const ingested = rounds[1]?.[0] as RoundSample;
+    lossless = await losslessRate(ingested.events / ingested.messages, dir);
   } finally {
     child.kill();
     rmSync(dir, { recursive: true, force: true });
   }
+  const perMessage = (rs: RoundSample[]): number[] => rs.map((r) => r.cpuUs / r.messages);
+  const [bareUs, ingestUs, wholeUs, steadyUs, recUs] = rounds.map(perMessage) as [
+    number[],
+    number[],
+    number[],
+    number[],
+    number[],
+  ];
+  const ingested = rounds[1] as RoundSample[];
+  const eventsPerMsg =
+    ingested.reduce((n, r) => n + r.events, 0) / ingested.reduce((n, r) => n + r.messages, 0);
+  const recBytes = median((rounds[4] ?? []).map((r) => r.recBytes ?? 0));
+  /** Per receiver, the medians of its rounds' kernel CPU and page faults per message. */
+  const kernel = RECEIVERS.map((name, k) => {
+    const rs = rounds[k] ?? [];
+    const sysUs = median(rs.map((r) => r.sysUs / r.messages));
+    const faults = median(rs.map((r) => r.faults / r.messages));
+    return `${name} ${sysUs.toFixed(2)} µs / ${faults.toFixed(3)}`;
+  });
   const b = median(bareUs);
   const i = median(ingestUs);
   const w = median(wholeUs);
   const rec = median(recUs);
   const encodeUs = encodeAlone();
   return {
-    title: `Live path CPU vs a bare zeromq.js receive loop (${MEASURE} msgs x ${ROUNDS} rounds at ${RATE}/s, fixture payloads)`,
+    title: `Live path CPU vs a bare zeromq.js receive loop (${MEASURE} msgs x ${ROUNDS} rounds at ${RATE}/s, each in a process of its own, fixture payloads)`,
     rows: [
       ['bare receive, CPU per message', `${b.toFixed(2)} µs`],
       ['KvSource (parse+decode+sequence+sink), CPU per message', `${i.toFixed(2)} µs`],
@@ -375,12 +425,7 @@ export async function runIngestBench(): Promise<BenchResult> {
       ['the event lines alone (bytes, in process), CPU per message', `${encodeUs.toFixed(2)} µs`],
       [
         'of each, the kernel: CPU per message / minor page faults per message (medians)',
-        [...kernel]
-          .map(
-            ([name, k]) =>
-              `${name} ${median(k.sysUs).toFixed(2)} µs / ${median(k.faults).toFixed(3)}`,
-          )
-          .join(', '),
+        kernel.join(', '),
       ],
       [
         'whole path (+ recording + model + analysis), CPU per message',

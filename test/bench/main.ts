@@ -9,7 +9,7 @@ import { runCrashBench } from './crash-bench';
 import { runDecodeBench } from './decode-bench';
 import { runFleetBench } from './fleet-bench';
 import { runFramesBench } from './frames-bench';
-import { runIngestBench } from './ingest-bench';
+import { ingestRound, runIngestBench } from './ingest-bench';
 import { runMemoryBench } from './memory-bench';
 import { OPEN_CHILD_FLAG, openChild, runOpenBench } from './open-bench';
 import { ringRound, runRingBench } from './ring-bench';
@@ -77,12 +77,17 @@ async function main(names: string[]): Promise<void> {
 /** The argument that makes the bundle run one bench in this process (see main). */
 const ONE_BENCH_FLAG = '--one-bench';
 const [flag, ...args] = process.argv.slice(2);
-const [mode = '', arg = ''] = args;
+const [mode = '', arg = '', ...rest] = args;
 // The open bench runs each reader in a child of this same bundle, to measure its own CPU and RSS;
 // the ring and analysis benches each round likewise (child-rounds.ts).
 if (flag === OPEN_CHILD_FLAG) void openChild(mode as Parameters<typeof openChild>[0], arg);
 else if (flag === ROUND_CHILD_FLAG)
-  runRoundChild({ ring: ringRound, analysis: analysisRound }, mode, Number(arg));
+  void runRoundChild(
+    { ring: ringRound, analysis: analysisRound, ingest: ingestRound },
+    mode,
+    Number(arg),
+    rest,
+  );
 else if (flag === ONE_BENCH_FLAG) {
   const run = benches.find(([name]) => name === mode)?.[1];
   if (run === undefined) throw new Error(`no bench ${mode}`);
