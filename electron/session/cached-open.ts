@@ -193,7 +193,10 @@ async function fileOf(
   }
 }
 
-/** Its size, and as a stamp a path's size and mtime ('' for bytes): a file written to while read is not kept. */
+/**
+ * Its size, and a path's size and mtime as a stamp ('' for bytes): a file written to while it was
+ * read is not kept.
+ */
 async function stampOf(input: string | Uint8Array): Promise<{ size: number; stamp: string }> {
   if (typeof input !== 'string') return { size: input.byteLength, stamp: '' };
   const s = await stat(input);

@@ -109,7 +109,7 @@ export interface ReplayOptions {
   onEventLine?: (line: string) => void;
   /** Called where a session marks a source removed, in file order: take it out of every total. */
   onSourceRemoved?: (id: string) => void;
-  /** Called with a session's bytes as its read takes them (not a capture's: see OpenCache.tap). */
+  /** Called with a session's bytes as its read takes them (not a capture's: see cached-open's digestAfterRead). */
   onBytes?: (chunk: Buffer) => void;
 }
 
