@@ -100,7 +100,8 @@ export interface Kpis {
 export interface Marker {
   /** Event time, seconds. */
   t: number;
-  kind: 'clear' | 'gap' | 'reset';
+  /** clock: a lone batch far from its source's time, charted at that time (chart-clock.ts). */
+  kind: 'clear' | 'gap' | 'reset' | 'clock';
   source: string;
   detail: string;
   /**

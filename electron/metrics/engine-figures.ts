@@ -2,6 +2,7 @@
 // data-parallel engine core `engine="r"`). Older vLLM releases used gpu_-prefixed names for the
 // cache usage and prefix-cache counters: those are read when the new names are absent.
 
+import { MAX_BLOCK_SIZE } from '../../shared/event-bounds';
 import { parsePromText, type PromSample } from './prom-text';
 
 /** What the engine says about its KV cache; null where its /metrics did not carry it. */
@@ -75,12 +76,14 @@ export function readEngineFigures(text: string): EngineFiguresByEngine {
     for (const s of byName.get(name) ?? []) apply(of(s), s);
   };
   each(NAMES.config, (f, s) => {
-    f.numGpuBlocks = labelNumber(s.labels.num_gpu_blocks) ?? f.numGpuBlocks;
-    f.blockSize = labelNumber(s.labels.block_size) ?? f.blockSize;
+    f.numGpuBlocks =
+      wholeIn(labelNumber(s.labels.num_gpu_blocks), MAX_GPU_BLOCKS) ?? f.numGpuBlocks;
+    f.blockSize = wholeIn(labelNumber(s.labels.block_size), MAX_BLOCK_SIZE) ?? f.blockSize;
   });
-  // A counter split over several series of one engine (by model, say) adds up.
-  const add = (prev: number | null, v: number) => (prev ?? 0) + v;
-  each(NAMES.usage, (f, s) => (f.kvCacheUsage = s.value));
+  // A counter split over several series of one engine (by model, say) adds up; a value no engine
+  // can have (a negative count, a usage past 1) is taken as not carried, never shown.
+  const add = (prev: number | null, v: number) => (v >= 0 ? (prev ?? 0) + v : prev);
+  each(NAMES.usage, (f, s) => (f.kvCacheUsage = s.value >= 0 && s.value <= 1 ? s.value : null));
   each(NAMES.queries, (f, s) => (f.prefixCacheQueries = add(f.prefixCacheQueries, s.value)));
   each(NAMES.hits, (f, s) => (f.prefixCacheHits = add(f.prefixCacheHits, s.value)));
   each(NAMES.preemptions, (f, s) => (f.preemptions = add(f.preemptions, s.value)));
@@ -96,6 +99,18 @@ export function figuresForRank(all: EngineFiguresByEngine, rank: number): Engine
   if (own) return own;
   if (all.size === 1) return all.values().next().value ?? null;
   return null;
+}
+
+/**
+ * The most GPU blocks an engine is believed to have: 2^31 blocks of 16 tokens are 34 billion
+ * tokens of KV cache, past any GPU's memory by orders of magnitude. A larger num_gpu_blocks is no
+ * capacity to size the what-if by (a served 1e23 read as one).
+ */
+export const MAX_GPU_BLOCKS = 2 ** 31;
+
+/** n when it is a whole number in 1..max, else null. */
+function wholeIn(n: number | null, max: number): number | null {
+  return n !== null && Number.isInteger(n) && n >= 1 && n <= max ? n : null;
 }
 
 /** vLLM writes config values as label strings ("27767", or "None" when unset). */

@@ -18,6 +18,7 @@ import type { EventRecord, GapRecord, ResetRecord, UndecodedRecord } from '../..
 import { storeIsChain } from '../../shared/events';
 import { missingCase, type IngestRecord } from '../../shared/records';
 import { BinTable } from './bin-table';
+import { ChartClock } from './chart-clock';
 import type { BlockNode } from './block-node';
 import { sourceBit } from './block-node';
 import { ChainViews, type ChainGeneration } from './chain-views';
@@ -110,7 +111,9 @@ export class CacheModel {
   private readonly counts = new Map<string, SourceCounts>();
   private readonly mediumIds: string[] = [];
   private readonly markers: Marker[] = [];
+  /** The charts' latest time (chart-clock.ts: a lone outlier does not move it). */
   private latestTs: number | null = null;
+  private readonly clock = new ChartClock();
   private readonly pendingUndecoded = new Map<string, number>();
   private chainCache: ChainGeneration | null = null;
   /** Per Chains view, the chains of its latest live page (what it holds once it holds). */
@@ -182,6 +185,7 @@ export class CacheModel {
     if (idx < 0) return;
     this.releaseAll(source, idx, this.latestTs ?? 0, false);
     this.removed.add(source);
+    this.clock.forget(source);
     this.ring.removeSource(source);
     this.sourceRows.delete(source);
     this.counts.delete(source);
@@ -194,18 +198,23 @@ export class CacheModel {
     if (records.length === 0) return;
     const first = records[0] as EventRecord;
     const rows = this.rowsOf(first.source);
-    rows.firstSec ??= Math.floor(first.ts);
-    this.bins.add(rows.batches, first.ts, 1);
+    // The charts' time of the batch: its ts, unless it is held as a suspect (chart-clock.ts).
+    const placed = this.clock.place(first.source, first.ts);
+    const ts = placed.at;
+    if (placed.outlier !== null) this.markOutlier(first.source, placed.outlier, ts);
+    rows.firstSec ??= Math.floor(ts);
+    this.bins.add(rows.batches, ts, 1);
     // A batch is one source's: its rows, counts and index are looked up once, not per event.
     const c = this.countsOf(first.source);
     const srcIdx = this.sourceIds.indexOf(first.source);
     for (let i = 0; i < records.length; i += 1) {
       const rec = records[i] as EventRecord;
       const at = ids === undefined ? NO_ID : (ids.start[i] as number);
-      if (rec.source === first.source) this.applyEvent(rec, rows, c, srcIdx, ids, at);
+      if (rec.source === first.source) this.applyEvent(rec, ts, rows, c, srcIdx, ids, at);
       else {
         this.applyEvent(
           rec,
+          ts,
           this.rowsOf(rec.source),
           this.countsOf(rec.source),
           this.sourceIds.indexOf(rec.source),
@@ -214,11 +223,26 @@ export class CacheModel {
         );
       }
     }
-    this.flushPending(first.source, first.ts);
+    this.flushPending(first.source, ts);
     // Only this batch's source changed its residency: the others' levels carry forward.
-    this.bins.set(rows.resident, first.ts, this.residency.ofSource(first.source));
-    rows.levelTs = Math.max(first.ts, rows.levelTs ?? first.ts);
-    for (const { row, slot } of rows.residentIn.values()) this.bins.set(row, first.ts, slot.size);
+    this.bins.set(rows.resident, ts, this.residency.ofSource(first.source));
+    rows.levelTs = Math.max(ts, rows.levelTs ?? ts);
+    for (const { row, slot } of rows.residentIn.values()) this.bins.set(row, ts, slot.size);
+  }
+
+  /** Marks a lone batch far from its source's clock, charted at that clock's time (chart-clock.ts). */
+  private markOutlier(source: string, ts: number, at: number): void {
+    const off = Math.abs(ts - at);
+    const span =
+      off >= 2 * 86400
+        ? `${Math.round(off / 86400).toLocaleString('en-US')} days`
+        : `${Math.round(off / 3600)} h`;
+    this.mark({
+      t: at,
+      kind: 'clock',
+      source,
+      detail: `one batch stamped ${span} ${ts > at ? 'ahead of' : 'behind'} its stream (ts ${ts}): charted at the stream's time`,
+    });
   }
 
   /** A run of missing sequence numbers: counted and marked. */
@@ -229,10 +253,10 @@ export class CacheModel {
     c.lost += g.lost;
     c.recovered += g.recovered;
     const detail = `seq ${g.from}–${g.to} missing: ${g.recovered} recovered, ${g.lost} lost`;
-    const m: Marker = { t: g.at, kind: 'gap', source: g.source, detail };
+    const m: Marker = { t: this.clock.peek(g.source, g.at), kind: 'gap', source: g.source, detail };
     // The batch before the gap was the source's last one applied (unless the record says when it
     // was): the lost ones lie in between.
-    const since = g.since ?? rows.levelTs;
+    const since = g.since === undefined ? rows.levelTs : this.clock.peek(g.source, g.since);
     if (g.lost > 0 && since !== null && since < g.at) m.from = since;
     this.mark(m);
   }
@@ -243,6 +267,8 @@ export class CacheModel {
    */
   private applyReset(r: ResetRecord): void {
     this.rowsOf(r.source);
+    // A new engine process: its clock is followed afresh from its first batch.
+    this.clock.forget(r.source);
     this.mark({
       t: r.at,
       kind: 'reset',
@@ -428,6 +454,7 @@ export class CacheModel {
    */
   private applyEvent(
     rec: EventRecord,
+    chartTs: number,
     rows: SourceRows,
     c: SourceCounts,
     srcIdx: number,
@@ -435,12 +462,13 @@ export class CacheModel {
     at: number,
   ): void {
     c.events += 1;
-    if (this.latestTs === null || rec.ts > this.latestTs) this.latestTs = rec.ts;
+    // The charts' clock moves with chartTs; the forest keeps the event's own ts.
+    if (this.latestTs === null || chartTs > this.latestTs) this.latestTs = chartTs;
     const ev = rec.event;
     if (ev.type === 'BlockStored') {
       const n = ev.block_hashes.length;
       c.stored += n;
-      this.bins.add(rows.stored, rec.ts, n);
+      this.bins.add(rows.stored, chartTs, n);
       const slot = this.slotOf(rec.source, rows, ev.medium);
       const medium = this.forest.mediumId(ev.medium);
       // A store that is no chain (an offload tier's set of blocks) links none of its blocks.
@@ -461,7 +489,7 @@ export class CacheModel {
     } else if (ev.type === 'BlockRemoved') {
       const n = ev.block_hashes.length;
       c.removed += n;
-      this.bins.add(rows.removed, rec.ts, n);
+      this.bins.add(rows.removed, chartTs, n);
       const slot = this.slotOf(rec.source, rows, ev.medium);
       let k = at;
       for (const h of ev.block_hashes) {
@@ -473,8 +501,8 @@ export class CacheModel {
       }
     } else {
       c.clears += 1;
-      this.bins.add(rows.clears, rec.ts, 1);
-      this.mark({ t: rec.ts, kind: 'clear', source: rec.source, detail: 'all blocks cleared' });
+      this.bins.add(rows.clears, chartTs, 1);
+      this.mark({ t: chartTs, kind: 'clear', source: rec.source, detail: 'all blocks cleared' });
       this.releaseAll(rec.source, srcIdx, rec.ts, true);
     }
   }

@@ -159,7 +159,7 @@ export function residentSourceLines(series: Series, names: SourceNames = new Map
  * Draw order of markers at one time (the last drawn is on top): a restart comes with the gap of
  * the new engine's first batches in the same second, and the restart is what happened.
  */
-const ON_TOP: Record<Marker['kind'], number> = { clear: 0, gap: 1, reset: 2 };
+const ON_TOP: Record<Marker['kind'], number> = { clear: 0, clock: 1, gap: 2, reset: 3 };
 
 const byTime = (a: Marker, b: Marker): number => a.t - b.t || ON_TOP[a.kind] - ON_TOP[b.kind];
 
@@ -173,7 +173,7 @@ export function visibleMarkers(series: Series): Marker[] {
 }
 
 /**
- * The markers a chart draws as lines, at most `max`: every gap and restart first (rare, and what
+ * The markers a chart draws as lines, at most `max`: every gap, restart and clock outlier first (rare, and what
  * an operator looks for), then the newest clears. Capped by time alone, an engine clearing its
  * cache every second pushed a gap out of a five-minute chart within a minute.
  */

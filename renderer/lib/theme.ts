@@ -30,7 +30,7 @@ export interface ChartColors {
   text: string;
   background: string;
   tooltipBg: string;
-  markers: { clear: string; gap: string; reset: string };
+  markers: { clear: string; gap: string; reset: string; clock: string };
 }
 
 // Concrete colors (not CSS variables) so an exported SVG/PNG looks the same outside the page.
@@ -42,7 +42,7 @@ const LIGHT: ChartColors = {
   text: '#3d444d',
   background: '#ffffff',
   tooltipBg: '#ffffff',
-  markers: { clear: '#8250df', gap: '#cf222e', reset: '#9a6700' },
+  markers: { clear: '#8250df', gap: '#cf222e', reset: '#9a6700', clock: '#0969da' },
 };
 
 const DARK: ChartColors = {
@@ -53,7 +53,7 @@ const DARK: ChartColors = {
   text: '#c9d1d9',
   background: '#151b23',
   tooltipBg: '#1c232d',
-  markers: { clear: '#bc8cff', gap: '#ff7b72', reset: '#d29922' },
+  markers: { clear: '#bc8cff', gap: '#ff7b72', reset: '#d29922', clock: '#58a6ff' },
 };
 
 /** Chart colors for a theme. */

@@ -54,8 +54,13 @@ interface Props {
 
 const DASH = { solid: undefined, dashed: '6 3', dotted: '2 3' } as const;
 
-const MARKER_LABEL = { clear: 'cache cleared', gap: 'gap', reset: 'publisher restart' } as const;
-const MARKER_KINDS = ['clear', 'gap', 'reset'] as const;
+const MARKER_LABEL = {
+  clear: 'cache cleared',
+  gap: 'gap',
+  reset: 'publisher restart',
+  clock: 'batch off its clock',
+} as const;
+const MARKER_KINDS = ['clear', 'gap', 'reset', 'clock'] as const;
 
 /**
  * The time of the point nearest to clientX over the plot (the grid's box spans it; the x axis runs

@@ -71,6 +71,28 @@ describe('engine metrics', () => {
     expect(figuresForRank(engines, 0)).toEqual(expected(RANK0));
   });
 
+  it('takes no value an engine cannot have: a num_gpu_blocks of 1e23, a usage past 1, a negative count', () => {
+    // The text a hostile or broken server could serve: each absurd figure is left out, never shown
+    // (a what-if sized by 1e23 blocks), and the sane ones beside it are kept.
+    const text = (e: Partial<Record<keyof SampleEngine, number | string>>): string =>
+      oldVllmMetricsText({ ...RANK0, ...e } as Omit<SampleEngine, 'engine'>);
+    const read = (e: Parameters<typeof text>[0]) =>
+      figuresForRank(readEngineFigures(text(e)), 0) as NonNullable<
+        ReturnType<typeof figuresForRank>
+      >;
+    expect(read({ numGpuBlocks: '99999999999999999999999' }).numGpuBlocks).toBeNull();
+    expect(read({ numGpuBlocks: 2 ** 31 + 1 }).numGpuBlocks).toBeNull();
+    expect(read({ numGpuBlocks: 12.5 }).numGpuBlocks).toBeNull();
+    expect(read({ numGpuBlocks: 0 }).numGpuBlocks).toBeNull();
+    expect(read({ numGpuBlocks: 2 ** 31 }).numGpuBlocks).toBe(2 ** 31);
+    expect(read({ blockSize: 2 ** 21 }).blockSize).toBeNull();
+    const absurd = read({ usage: 7, queries: -5, hits: 40960 });
+    expect(absurd.kvCacheUsage).toBeNull();
+    expect(absurd.prefixCacheQueries).toBeNull();
+    expect(absurd.prefixCacheHits).toBe(40960);
+    expect(absurd.numGpuBlocks).toBe(RANK0.numGpuBlocks);
+  });
+
   it('says "connection refused" for a URL nothing listens on, and the poll ends', async () => {
     const port = await closedPort();
     const reading = await poller(`http://127.0.0.1:${port}/metrics`).poll();
