@@ -95,13 +95,40 @@ export const profileInputSchema = z
     }
   });
 
+/**
+ * Where an engine's own ports collide: rank r publishes on the endpoint's port + r and answers
+ * replay on the replay port + r (DESIGN), so with `dpRanks` ranks on one host the two runs of
+ * ports must not meet (with 5557 and 5558 and two ranks, rank 1 would publish on rank 0's replay
+ * port: no engine can start so). Null when they do not, or cannot be told (other hosts, ipc).
+ * Not in profileInputSchema: a connection saved before it must still load.
+ */
+export function rankPortProblem(
+  p: Pick<ProfileInput, 'endpoint' | 'replayEndpoint' | 'dpRanks'>,
+): string | null {
+  if (p.replayEndpoint === null) return null;
+  const events = TCP.exec(p.endpoint.trim());
+  const replay = TCP.exec(p.replayEndpoint.trim());
+  if (!events || !replay || events[1] !== replay[1]) return null;
+  const [at, from] = [Number(events[2]), Number(replay[2])];
+  const n = p.dpRanks;
+  if (!Number.isInteger(at) || !Number.isInteger(from) || Math.abs(at - from) >= n) return null;
+  if (n === 1)
+    return `the replay port ${from} is the events port: an engine answers replay on a port of its own`;
+  return `with ${n} data-parallel ranks the events use ports ${at} to ${at + n - 1} and the replay ${from} to ${from + n - 1}, which overlap (rank r adds r to both); give the replay a port from ${at + n} on`;
+}
+
 export type ProfileErrors = Partial<Record<keyof ProfileInput, string>>;
 
 /** The form's view of the schema: the first message per field, as a sentence. */
 export function profileErrors(p: ProfileInput): ProfileErrors {
   const result = profileInputSchema.safeParse(normalizeProfile(p));
   const errors: ProfileErrors = {};
-  if (result.success) return errors;
+  if (result.success) {
+    const ports = rankPortProblem(result.data);
+    if (ports !== null)
+      errors.replayEndpoint = `Replay: ${ports.charAt(0).toUpperCase()}${ports.slice(1)}.`;
+    return errors;
+  }
   for (const issue of result.error.issues) {
     const field = issue.path[0] as keyof ProfileInput | undefined;
     if (field === undefined || errors[field] !== undefined) continue;

@@ -2,7 +2,7 @@
 
 import { Option, type Command } from 'commander';
 import type { ProfileInput } from '../../shared/api-types';
-import { profileInputSchema } from '../../shared/profile-rules';
+import { profileInputSchema, rankPortProblem } from '../../shared/profile-rules';
 import { portOption } from './option-values';
 
 /** A per-endpoint flag's value and how many --endpoint came before it on the command line. */
@@ -119,6 +119,8 @@ export function endpointsFromFlags(flags: EndpointFlags): ProfileInput[] {
       }[String(issue?.path[0])];
       throw new Error(`--${flag ?? 'endpoint'}: ${issue?.message}`);
     }
+    const ports = rankPortProblem(parsed.data);
+    if (ports !== null) throw new Error(`--replay-endpoint: ${ports}`);
     return parsed.data;
   });
 }

@@ -64,6 +64,11 @@ export function simOptionsFromFlags(f: SimFlags): SimOptions {
   }
   const port = int('port', f.port, 0, 65535);
   const dp = int('dp', f.dp, 1, 64);
+  if (port > 0 && port + dp - 1 > 65535) {
+    throw new Error(
+      `--port ${port} with --dp ${dp}: rank ${dp - 1} would publish on port ${port + dp - 1}, past 65535 (rank r uses port + r)`,
+    );
+  }
   let replay: number | false = false;
   if (f.replay) {
     // vLLM's convention is 5557 / 5558; with several ranks the PUB range would cover 5558.

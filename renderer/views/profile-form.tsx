@@ -144,7 +144,7 @@ export function ProfileForm({ editing, onSave, onCancel }: Props) {
             aria-invalid={!!show('dpRanks')}
             onChange={(e) => setDpText(e.target.value)}
           />,
-          'Rank r publishes on the base port + r.',
+          'Rank r publishes on the base port + r, and answers replay on the replay port + r.',
         )}
         {field(
           'metricsUrl',

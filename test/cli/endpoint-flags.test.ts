@@ -93,6 +93,11 @@ describe('the endpoint flags, per --endpoint', () => {
       ],
       [['--dp', '0'], /^kvscope: --dp: data-parallel ranks: a whole number from 1 to 256/m],
       [['--dp', 'two'], /^kvscope: --dp: data-parallel ranks: a whole number from 1 to 256/m],
+      // Rank 1 would publish on rank 0's replay port: no engine starts so.
+      [
+        ['--replay-endpoint', 'tcp://127.0.0.1:5558', '--dp', '2'],
+        /^kvscope: --replay-endpoint: with 2 data-parallel ranks the events use ports 5557 to 5558 and the replay 5558 to 5559, which overlap .*give the replay a port from 5559 on/m,
+      ],
     ];
     for (const [extra, message] of cases) {
       const c = run([

@@ -13,7 +13,7 @@ import {
 const A = 'tcp://127.0.0.1:5557';
 const B = 'tcp://127.0.0.1:6557';
 const RA = 'tcp://127.0.0.1:5558';
-const RB = 'tcp://127.0.0.1:6558';
+const RB = 'tcp://127.0.0.1:6600';
 const MA = 'http://127.0.0.1:8000/metrics';
 const MB = 'http://127.0.0.1:9000/metrics';
 

@@ -87,5 +87,11 @@ describe('kvscope sim', () => {
     const c = run(['--rate', 'fast']);
     expect(await c.exit).toBe(1);
     expect(c.err()).toMatch(/--rate must be a number/);
+    // The ranks' own ports first: rank 1 of 65535 would be 65536 (it blamed the replay port).
+    const d = run(['--port', '65535', '--dp', '2']);
+    expect(await d.exit).toBe(1);
+    expect(d.err()).toMatch(
+      /--port 65535 with --dp 2: rank 1 would publish on port 65536, past 65535/,
+    );
   });
 });
