@@ -257,7 +257,7 @@ export class CacheModel {
     // The batch before the gap was the source's last one applied (unless the record says when it
     // was): the lost ones lie in between.
     const since = g.since === undefined ? rows.levelTs : this.clock.peek(g.source, g.since);
-    if (g.lost > 0 && since !== null && since < g.at) m.from = since;
+    if (g.lost > 0 && since !== null && since < m.t) m.from = since;
     this.mark(m);
   }
 

@@ -173,9 +173,9 @@ export function visibleMarkers(series: Series): Marker[] {
 }
 
 /**
- * The markers a chart draws as lines, at most `max`: every gap, restart and clock outlier first (rare, and what
- * an operator looks for), then the newest clears. Capped by time alone, an engine clearing its
- * cache every second pushed a gap out of a five-minute chart within a minute.
+ * The markers a chart draws as lines, at most `max`: every gap, restart and clock outlier first
+ * (rare, and what an operator looks for), then the newest clears. Capped by time alone, an engine
+ * clearing its cache every second pushed a gap out of a five-minute chart within a minute.
  */
 export function drawnMarkers(markers: readonly Marker[], max = 60): Marker[] {
   if (markers.length <= max) return [...markers];

@@ -101,21 +101,20 @@ export async function runAnalysisBench(): Promise<BenchResult> {
   const model = median(models.map((r) => r.ms));
   const analysis = median(analyses.map((r) => r.ms));
   const { events, blocks, reportMs = 0, figures = '' } = analyses[0] as AnalysisRound;
-  const report = reportMs;
-  const ms = (xs: AnalysisRound[]): string => xs.map((r) => r.ms.toFixed(0)).join(' / ');
+  const roundsOf = (xs: AnalysisRound[]): string => xs.map((r) => r.ms.toFixed(0)).join(' / ');
   const ns = (ms: number): string => `${((ms * 1e6) / events).toFixed(0)} ns/event`;
   return {
     title: `Analysis: CPU per event against the model, ${BATCHES} batches of two ranks (median of ${ROUNDS} rounds, each in a process of its own)`,
     rows: [
       ['batches / events / blocks', `${BATCHES} / ${events} / ${blocks}`],
-      ['model (baseline)', `${model.toFixed(0)} ms, ${ns(model)} (rounds ${ms(models)})`],
-      ['analysis', `${analysis.toFixed(0)} ms, ${ns(analysis)} (rounds ${ms(analyses)})`],
+      ['model (baseline)', `${model.toFixed(0)} ms, ${ns(model)} (rounds ${roundsOf(models)})`],
+      ['analysis', `${analysis.toFixed(0)} ms, ${ns(analysis)} (rounds ${roundsOf(analyses)})`],
       // The analysis' work is per block (each a lookup in R, G and the holdings).
       [
         'analysis per block',
         `${((analysis * 1e6) / blocks).toFixed(0)} ns/block (stored or removed)`,
       ],
-      ['one report()', `${report.toFixed(1)} ms`],
+      ['one report()', `${reportMs.toFixed(1)} ms`],
       ['figures', figures],
     ],
     ratio: analysis / model,
