@@ -42,7 +42,7 @@ const LIGHT: ChartColors = {
   text: '#3d444d',
   background: '#ffffff',
   tooltipBg: '#ffffff',
-  markers: { clear: '#8250df', gap: '#cf222e', reset: '#9a6700', clock: '#0969da' },
+  markers: { clear: '#8250df', gap: '#cf222e', reset: '#9a6700', clock: '#6e7781' },
 };
 
 const DARK: ChartColors = {
@@ -53,7 +53,7 @@ const DARK: ChartColors = {
   text: '#c9d1d9',
   background: '#151b23',
   tooltipBg: '#1c232d',
-  markers: { clear: '#bc8cff', gap: '#ff7b72', reset: '#d29922', clock: '#58a6ff' },
+  markers: { clear: '#bc8cff', gap: '#ff7b72', reset: '#d29922', clock: '#8b949e' },
 };
 
 /** Chart colors for a theme. */
