@@ -2,6 +2,9 @@
 // the report (tables, or the JSON of DESIGN.md with --json). Problems go to stderr; the exit code
 // is 0 when something could be read, 1 when nothing could (a file the screens refuse to open as
 // well, with the same reason).
+import type { Stats } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CacheAnalysis, CapacityOverride } from '../analysis/cache-analysis';
@@ -10,7 +13,8 @@ import { analyzeCached } from '../session/cached-open';
 import { openCacheDir, openCacheIn, type OpenCache } from '../session/open-cache';
 import { defaultDataDir } from '../service/data-dir';
 import type { SessionSource } from '../session/format';
-import { regularFileSize } from '../session/regular-file';
+import { notAFile, notRegularFile } from '../session/regular-file';
+import type { SessionInput } from '../session/line-reader';
 import { namedReport, sourceLabels } from './analyze-names';
 import { terminalProgress } from './analyze-progress';
 import { analyzeText } from './analyze-text';
@@ -55,7 +59,10 @@ export function registerAnalyze(program: Command): void {
     .description(
       'Cache insights of a session or capture: hits, re-stores, thrash, what-if capacity, lifetimes, duplicates across sources, hot prefixes',
     )
-    .argument('<file>', 'a KV Scope session (.kvscope.jsonl.gz) or a JSONL capture, gzip or not')
+    .argument(
+      '<file>',
+      'a KV Scope session (.kvscope.jsonl.gz) or a JSONL capture, gzip or not; - reads it from stdin',
+    )
     .option('--json', 'print the JSON report (snake_case keys, hashes as text)')
     .option(
       '--thrash-window <sec>',
@@ -79,31 +86,20 @@ export function registerAnalyze(program: Command): void {
 
 async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   const err = (line: string): void => void process.stderr.write(`# ${line}\n`);
-  let size: number;
-  try {
-    size = await regularFileSize(file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new Error(
-      code === 'ENOENT'
-        ? `${file}: no such file (give the path of a session or a capture)`
-        : code === undefined
-          ? (e as Error).message
-          : `${file}: cannot be read (${(e as Error).message})`,
-    );
-  }
+  const { input, size } = await analyzeInput(file);
+  const name = file === '-' ? 'stdin' : file;
   // Capacities are set once the file has said which sources and media it holds (a typo is an
   // error then, never silently ignored); they are read only when the report is made.
-  const progress = terminalProgress(process.stderr, file, size);
+  const progress = size === null ? null : terminalProgress(process.stderr, file, size);
   // Only the analysis: the model and its event log are for the screens.
-  const r = await analyzeCached(file, {
+  const r = await analyzeCached(input, {
     analysisOptions: { thrashWindowS: flags.thrashWindow },
     cache: await analyzeCache(flags),
     onProgress: progress ? (f) => progress.update(f) : undefined,
   })
     .catch((e: unknown) => {
       // The reason the screens give for the same file (could not open FILE: ...).
-      throw new Error(`could not analyze ${file}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new Error(`could not analyze ${name}: ${e instanceof Error ? e.message : String(e)}`);
     })
     .finally(() => progress?.done());
   const { analysis, removed } = r;
@@ -114,7 +110,7 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   const ids = analysis.sources.map((s) => s.name);
   const labels = sourceLabels(
     ids,
-    r.header?.sources ?? (r.kind === 'capture' ? captureNames(ids, path.basename(file)) : []),
+    r.header?.sources ?? (r.kind === 'capture' ? captureNames(ids, path.basename(name)) : []),
   );
   const removedLabels = sourceLabels(removed, r.header?.sources ?? []);
   try {
@@ -131,7 +127,7 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   const out = flags.json
     ? `${JSON.stringify(toAnalyzeJson(report, r), null, 2)}\n`
     : analyzeText(namedReport(report, labels), {
-        file,
+        file: name,
         kind: r.kind,
         // A source removed and then back again is among the sources, not among the removed.
         removed: [...new Set(removed)]
@@ -146,6 +142,33 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
     err(
       `the analysis was not kept: ${notKept}; the next analyze replays the file (--cache-dir DIR keeps it elsewhere, --no-cache tries no more)`,
     );
+}
+
+/**
+ * What `analyze FILE` reads: a regular file (its size for the progress), or a pipe: `-` for stdin,
+ * a named pipe or `<(zcat ...)` (read as a stream, no progress, nothing kept).
+ */
+async function analyzeInput(file: string): Promise<{ input: SessionInput; size: number | null }> {
+  if (file === '-') {
+    if (process.stdin.isTTY)
+      throw new Error('- reads the session from stdin, which is a terminal: pipe one into it');
+    return { input: process.stdin, size: null };
+  }
+  let info: Stats;
+  try {
+    info = await stat(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new Error(
+      code === 'ENOENT'
+        ? `${file}: no such file (give the path of a session or a capture)`
+        : `${file}: cannot be read (${(e as Error).message})`,
+    );
+  }
+  if (info.isFIFO()) return { input: createReadStream(file), size: null };
+  const what = notRegularFile(info);
+  if (what !== null) throw notAFile(file, what);
+  return { input: file, size: info.size };
 }
 
 /** Where analyses are kept (--cache-dir, else the data folder's), or null with --no-cache. */

@@ -9,8 +9,9 @@ import type { CacheModel, CacheModelOptions } from '../model/cache-model';
 import { readEventLine } from './event-line';
 import { ModelAndAnalysis } from './model-and-analysis';
 import type { SessionHeader, SessionRecord } from './format';
-import type { SessionInput } from './line-reader';
+import { MAX_LINE_BYTES, type SessionInput } from './line-reader';
 import { NotASessionError, readSession } from './read-session';
+import { Rewindable } from './rewindable';
 import { importSeedCapture } from './seed-capture';
 
 export interface LoadResult extends ReplayResult {
@@ -123,19 +124,21 @@ export async function replayFile(
   opts: ReplayOptions = {},
 ): Promise<ReplayResult> {
   const kind = opts.kind ?? 'auto';
-  if (kind === 'auto' && input instanceof Readable) {
-    throw new Error(
-      'replayFile: say kind "session" or "capture" for a stream (it cannot be read twice)',
-    );
-  }
+  // A stream of either kind (a pipe) is read as a session first, its first bytes kept to be read
+  // again as a capture's: a session is told by its first line.
+  const rewind =
+    kind === 'auto' && input instanceof Readable
+      ? new Rewindable(input, MAX_LINE_BYTES + 2 ** 20)
+      : null;
   if (kind !== 'capture') {
     // A session that turns out not to be one delivers nothing before NotASessionError.
     const grouper = new BatchGrouper(onRecord, opts.onSourceRemoved);
     try {
       const onEventLine = opts.onEventLine;
       const r = await readSession(
-        input,
+        rewind?.first() ?? input,
         (rec, line) => {
+          rewind?.release();
           if (onEventLine && rec.k === 'event') onEventLine(line);
           grouper.push(rec);
         },
@@ -162,7 +165,7 @@ export async function replayFile(
     }
   }
   const grouper = new BatchGrouper(onRecord);
-  const r = await importSeedCapture(input, (rec) => grouper.push(rec), {
+  const r = await importSeedCapture(rewind?.again() ?? input, (rec) => grouper.push(rec), {
     source: opts.captureSource,
     onProgress: opts.onProgress,
   });

@@ -18,7 +18,11 @@ export function notRegularFile(info: Stats): string | null {
 export async function regularFileSize(path: string): Promise<number> {
   const info = await stat(path);
   const what = notRegularFile(info);
-  if (what !== null)
-    throw new Error(`${path} is ${what}, not a file: give the path of a session or capture file`);
+  if (what !== null) throw notAFile(path, what);
   return info.size;
+}
+
+/** The error for a path that is `what` (notRegularFile's), not a file. */
+export function notAFile(path: string, what: string): Error {
+  return new Error(`${path} is ${what}, not a file: give the path of a session or capture file`);
 }

@@ -26,16 +26,18 @@ interface Run {
   stderr: string;
 }
 
-function analyze(args: string[]): Promise<Run> {
+/** Runs the built `kvscope analyze ARGS`, with `stdin` piped into it when given. */
+function analyze(args: string[], stdin?: Buffer): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'analyze', ...args], {
       cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    child.stdin?.end(stdin);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -154,6 +156,56 @@ function expectMatches(json: Record<string, unknown>, o: OracleResult, T: number
   }
 }
 
+/** A gzip session of the hybrid fixture with a publisher restart halfway; the oracle's inputs. */
+function writeRestartSession(): { file: string; inputs: OracleInput[] } {
+  const rows = readTruth(HYBRID_INT.truth);
+  const cut = Math.floor(rows.length / 2);
+  const lines = [JSON.stringify(makeHeader('test', new Date(0), []))];
+  const inputs: OracleInput[] = [];
+  rows.forEach((t, i) => {
+    if (i === cut) {
+      lines.push(
+        encodeRecord({ k: 'reset', rec: { source: 'engine', previousSeq: t.seq, at: t.ts } }),
+      );
+      inputs.push({ kind: 'reset', source: 'engine' });
+    }
+    const event: KvEvent =
+      t.type === 'BlockRemoved'
+        ? {
+            type: 'BlockRemoved',
+            block_hashes: t.block_hashes ?? [],
+            medium: t.medium ?? null,
+            group_idx: null,
+          }
+        : {
+            type: 'BlockStored',
+            block_hashes: t.block_hashes ?? [],
+            parent_block_hash: t.parent_block_hash ?? null,
+            token_count: t.token_count ?? 0,
+            block_size: t.block_size ?? 0,
+            lora_id: null,
+            medium: t.medium ?? null,
+            lora_name: null,
+            extra_keys_count: 0,
+            group_idx: null,
+            kv_cache_spec_kind: null,
+            kv_cache_spec_sliding_window: null,
+            metadata_count: 0,
+            session_id_count: 0,
+          };
+    lines.push(
+      encodeRecord({
+        k: 'event',
+        rec: { source: 'engine', seq: t.seq, ts: t.ts, dp_rank: 0, idx: t.idx, event },
+      }),
+    );
+    inputs.push(...fromTruth([t], 'engine'));
+  });
+  const file = path.join(dir, 'fixture.kvscope.jsonl.gz');
+  writeFileSync(file, gzipSync(Buffer.from(`${lines.join('\n')}\n`)));
+  return { file, inputs };
+}
+
 describe('kvscope analyze --json (built CLI)', () => {
   it('equals the oracle on the legacy vLLM fixture read as a capture', async () => {
     const r = await analyze([LEGACY_INT.truth, '--json']);
@@ -176,51 +228,7 @@ describe('kvscope analyze --json (built CLI)', () => {
   });
 
   it('equals the oracle on a session file with a publisher restart in it', async () => {
-    const rows = readTruth(HYBRID_INT.truth);
-    const cut = Math.floor(rows.length / 2);
-    const lines = [JSON.stringify(makeHeader('test', new Date(0), []))];
-    const inputs: OracleInput[] = [];
-    rows.forEach((t, i) => {
-      if (i === cut) {
-        lines.push(
-          encodeRecord({ k: 'reset', rec: { source: 'engine', previousSeq: t.seq, at: t.ts } }),
-        );
-        inputs.push({ kind: 'reset', source: 'engine' });
-      }
-      const event: KvEvent =
-        t.type === 'BlockRemoved'
-          ? {
-              type: 'BlockRemoved',
-              block_hashes: t.block_hashes ?? [],
-              medium: t.medium ?? null,
-              group_idx: null,
-            }
-          : {
-              type: 'BlockStored',
-              block_hashes: t.block_hashes ?? [],
-              parent_block_hash: t.parent_block_hash ?? null,
-              token_count: t.token_count ?? 0,
-              block_size: t.block_size ?? 0,
-              lora_id: null,
-              medium: t.medium ?? null,
-              lora_name: null,
-              extra_keys_count: 0,
-              group_idx: null,
-              kv_cache_spec_kind: null,
-              kv_cache_spec_sliding_window: null,
-              metadata_count: 0,
-              session_id_count: 0,
-            };
-      lines.push(
-        encodeRecord({
-          k: 'event',
-          rec: { source: 'engine', seq: t.seq, ts: t.ts, dp_rank: 0, idx: t.idx, event },
-        }),
-      );
-      inputs.push(...fromTruth([t], 'engine'));
-    });
-    const file = path.join(dir, 'fixture.kvscope.jsonl.gz');
-    writeFileSync(file, gzipSync(Buffer.from(`${lines.join('\n')}\n`)));
+    const { file, inputs } = writeRestartSession();
     const r = await analyze([file, '--json']);
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout) as { input: { resets: number } };
@@ -372,15 +380,57 @@ describe('kvscope analyze (text and errors)', () => {
     expect(window.stderr).toMatch(/--thrash-window must be a number of seconds/);
   });
 
-  it('refuses a folder and a named pipe at once, saying what they are (a FIFO would hang)', async () => {
+  it('refuses a folder at once, saying what it is', async () => {
     const folder = await analyze([dir]);
     expect(folder.code).not.toBe(0);
     expect(folder.stderr).toMatch(/is a folder, not a file: give the path of a session/);
     expect(folder.stderr).not.toMatch(/EISDIR/);
+  });
+});
+
+describe('kvscope analyze of a pipe (stdin, a named pipe)', () => {
+  const session = (): string => writeRestartSession().file;
+
+  it('reads - (stdin) as it reads the file: a gzip session and a plain capture', async () => {
+    // A capture of 2 MB (the fixture ten times: ten restarts) arrives in many pipe reads: the
+    // reads taken as a session's first are read again as the capture's.
+    const long = path.join(dir, 'ten-times.jsonl');
+    writeFileSync(long, readFileSync(LEGACY_INT.truth, 'utf8').repeat(10));
+    for (const file of [session(), LEGACY_INT.truth, long]) {
+      const fromFile = await analyze([file, '--json', '--no-cache']);
+      const piped = await analyze(['-', '--json'], readFileSync(file));
+      expect(piped.code).toBe(0);
+      expect(piped.stderr).toBe(fromFile.stderr);
+      expect(piped.stdout).toBe(fromFile.stdout);
+    }
+    // A capture read through a pipe is named after it, as a file is after its name.
+    const text = await analyze(['-'], readFileSync(LEGACY_INT.truth));
+    expect(text.stdout).toMatch(/^KV cache analysis of stdin \(capture\): 669 events/);
+  });
+
+  it('reads a named pipe (a FIFO, as `<(zcat ...)` gives) as a stream, keeping no analysis', async () => {
     const fifo = path.join(dir, 'pipe.kvscope.jsonl.gz');
     execFileSync('mkfifo', [fifo]);
-    const piped = await analyze([fifo]);
-    expect(piped.code).not.toBe(0);
-    expect(piped.stderr).toMatch(/is a named pipe \(FIFO\), not a file/);
+    const cacheDir = path.join(dir, 'pipe-cache');
+    // The writer opens the pipe once the reader does, and closes it at the end of the file.
+    const writer = spawn('sh', ['-c', `cat "$1" > "$2"`, 'sh', session(), fifo]);
+    const written = new Promise((resolve) => writer.once('close', resolve));
+    const piped = await analyze([fifo, '--json', '--cache-dir', cacheDir]);
+    expect(await written).toBe(0);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toBe((await analyze([session(), '--json', '--no-cache'])).stdout);
+    // A pipe has no digest to find again: nothing is kept for it.
+    expect(
+      existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.endsWith('.br')) : [],
+    ).toEqual([]);
+  });
+
+  it('says what is wrong when what is piped in holds no events', async () => {
+    const empty = await analyze(['-'], Buffer.alloc(0));
+    expect(empty.code).not.toBe(0);
+    expect(empty.stderr).toMatch(/could not analyze stdin: .*no events could be read/);
+    const garbage = await analyze(['-'], Buffer.from('not json\n'));
+    expect(garbage.code).not.toBe(0);
+    expect(garbage.stderr).toMatch(/could not analyze stdin: .*line 1: not JSON/);
   });
 });
