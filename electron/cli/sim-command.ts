@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { SimPublisher } from '../sim/publisher';
 import type { SimOptions } from '../sim/types';
+import { PROFILE_LIMITS } from '../../shared/profile-rules';
 
 /** The PUB socket's send high-water mark the sim runs with (vLLM's default hwm). */
 const PUB_HWM = 100_000;
@@ -63,7 +64,8 @@ export function simOptionsFromFlags(f: SimFlags): SimOptions {
     throw new Error(`--connect must look like tcp://host:port, got "${f.connect}"`);
   }
   const port = int('port', f.port, 0, 65535);
-  const dp = int('dp', f.dp, 1, 64);
+  // As many ranks as a connection takes (serve, capture, the form).
+  const dp = int('dp', f.dp, 1, PROFILE_LIMITS.dpRanksMax);
   if (port > 0 && port + dp - 1 > 65535) {
     throw new Error(
       `--port ${port} with --dp ${dp}: rank ${dp - 1} would publish on port ${port + dp - 1}, past 65535 (rank r uses port + r)`,

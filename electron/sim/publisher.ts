@@ -5,6 +5,7 @@ import { RankSockets, type ReplayRequestLog } from './rank';
 import { Truth, sumCounts } from './truth';
 import type { PublishedBatch, SimOptions, SimStats } from './types';
 import { SharedTraffic, Workload } from './workload';
+import { PROFILE_LIMITS } from '../../shared/profile-rules';
 
 /** vLLM's default replay buffer (`buffer_steps`), in batches: what a gap can be recovered from. */
 export const VLLM_BUFFER_STEPS = 10_000;
@@ -265,7 +266,7 @@ function validate(o: SimOptions): void {
     throw new Error(`format must be "array" or "map"`);
   if (o.hash !== 'int' && o.hash !== 'bytes') throw new Error(`hash must be "int" or "bytes"`);
   intIn('port', o.port, 0, 65535);
-  intIn('dp', o.dp, 1, 64);
+  intIn('dp', o.dp, 1, PROFILE_LIMITS.dpRanksMax);
   if (o.replayBuffer !== 'unbounded') intIn('replayBuffer', o.replayBuffer, 1, 10_000_000);
   intIn('pubHighWaterMark', o.pubHighWaterMark, 0, 10_000_000);
   if (typeof o.replay === 'number') intIn('replay port', o.replay, 0, 65535);

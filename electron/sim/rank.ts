@@ -236,7 +236,13 @@ export function offsetPort(url: string, rank: number): string {
 
 function bindError(what: string, where: string, err: unknown): Error {
   const why = err instanceof Error ? err.message : String(err);
-  return new Error(
-    `cannot bind the ${what} socket on ${where} (${why}): is the port in use? Try another port or 0.`,
-  );
+  const code = (err as { code?: string } | null)?.code;
+  // ZeroMQ says ENODEV for a host that is neither an address nor an interface (999.1.1.1).
+  const advice =
+    code === 'EADDRNOTAVAIL' || code === 'ENODEV'
+      ? 'that host is not an address of this machine: pass --host 127.0.0.1, 0.0.0.0 or a local address.'
+      : code === 'EADDRINUSE'
+        ? 'the port is in use: try another port or 0.'
+        : 'is the port in use? Try another port or 0.';
+  return new Error(`cannot bind the ${what} socket on ${where} (${why}): ${advice}`);
 }

@@ -134,6 +134,17 @@ describe('KvSource over real ZeroMQ', () => {
     expect(second.status().lastError).toMatch(/cannot bind tcp:\/\/127\.0\.0\.1:\d+/);
   });
 
+  it('a bind on an address not of this machine says so', async () => {
+    const port = await freePorts();
+    const endpoint = `tcp://10.255.255.1:${port}`;
+    const s = new KvSource(sourceConfig({ endpoint, mode: 'bind' }), recordingSink().sink);
+    open.push(s);
+    await expect(s.start()).rejects.toThrow(
+      /that address is not on this machine; bind 0\.0\.0\.0, 127\.0\.0\.1 or a local interface/,
+    );
+    expect(s.status().state).toBe('error');
+  });
+
   it('rejects a malformed endpoint with a clear error', async () => {
     const rec = recordingSink();
     const s = new KvSource(sourceConfig({ endpoint: 'localhost:5557' }), rec.sink);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -87,6 +88,23 @@ describe('kvscope sim', () => {
     const c = run(['--rate', 'fast']);
     expect(await c.exit).toBe(1);
     expect(c.err()).toMatch(/--rate must be a number/);
+    // A host that is no address of this machine is said so (it asked whether the port was in use).
+    const e = run(['--host', '999.1.1.1', '--port', '0']);
+    expect(await e.exit).toBe(1);
+    expect(e.err()).toMatch(
+      /that host is not an address of this machine: pass --host 127\.0\.0\.1/,
+    );
+    const held = createServer();
+    await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
+    const port = (held.address() as AddressInfo).port;
+    const f = run(['--host', '127.0.0.1', '--port', String(port), '--no-replay']);
+    expect(await f.exit).toBe(1);
+    held.close();
+    expect(f.err()).toMatch(/the port is in use: try another port or 0/);
+    // As many ranks as serve and capture take (it stopped at 64).
+    const g = run(['--dp', '257']);
+    expect(await g.exit).toBe(1);
+    expect(g.err()).toMatch(/--dp must be an integer from 1 to 256, got "257"/);
     // The ranks' own ports first: rank 1 of 65535 would be 65536 (it blamed the replay port).
     const d = run(['--port', '65535', '--dp', '2']);
     expect(await d.exit).toBe(1);
