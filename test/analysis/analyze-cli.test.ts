@@ -12,6 +12,7 @@ import { encodeRecord, makeHeader } from '../../electron/session/format';
 import type { KvEvent } from '../../shared/events';
 import { CLI, ensureBuilt, ROOT } from '../support/built-app';
 import { HYBRID_INT, LEGACY_INT, readTruth, type TruthEvent } from '../support/fixture-frames';
+import { removed, stored } from './helpers';
 import { extraHits, nearestRank, oracle, type OracleInput, type OracleResult } from './oracle';
 import { twoRankCapture } from './two-rank-capture';
 
@@ -169,29 +170,18 @@ function writeRestartSession(): { file: string; inputs: OracleInput[] } {
       );
       inputs.push({ kind: 'reset', source: 'engine' });
     }
+    const hashes = t.block_hashes ?? [];
+    const eventMedium = t.medium ?? null;
     const event: KvEvent =
       t.type === 'BlockRemoved'
-        ? {
-            type: 'BlockRemoved',
-            block_hashes: t.block_hashes ?? [],
-            medium: t.medium ?? null,
-            group_idx: null,
-          }
+        ? removed(hashes, eventMedium)
         : {
-            type: 'BlockStored',
-            block_hashes: t.block_hashes ?? [],
-            parent_block_hash: t.parent_block_hash ?? null,
+            ...stored(hashes, {
+              parent: t.parent_block_hash ?? null,
+              medium: eventMedium,
+              blockSize: t.block_size ?? 0,
+            }),
             token_count: t.token_count ?? 0,
-            block_size: t.block_size ?? 0,
-            lora_id: null,
-            medium: t.medium ?? null,
-            lora_name: null,
-            extra_keys_count: 0,
-            group_idx: null,
-            kv_cache_spec_kind: null,
-            kv_cache_spec_sliding_window: null,
-            metadata_count: 0,
-            session_id_count: 0,
           };
     lines.push(
       encodeRecord({
