@@ -157,7 +157,10 @@ export interface RestoreSeries {
   startS: number | null;
   binS: number;
   restores: number[];
+  /** Thrash re-stores per bin, within thrashWindowS of their eviction. */
   thrashRestores: number[];
+  /** The same for each of THRASH_WINDOWS_S: the chart follows the window picked. */
+  thrashByWindow: { windowS: number; thrashRestores: number[] }[];
 }
 
 /** What was read, and what was skipped. */

@@ -413,8 +413,8 @@ export class CacheAnalysis {
     m.distances.add(ghost.distance, ghost.weight);
     this.count(m.c, src.c, ghost.weight, thrash);
     // The analysis' series first: the source's share starts where it does.
-    this.series.add(ts, ghost.weight, thrash);
-    src.series.add(ts, ghost.weight, thrash);
+    this.series.add(ts, ghost.weight, thrash, gap);
+    src.series.add(ts, ghost.weight, thrash, gap);
   }
 
   /** sids: the event's blocks' shared ids from `at`. */

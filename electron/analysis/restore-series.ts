@@ -2,7 +2,7 @@
 // re-store, merged in pairs (bins of 2 s, 4 s, ...) whenever the span would need more than
 // MAX_BINS, so the series stays bounded whatever the session's length (or an absurd ts).
 
-import type { RestoreSeries } from '../../shared/analysis-report';
+import { THRASH_WINDOWS_S, type RestoreSeries } from '../../shared/analysis-report';
 
 /** Bins kept at most. */
 export const MAX_BINS = 1800;
@@ -17,11 +17,16 @@ export class RestoreBins {
   private width = 1;
   private restores: number[] = [];
   private thrash: number[] = [];
+  /** Per each of THRASH_WINDOWS_S, the re-stores within it (the Insights' window picker). */
+  private thrashAt: number[][] = THRASH_WINDOWS_S.map(() => []);
 
   constructor(private readonly anchor: RestoreBins | null = null) {}
 
-  /** A re-store at ts (weight: how many it stands for), thrash when within the window. */
-  add(ts: number, weight: number, isThrash: boolean): void {
+  /**
+   * A re-store at ts (weight: how many it stands for), thrash when within the window, `gapS` after
+   * its eviction.
+   */
+  add(ts: number, weight: number, isThrash: boolean, gapS: number): void {
     if (this.start === null) this.start = this.anchor?.start ?? Math.floor(ts);
     // Time that goes back lands in the first bin rather than growing the series backwards.
     let i = Math.max(0, Math.floor((ts - this.start) / this.width));
@@ -29,12 +34,14 @@ export class RestoreBins {
       this.merge();
       i = Math.max(0, Math.floor((ts - this.start) / this.width));
     }
-    while (this.restores.length <= i) {
-      this.restores.push(0);
-      this.thrash.push(0);
-    }
+    this.grow(i + 1);
     this.restores[i] = (this.restores[i] as number) + weight;
     if (isThrash) this.thrash[i] = (this.thrash[i] as number) + weight;
+    for (let k = 0; k < THRASH_WINDOWS_S.length; k += 1) {
+      if (gapS > (THRASH_WINDOWS_S[k] as number)) continue;
+      const at = this.thrashAt[k] as number[];
+      at[i] = (at[i] as number) + weight;
+    }
   }
 
   /** The series as plain arrays (rounded where weights are estimates). */
@@ -49,6 +56,10 @@ export class RestoreBins {
       binS: this.width,
       restores: this.restores.slice(lead).map(Math.round),
       thrashRestores: this.thrash.slice(lead).map(Math.round),
+      thrashByWindow: THRASH_WINDOWS_S.map((windowS, k) => ({
+        windowS,
+        thrashRestores: (this.thrashAt[k] as number[]).slice(lead).map(Math.round),
+      })),
     };
   }
 
@@ -63,17 +74,19 @@ export class RestoreBins {
     this.width = width;
     this.restores = [];
     this.thrash = [];
+    this.thrashAt = THRASH_WINDOWS_S.map(() => []);
     for (const p of parts) {
       if (p.start === null) continue;
       const per = width / p.width;
       for (let i = 0; i < p.restores.length; i += 1) {
         const j = Math.floor(i / per);
-        while (this.restores.length <= j) {
-          this.restores.push(0);
-          this.thrash.push(0);
-        }
+        this.grow(j + 1);
         this.restores[j] = (this.restores[j] as number) + (p.restores[i] as number);
         this.thrash[j] = (this.thrash[j] as number) + (p.thrash[i] as number);
+        for (let k = 0; k < this.thrashAt.length; k += 1) {
+          const at = this.thrashAt[k] as number[];
+          at[j] = (at[j] as number) + ((p.thrashAt[k] as number[])[i] as number);
+        }
       }
     }
     // Bins only the one taken out reached go (they grow back as re-stores come).
@@ -81,6 +94,16 @@ export class RestoreBins {
     while (end > 0 && this.restores[end - 1] === 0) end -= 1;
     this.restores.length = end;
     this.thrash.length = end;
+    for (const at of this.thrashAt) at.length = end;
+  }
+
+  /** Makes every array n bins long at least (the new bins empty). */
+  private grow(n: number): void {
+    while (this.restores.length < n) {
+      this.restores.push(0);
+      this.thrash.push(0);
+      for (const at of this.thrashAt) at.push(0);
+    }
   }
 
   private merge(): void {
@@ -91,6 +114,7 @@ export class RestoreBins {
     };
     this.restores = pair(this.restores);
     this.thrash = pair(this.thrash);
+    this.thrashAt = this.thrashAt.map(pair);
     this.width *= 2;
   }
 }

@@ -1,7 +1,7 @@
 // Thrash re-stores for the window the Insights show: the report counts them for each of
 // THRASH_WINDOWS_S side by side, so the tile and the panel follow a switch without a replay.
 
-import type { AnalysisReport } from '../../shared/analysis-report';
+import type { AnalysisReport, RestoreSeries } from '../../shared/analysis-report';
 
 /** Thrash re-stores within windowS seconds of their eviction (the report's own window: its total). */
 export function thrashAtWindow(r: AnalysisReport, windowS: number): number {
@@ -14,4 +14,14 @@ export function thrashWindows(r: AnalysisReport): number[] {
   return [...new Set([r.thrashWindowS, ...r.thrashByWindow.map((w) => w.windowS)])].sort(
     (a, b) => a - b,
   );
+}
+
+/** The series' thrash re-stores per bin within windowS (ownWindowS: the report's own window). */
+export function thrashSeriesAtWindow(
+  s: RestoreSeries,
+  ownWindowS: number,
+  windowS: number,
+): number[] {
+  if (windowS === ownWindowS) return s.thrashRestores;
+  return s.thrashByWindow.find((w) => w.windowS === windowS)?.thrashRestores ?? [];
 }

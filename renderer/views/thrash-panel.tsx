@@ -2,7 +2,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import type { AnalysisReport } from '../../shared/analysis-report';
 import { formatClock, formatCompact, formatInt, formatPercent } from '../lib/format';
 import type { ChartColors } from '../lib/theme';
-import { thrashAtWindow, thrashWindows } from '../lib/thrash-window';
+import { thrashAtWindow, thrashSeriesAtWindow, thrashWindows } from '../lib/thrash-window';
 
 interface Props {
   report: AnalysisReport;
@@ -16,13 +16,15 @@ interface Props {
 export function ThrashPanel({ report, colors, windowS, onWindowChange }: Props) {
   const thrash = thrashAtWindow(report, windowS);
   const s = report.restoreSeries;
+  // The bars follow the window picked, as the count above them does.
+  const thrashBins = thrashSeriesAtWindow(s, report.thrashWindowS, windowS);
   const rows =
     s.startS === null
       ? []
       : s.restores.map((n, i) => ({
           t: (s.startS as number) + i * s.binS,
-          restores: n - (s.thrashRestores[i] ?? 0),
-          thrash: s.thrashRestores[i] ?? 0,
+          restores: n - (thrashBins[i] ?? 0),
+          thrash: thrashBins[i] ?? 0,
         }));
   const tick = { fill: colors.text, fontSize: 11 };
   const restores = report.totals.restores;
@@ -64,7 +66,7 @@ export function ThrashPanel({ report, colors, windowS, onWindowChange }: Props) 
               />
               <Bar
                 dataKey="thrash"
-                name={`thrash (within ${report.thrashWindowS} s)`}
+                name={`thrash (within ${windowS} s)`}
                 stackId="r"
                 fill={colors.lines[1]}
                 isAnimationActive={false}
@@ -78,9 +80,13 @@ export function ThrashPanel({ report, colors, windowS, onWindowChange }: Props) 
               />
             </BarChart>
           </ResponsiveContainer>
-          <p className="muted small">
-            Bars: re-stores per {s.binS} s of event time; red ones came back within{' '}
-            {report.thrashWindowS} s of their eviction.
+          <p
+            className="muted small"
+            data-testid="thrash-caption"
+            data-drawn-thrash={rows.reduce((n, r) => n + r.thrash, 0)}
+          >
+            Bars: re-stores per {s.binS} s of event time; red ones came back within {windowS} s of
+            their eviction.
           </p>
         </>
       )}

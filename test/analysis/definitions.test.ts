@@ -129,6 +129,20 @@ describe('ghost distance, re-stores and thrash', () => {
     expect(r.restoreSeries.thrashRestores[96]).toBe(0);
     expect(r.restoreSeries.restores.reduce((a, b) => a + b, 0)).toBe(3);
   });
+
+  it('keeps the thrash series for every window the Insights offer (a: 99 s after its eviction)', () => {
+    const r = run(stream());
+    const s = r.restoreSeries;
+    const at = (windowS: number): number[] =>
+      s.thrashByWindow.find((w) => w.windowS === windowS)?.thrashRestores ?? [];
+    // The report's own window (60 s) is the series drawn without a pick.
+    expect(at(60)).toEqual(s.thrashRestores);
+    expect([at(5)[0], at(5)[2], at(5)[96]]).toEqual([1, 1, 0]);
+    expect([at(120)[0], at(120)[2], at(120)[96]]).toEqual([1, 1, 1]);
+    // Each window's bins add up to that window's total.
+    for (const w of r.thrashByWindow)
+      expect(at(w.windowS).reduce((a, b) => a + b, 0)).toBe(w.thrashRestores);
+  });
 });
 
 describe('removals and clears', () => {
@@ -398,13 +412,19 @@ describe('bad input', () => {
 
   it('widens the bins of the re-store series instead of growing it past its bound', () => {
     const bins = new RestoreBins();
-    bins.add(1000, 1, true);
-    bins.add(1000 + 1e9, 1, false);
+    bins.add(1000, 1, true, 20);
+    bins.add(1000 + 1e9, 1, false, 3600);
     const s = bins.snapshot();
     expect(s.restores.length).toBeLessThanOrEqual(MAX_BINS);
     expect(s.binS).toBeGreaterThan(1);
-    expect(s.restores.reduce((x, y) => x + y, 0)).toBe(2);
-    expect(s.thrashRestores.reduce((x, y) => x + y, 0)).toBe(1);
+    const total = (a: number[]): number => a.reduce((x, y) => x + y, 0);
+    expect(total(s.restores)).toBe(2);
+    expect(total(s.thrashRestores)).toBe(1);
+    // Each window's bins are widened with the rest.
+    for (const w of s.thrashByWindow) {
+      expect(w.thrashRestores).toHaveLength(s.restores.length);
+      expect(total(w.thrashRestores)).toBe(w.windowS >= 20 ? 1 : 0);
+    }
   });
 
   it('counts gaps, undecoded messages and event errors without applying them', () => {
@@ -543,7 +563,13 @@ describe('a removed source, in the merged figures', () => {
     const r = a.report();
     expect(r.lifetimes).toEqual([]);
     expect(r.thrashByWindow.every((w) => w.thrashRestores === 0)).toBe(true);
-    expect(r.restoreSeries).toEqual({ startS: null, binS: 1, restores: [], thrashRestores: [] });
+    expect(r.restoreSeries).toMatchObject({
+      startS: null,
+      binS: 1,
+      restores: [],
+      thrashRestores: [],
+    });
+    for (const w of r.restoreSeries.thrashByWindow) expect(w.thrashRestores).toEqual([]);
     expect(r.hotPrefixes).toEqual([]);
     expect(r.reuse).toEqual({ storesWithParent: 0, reuseStores: 0 });
   });

@@ -71,12 +71,14 @@ describe('a removed source, in the re-store series', () => {
     const left = both.report().restoreSeries;
     expect(left.binS).toBe(1);
     // From b's first re-store (not a's, at 2, whose empty bins went with it): 5, 6 and 9.
-    expect(left).toEqual({
+    expect(left).toMatchObject({
       startS: 5,
       binS: 1,
       restores: [1, 1, 0, 0, 1],
       thrashRestores: [1, 1, 0, 0, 1],
     });
+    // Every window's series is merged again the same way (each re-store is 1 s after its removal).
+    for (const w of left.thrashByWindow) expect(w.thrashRestores).toEqual([1, 1, 0, 0, 1]);
     expect(left).toEqual(run(b).report().restoreSeries);
     expect(left.restores.reduce((x, y) => x + y, 0)).toBe(run(b).report().totals.restores);
   });

@@ -116,6 +116,10 @@ describe('the Insights view', () => {
     expect(await page.getByTestId('thrash-at-window').getAttribute('data-value')).toBe(
       String(analyzed5.thrash_restores),
     );
+    // The bars are those of the window picked too (they stayed at 60 s, under a 5 s count).
+    const caption = page.getByTestId('thrash-caption');
+    expect(await caption.textContent()).toMatch(/red ones came back within 5 s of their eviction/);
+    expect(await caption.getAttribute('data-drawn-thrash')).toBe(String(analyzed5.thrash_restores));
     for (const width of [1024, 1440]) {
       await page.setViewportSize({ width, height: 800 });
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, `insights-thrash-5s-${width}.png`) });

@@ -54,7 +54,7 @@ const report = (over: Partial<AnalysisReport> = {}): AnalysisReport =>
     hotPrefixes: [],
     hotPrefixesExact: true,
     thrashByWindow: [],
-    restoreSeries: { startS: null, binS: 1, restores: [], thrashRestores: [] },
+    restoreSeries: { startS: null, binS: 1, restores: [], thrashRestores: [], thrashByWindow: [] },
     input: { lostBatches: 0, resets: 0, clears: 0 },
     ...over,
   }) as AnalysisReport;
