@@ -353,6 +353,16 @@ export class CacheModel {
     return this.latestTs;
   }
 
+  /**
+   * The end of the last second charted, null before the first event. A file's charts and rates
+   * are read as live ones would be at that moment: its last second is where its recording
+   * stopped, not a whole one, as the second still filling is not live.
+   */
+  endTs(): number | null {
+    const span = this.bins.span();
+    return span ? span.last + 1 : null;
+  }
+
   /** Rates and residency over a range, at most maxPoints points, with markers; `nowTs`: live (see buildSeries). */
   series(q: SeriesQuery, nowTs?: number): Series {
     return buildSeries(this.seriesView(), q, nowTs);

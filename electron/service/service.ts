@@ -221,9 +221,8 @@ export class KvScopeService {
   // Queries on the view shown
 
   series(query: SeriesQuery): Series {
-    // Live: up to the last complete second of event time now, so a silent stream falls to zero.
-    if (!this.view.isLive) return this.view.model.series(query);
-    return this.live.model.series(query, this.live.eventTimeNow());
+    // Up to the last complete second of event time now, so a silent stream falls to zero.
+    return this.view.model.series(query, this.viewNowTs());
   }
 
   chains(query: ChainQuery): ChainPage {
@@ -255,7 +254,7 @@ export class KvScopeService {
   }
 
   kpis(): Kpis {
-    if (!this.view.isLive) return this.view.model.kpis();
+    if (!this.view.isLive) return this.view.model.kpis(this.viewNowTs());
     const stale = new Set(
       this.connections
         .health()
@@ -267,9 +266,17 @@ export class KvScopeService {
 
   /** The rates CSV of the view shown, live sources by the names the user gave them. */
   ratesCsv(): string {
-    // Live: up to the last complete second, as the charts (series above).
-    const now = this.view.isLive ? this.live.eventTimeNow() : undefined;
-    return ratesCsv(this.view.model, this.sourceNames(), undefined, now);
+    // Up to the last complete second, as the charts (series above).
+    return ratesCsv(this.view.model, this.sourceNames(), undefined, this.viewNowTs());
+  }
+
+  /**
+   * Event time now for the view's charts, rates and CSV: live, the clock's; a file, the end of its
+   * last second, which is not a whole one (its recording stopped in it).
+   */
+  private viewNowTs(): number | undefined {
+    if (this.view.isLive) return this.live.eventTimeNow();
+    return this.view.model.endTs() ?? undefined;
   }
 
   /** Writes the view's events that match `filter` to `target`, as CSV or JSON. */
