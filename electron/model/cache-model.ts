@@ -184,6 +184,7 @@ export class CacheModel {
     const idx = this.sourceIds.indexOf(source);
     if (idx < 0) return;
     this.releaseAll(source, idx, this.latestTs ?? 0, false);
+    this.forest.forgetSource(idx);
     this.removed.add(source);
     this.clock.forget(source);
     this.ring.removeSource(source);

@@ -253,6 +253,28 @@ export class Forest {
     }
   }
 
+  /**
+   * Takes a removed source (sourceIdx; its resident blocks released first) out of every block's
+   * sources seen: it leaves every total, the chains too. A block resident nowhere that no other
+   * source stored is forgotten, not listed as evicted at the time of the removal. A scan of every
+   * block: a removal is rare.
+   */
+  forgetSource(sourceIdx: number): void {
+    const bit = sourceBit(sourceIdx);
+    // Sources past the 31st have no bit: theirs cannot be told apart.
+    if (bit === 0) return;
+    const t = this.table;
+    for (let id = 0; id < t.issued; id += 1) {
+      const p = t.page(id);
+      const o = id & NODE_MASK;
+      const seen = p.seenMask[o] as number;
+      if (p.live[o] === 0 || (seen & bit) === 0) continue;
+      p.seenMask[o] = seen & ~bit;
+      if (p.seenMask[o] === 0 && p.holders[o] === 0) this.forget(id);
+    }
+    this.version += 1;
+  }
+
   /** Root-first ids from the top-most known ancestor to hash (cycle-safe). */
   path(hash: HashKey): number[] {
     const out: number[] = [];

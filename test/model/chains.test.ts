@@ -46,6 +46,27 @@ describe('chains', () => {
     expect(page.rows[1]).toMatchObject({ residentBlocks: 2, evictedBlocks: 1, lastSeen: 16 });
   });
 
+  it('leaves a removed source out of the chains: what only it stored is gone, not evicted', () => {
+    const m = new CacheModel();
+    m.apply(batch([stored('a', 10, ['a1', 'a2'])]));
+    m.apply(batch([stored('a', 11, ['a3'], 'a2')]));
+    m.apply(batch([removed('a', 12, ['a3'])]));
+    m.apply(batch([stored('a', 12, ['s1'])]));
+    m.apply(batch([stored('b', 13, ['s1', 'b1'])]));
+    m.apply(batch([stored('b', 13, ['b2'])]));
+    expect(m.chains(q()).total).toBe(3);
+    m.removeSource('a');
+    const page = m.chains(q());
+    // a1-a2-a3 (a3 evicted before) were a's alone: forgotten. s1, b's too, stays under b alone.
+    expect(page.rows.map((r) => [r.id, r.sources, r.evictedBlocks])).toEqual([
+      ['b1', ['b'], 0],
+      ['b2', ['b'], 0],
+    ]);
+    expect(page.total).toBe(2);
+    expect(m.chain('a2')).toBeNull();
+    expect(m.chains(q({ source: 'a' })).total).toBe(0);
+  });
+
   it("links none of an offload tier's store (no parent, no tokens) and counts no recompute for it", () => {
     const m = new CacheModel();
     m.apply(batch([stored('a', 10, ['r', 'p', 'q'])]));
