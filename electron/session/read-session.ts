@@ -21,7 +21,14 @@ const NOT_AN_OBJECT = 'not an object';
 
 /** The first line is not a session header: the file is something else. */
 export class NotASessionError extends Error {
-  constructor(what: string) {
+  /**
+   * what: why. recordFirst: its first line is a session's record, not its header (its lines out
+   * of order): it is no capture either.
+   */
+  constructor(
+    what: string,
+    readonly recordFirst = false,
+  ) {
     super(`not a KV Scope session: ${what}`);
     this.name = 'NotASessionError';
   }
@@ -43,6 +50,20 @@ export interface SessionReadResult {
   header: SessionHeader;
   problems: string[];
   counts: SessionCounts;
+}
+
+/** Why a first line that is no header is no session; a session's record says so. */
+function notAHeader(v: unknown): NotASessionError {
+  const record =
+    typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? parseRecord(v as Record<string, unknown>)
+      : NOT_AN_OBJECT;
+  if (typeof record === 'string') return new NotASessionError('first line is not a header');
+  const kind = 'outOfReach' in record ? 'event' : record.r.k;
+  return new NotASessionError(
+    `its first line is a session's ${kind} line, not its header: a session starts with its header (are its lines out of order?)`,
+    true,
+  );
 }
 
 /** Adds a source to the header's, or puts it in the place of the one of its id (a later name). */
@@ -145,7 +166,7 @@ export async function readSession(
         return;
       }
       if (header === null) {
-        if (!isHeader(v)) throw new NotASessionError('first line is not a header');
+        if (!isHeader(v)) throw notAHeader(v);
         const h = readHeader(v);
         header = h.header;
         headerLines.add(line);

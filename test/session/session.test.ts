@@ -200,4 +200,21 @@ describe('session files', () => {
     );
     await expect(loadIntoModel(buf, { kind: 'session' })).rejects.toThrow(NotASessionError);
   });
+
+  it('says a session whose header is not its first line is out of order (it read as a capture)', async () => {
+    const header = JSON.stringify(makeHeader('test', new Date(0), []));
+    const events = [0, 1, 2].map((i) =>
+      encodeRecord({ k: 'event', rec: { ...stored('a', i, [`${i + 1}`]), seq: i } }),
+    );
+    const source = encodeRecord({ k: 'source', rec: { id: 'a', name: 'a', endpoint: '' } });
+    for (const [lines, kind] of [
+      [[source, ...events, header], 'source'],
+      [[...events.reverse(), header], 'event'],
+    ] as const) {
+      const file = gzipSync(`${lines.join('\n')}\n`);
+      await expect(loadIntoModel(file)).rejects.toThrow(
+        `not a KV Scope session: its first line is a session's ${kind} line, not its header: a session starts with its header (are its lines out of order?)`,
+      );
+    }
+  });
 });
