@@ -43,6 +43,14 @@ function noRestoreLine(r: AnalysisReport, label: (source: string) => string): st
         `enough is not known yet.`
       );
     }
+    if (t.removedBlocks > 0) {
+      // Joined mid-stream: what it removed had been stored before any store of it was seen.
+      return (
+        `None of the blocks seen stored has been evicted yet (${stores}; the ` +
+        `${formatInt(t.removedBlocks)} blocks removed had been stored before they were seen): ` +
+        `whether the cache is big enough is not known yet.`
+      );
+    }
     return (
       `No block has been evicted yet (${stores}): the cache has not filled, so whether it is ` +
       `big enough is not known yet.`
@@ -56,7 +64,7 @@ function noRestoreLine(r: AnalysisReport, label: (source: string) => string): st
   const since = first?.storesAfterEvictionS;
   const shown =
     since == null
-      ? `${where} has not evicted ${emptied ? 'since its last restart or clear' : 'yet'}`
+      ? `${where} has evicted none of the blocks it was seen storing${emptied ? ' since its last restart or clear' : ''}`
       : `${where} stored for only ${formatDuration(since)} after its first eviction`;
   return (
     `No evicted block was stored again yet (${stores}), but ${shown}: whether it is big enough ` +

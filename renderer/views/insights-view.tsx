@@ -101,7 +101,7 @@ export function InsightsView({ onOpenChain }: Props) {
       {unsettled.length > 0 && (
         <p className="muted" data-testid="what-if-unsettled">
           Not known yet for {unsettled.map((w) => `${label(w.source)} ${w.medium}`).join(', ')}: no
-          re-store so far, but it has not evicted
+          re-store so far, but it has evicted none of the blocks it was seen storing
           {report.input.resets + report.input.clears > 0 ? ' since its last restart or clear' : ''},
           or stores have not run {formatInt(report.thrashWindowS)} s past its first eviction.
         </p>

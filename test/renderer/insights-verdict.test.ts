@@ -90,6 +90,29 @@ describe('the insights verdict', () => {
     ]);
   });
 
+  it('says a cache joined mid-stream removed blocks stored before, not that it never evicted', () => {
+    const r = report({
+      whatIf: [whatIf({ restores: 0, thrashRestores: 0, storesAfterEvictionS: null })],
+      sources: [],
+      totals: { ...report().totals, removedBlocks: 6668 },
+    });
+    expect(insightsVerdict(r, (s) => s)).toEqual([
+      'None of the blocks seen stored has been evicted yet (35,000 new stores; the 6,668 blocks removed had been stored before they were seen): whether the cache is big enough is not known yet.',
+    ]);
+    // One cache of two has: the other is named as the one that evicted none it was seen storing.
+    const two = report({
+      whatIf: [
+        whatIf({ restores: 0, thrashRestores: 0, storesAfterEvictionS: 600 }),
+        whatIf({ restores: 0, thrashRestores: 0, medium: 'CPU', storesAfterEvictionS: null }),
+      ],
+      sources: [],
+      totals: { ...report().totals, removedBlocks: 6668 },
+    });
+    expect(insightsVerdict(two, (s) => s)[0]).toMatch(
+      /but dp0's CPU cache has evicted none of the blocks it was seen storing: whether/,
+    );
+  });
+
   it('says a cache emptied by a restart has evicted before, not that it never has', () => {
     const r = report({
       whatIf: [whatIf({ restores: 0, thrashRestores: 0, storesAfterEvictionS: null })],
