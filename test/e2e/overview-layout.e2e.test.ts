@@ -1,11 +1,15 @@
 // The Overview's layout at laptop widths, in real Chromium against `kvscope serve` with an opened
 // capture of two ranks that has a clear: the marker notes wrap the charts' heads, and
-// each chart's card must grow with its head rather than let the plot run over the next card.
+// each chart's card must grow with its head rather than let the plot run over the next card. And
+// the header of an opened session with many removed sources: their badges wrap.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeRecord, makeHeader } from '../../electron/session/format';
 import { twoRankCapture } from '../analysis/two-rank-capture';
+import { stored } from '../model/helpers';
 import {
   SCREENSHOT_DIR,
   openApp,
@@ -135,4 +139,41 @@ describe('the Overview at laptop widths', () => {
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'charts-marker-1024.png') });
     await page.context().close();
   }, 120_000);
+});
+
+describe('the session header', () => {
+  it('wraps the badges of many removed sources: no sideways scroll, the file name shown, at 800 to 1920 px', async () => {
+    // Eight sources, each removed once it has sent an event: a badge each in the header.
+    const sources = Array.from({ length: 8 }, (_, i) => ({
+      id: `s${i}`,
+      name: `Demo (built-in simulator) #${i}`,
+      endpoint: `tcp://127.0.0.1:${5557 + i}`,
+    }));
+    const t0 = Date.UTC(2026, 0, 1) / 1000;
+    const lines = [
+      JSON.stringify(makeHeader('test', new Date(t0 * 1000), sources)),
+      ...sources.map((s, i) =>
+        encodeRecord({ k: 'event', rec: { ...stored(s.id, t0 + i, [`${i}1`]), seq: 0 } }),
+      ),
+      ...sources.map((s, i) =>
+        encodeRecord({ k: 'source', rec: { ...s, removedAt: t0 + 10 + i } }),
+      ),
+    ];
+    const file = await ws.file('many-removed.kvscope.jsonl.gz', gzipSync(`${lines.join('\n')}\n`));
+    const opened = await ws.serve('many-removed', ['--open', file]);
+    const page = await openApp(ws.browser, opened.url, { width: 800, height: 700 });
+    await expect.poll(() => page.getByTestId('removed-source').count()).toBe(8);
+    for (const width of [800, 1400, 1920]) {
+      await page.setViewportSize({ width, height: 700 });
+      const m = await page.evaluate<{ scroll: number; window: number; title: number }>(`({
+        scroll: document.documentElement.scrollWidth,
+        window: window.innerWidth,
+        title: document.querySelector('[data-testid="view-title"]').getBoundingClientRect().width,
+      })`);
+      expect(m.scroll, `the page scrolls sideways at ${width} px`).toBeLessThanOrEqual(m.window);
+      expect(m.title, `the file name is squeezed out at ${width} px`).toBeGreaterThan(0);
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `session-removed-${width}.png`) });
+    }
+    await page.context().close();
+  }, 60_000);
 });
