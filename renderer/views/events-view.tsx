@@ -283,6 +283,25 @@ export function EventsView({ at, onClearAt, notify }: Props) {
           {countText}
           {leftText && <span data-testid="event-left">; {leftText}</span>}
         </span>
+        {/* Beside the count, on the line that is always there: shown as the list is held (a row
+            clicked open), it must move nothing under the pointer; over the header row, it hid the
+            column names under it. */}
+        {held && newer > 0 && (
+          <button
+            type="button"
+            className="btn btn-small newer-pill"
+            data-testid="event-newer"
+            title="Events that arrived since the list was held (of any type or source)"
+            // Pressed, it leaves the focus where it is: the keyboard's row holding the list would
+            // lose it, and the hold the button before its click. Not a Tab stop for the same
+            // reason; the keyboard leaving the rows is a way back to the newest too.
+            tabIndex={-1}
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={toNewest}
+          >
+            ▲ {plural(newer, 'newer event')}
+          </button>
+        )}
         {at !== undefined && (
           <span className="chip" data-testid="event-at">
             Before {formatDateTime(at)}
@@ -320,24 +339,6 @@ export function EventsView({ at, onClearAt, notify }: Props) {
               </div>
             ))}
           </div>
-          {/* Over the header, not a line of its own above the list: shown as the list is held
-              (a row clicked open), it must move nothing under the pointer. */}
-          {held && newer > 0 && (
-            <button
-              type="button"
-              className="btn btn-small newer-pill"
-              data-testid="event-newer"
-              title="Events that arrived since the list was held (of any type or source)"
-              // Pressed, it leaves the focus where it is: the keyboard's row holding the list would
-              // lose it, and the hold the button before its click. Not a Tab stop for the same
-              // reason; the keyboard leaving the rows is a way back to the newest too.
-              tabIndex={-1}
-              onMouseDown={(e) => e.preventDefault()}
-              onClick={toNewest}
-            >
-              ▲ {plural(newer, 'newer event')}
-            </button>
-          )}
           {paged.total === 0 ? (
             <div className="empty muted" data-testid="event-empty">
               {emptyText}

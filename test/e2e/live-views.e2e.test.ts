@@ -181,6 +181,19 @@ describe('live views in Chromium', () => {
     expect(await page.getByTestId('event-count').textContent()).toContain(
       'held while a row is open',
     );
+    // "▲ N newer events" hides no column's name (over the header row it hid "Block hashes").
+    const pill = await newer.boundingBox();
+    if (!pill) throw new Error('"newer events" is not drawn');
+    for (const head of await page.locator('.event-table [role=columnheader]').all()) {
+      const h = await head.boundingBox();
+      if (!h) continue;
+      const meets =
+        pill.x < h.x + h.width &&
+        h.x < pill.x + pill.width &&
+        pill.y < h.y + h.height &&
+        h.y < pill.y + pill.height;
+      expect(meets, `"newer events" covers the header "${await head.textContent()}"`).toBe(false);
+    }
     // Why it is held shows whole: on the filters' line, a wide window cut it to a few letters.
     expect(
       await page
