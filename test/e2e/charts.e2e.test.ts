@@ -264,6 +264,14 @@ describe('the Overview charts', () => {
       (t) => t?.replace(/\D/g, '') === String(rows.total),
       'the log to count the events before the point',
     );
+    // The rows' "+N" (more hashes) make one column, however long each row's first hash is.
+    const ends = await page
+      .locator('[data-testid="event-row"] .hash-cell .more')
+      .evaluateAll((els: { getBoundingClientRect(): { right: number } }[]) =>
+        els.map((e) => Math.round(e.getBoundingClientRect().right)),
+      );
+    expect(ends.length).toBeGreaterThan(3);
+    expect(new Set(ends).size, `"+N" ends at ${ends.join(', ')}`).toBe(1);
     await shots(page, 'events-at');
     // The link itself opens the same view (a reload, or a link pasted elsewhere).
     await page.reload();
