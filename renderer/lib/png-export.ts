@@ -35,6 +35,11 @@ const TITLE_LINE = 22;
 const SUB_LINE = 17;
 const LEGEND_LINE = 18;
 const SWATCH = 18;
+/**
+ * Room added right of the plot: its last x-axis label is centred on the plot's right edge and
+ * ends at the SVG's, and drawn in the image's font it ran a few pixels past it, clipped.
+ */
+const RIGHT_MARGIN = 2 * PAD;
 /** A legend label wider than this is cut with an ellipsis (as on screen: .legend-label). */
 const LABEL_MAX = 240;
 const TITLE_FONT = '600 14px system-ui, sans-serif';
@@ -90,11 +95,14 @@ export async function svgToPng(
   style: PngStyle,
   scale = 2,
 ): Promise<Uint8Array> {
-  const { width, height } = svg.getBoundingClientRect();
+  const { width: plotWidth, height } = svg.getBoundingClientRect();
+  const width = plotWidth + RIGHT_MARGIN;
   const clone = svg.cloneNode(true) as SVGSVGElement;
   clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   clone.setAttribute('width', String(width));
   clone.setAttribute('height', String(height));
+  // Recharts' viewBox is its size in pixels: widened as much, the plot keeps its scale.
+  clone.setAttribute('viewBox', `0 0 ${width} ${height}`);
   const text = new XMLSerializer().serializeToString(clone);
   const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml;charset=utf-8' }));
   try {

@@ -15,7 +15,7 @@ import {
   type ServeProcess,
   useE2eWorkspace,
 } from '../support/e2e-harness';
-import { headHasColours } from '../support/png-head';
+import { headHasColours, rightEdgeIsBlank } from '../support/png-head';
 import { eventually } from '../support/wait-for';
 
 const ws = useE2eWorkspace('charts');
@@ -335,6 +335,9 @@ describe('the Overview charts', () => {
     );
     expect(found.length).toBeGreaterThan(2);
     expect(found.every(Boolean)).toBe(true);
+    // The last x-axis label, centred on the plot's right edge, is whole: nothing reaches the
+    // image's right edge (4 px at scale 2), where it would be cut.
+    expect(await rightEdgeIsBlank(page, png, 8)).toBe(true);
     await page.context().close();
   }, 60_000);
 

@@ -26,3 +26,25 @@ export function headHasColours(
     return ${JSON.stringify(colours)}.map((col) => seen.has(col));
   })()`);
 }
+
+/**
+ * Whether the PNG's last `columns` pixel columns are all its background (its top-left pixel's
+ * colour): nothing drawn, as a label, runs into the image's right edge, cut there.
+ */
+export function rightEdgeIsBlank(page: Page, png: Buffer, columns: number): Promise<boolean> {
+  return page.evaluate<boolean>(`(async () => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,${png.toString('base64')}';
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const bg = ctx.getImageData(0, 0, 1, 1).data;
+    const edge = ctx.getImageData(img.width - ${columns}, 0, ${columns}, img.height).data;
+    for (let i = 0; i < edge.length; i += 4)
+      if (edge[i] !== bg[0] || edge[i + 1] !== bg[1] || edge[i + 2] !== bg[2]) return false;
+    return true;
+  })()`);
+}
