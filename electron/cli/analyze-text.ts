@@ -75,7 +75,9 @@ export function analyzeText(
         ['re-stores', `${int(t.restores)} (${pct(t.restores, t.newStores)} of new stores)`],
         [
           `thrash (re-stored within ${r.thrashWindowS} s)`,
-          `${int(t.thrashRestores)} (${pct(t.thrashRestores, t.restores)} of re-stores)`,
+          t.restores === 0
+            ? `${int(t.thrashRestores)} (no re-store)`
+            : `${int(t.thrashRestores)} (${pct(t.thrashRestores, t.restores)} of re-stores)`,
         ],
       ],
       2,

@@ -246,9 +246,11 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
   await Promise.all(sources.map((s) => s.close()));
   stopping = true;
   const c = sumCounters(sources.map((s) => s.status().counters));
+  const n = (k: number, one: string): string => `${k} ${k === 1 ? one : `${one}s`}`;
+  const undecodedLines = seen > events ? ` (and ${n(seen - events, 'undecoded line')})` : '';
   err(
-    `done: ${events} events printed${seen > events ? ` (and ${seen - events} undecoded lines)` : ''}; ${c.messages} messages, ${c.gaps} gaps (${c.recovered} recovered, ${c.lost} lost), ` +
-      `${c.resets} resets, ${c.duplicates} duplicates, ${c.undecoded} undecoded`,
+    `done: ${n(events, 'event')} printed${undecodedLines}; ${n(c.messages, 'message')}, ${n(c.gaps, 'gap')} (${c.recovered} recovered, ${c.lost} lost), ` +
+      `${n(c.resets, 'reset')}, ${n(c.duplicates, 'duplicate')}, ${c.undecoded} undecoded`,
   );
   // The last stderr line, for scripts: the sources' own counters (summed over ranks).
   err(`summary ${summaryJson(c)}`);

@@ -333,8 +333,9 @@ describe('kvscope analyze (text and errors)', () => {
     const source = await analyze([LEGACY_INT.truth, '--capacity', 'nosuch:GPU=100']);
     expect(source.code).toBe(1);
     expect(source.stdout).toBe('');
+    // Said as the command's error, as a bad flag is (it was a "# " problem line).
     expect(source.stderr).toMatch(
-      /--capacity nosuch:GPU=100: no source "nosuch" in the file; it holds legacy-int\.truth\.jsonl:GPU/,
+      /^kvscope: --capacity nosuch:GPU=100: no source "nosuch" in the file; it holds legacy-int\.truth\.jsonl:GPU/m,
     );
     const medium = await analyze([LEGACY_INT.truth, '--capacity', 'capture:HBM=100']);
     expect(medium.code).toBe(1);
@@ -368,6 +369,14 @@ describe('kvscope analyze (text and errors)', () => {
     const window = await analyze([LEGACY_INT.truth, '--thrash-window', 'soon']);
     expect(window.code).not.toBe(0);
     expect(window.stderr).toMatch(/--thrash-window must be a number of seconds/);
+  });
+
+  it('says "no re-store" for the thrash share of a file with none (it printed "0 (- of re-stores)")', async () => {
+    const file = path.join(dir, 'one-store.jsonl');
+    writeFileSync(file, `${readFileSync(LEGACY_INT.truth, 'utf8').split('\n')[0]}\n`);
+    const r = await analyze([file, '--no-cache']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/thrash \(re-stored within 60 s\) +0 \(no re-store\)/);
   });
 
   it('refuses a folder at once, saying what it is', async () => {

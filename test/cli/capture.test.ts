@@ -247,6 +247,16 @@ describe('kvscope capture (built CLI) against the simulator', () => {
     expect(r.stderr).toContain(`done: 3000 events printed; ${sum.messages} messages`);
   });
 
+  it('says one of a thing in the singular in its last lines ("1 message", not "1 messages")', async () => {
+    const { sim } = await startSim({});
+    const r = await captureJson(sim, 1);
+    expect(r.code).toBe(0);
+    expect(summaryOf(r.stderr).messages).toBe(1);
+    expect(r.stderr).toMatch(
+      /done: 1 event printed; 1 message, 0 gaps \(0 recovered, 0 lost\), 0 resets, 0 duplicates, 0 undecoded/,
+    );
+  });
+
   it('prints readable lines without --json and stops at --max', async () => {
     const { sim } = await startSim({ format: 'array' });
     const r = await runCli(['capture', '--endpoint', sim.ranks[0]!.pubEndpoint, '--max', '7']);
