@@ -108,11 +108,13 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   // file (cap.jsonl, cap.jsonl#1), as an import names them. The JSON keys them by id, as the
   // file's event lines do (what a script or a checker matches).
   const ids = analysis.sources.map((s) => s.name);
+  // A source removed and then back again is among the sources, not among the removed.
+  const removedIds = [...new Set(removed)].filter((id) => !ids.includes(id));
+  // Named together: a removed source that shares a name with another keeps its id beside it.
   const labels = sourceLabels(
-    ids,
+    [...ids, ...removedIds],
     r.header?.sources ?? (r.kind === 'capture' ? captureNames(ids, path.basename(name)) : []),
   );
-  const removedLabels = sourceLabels(removed, r.header?.sources ?? []);
   // A --capacity the file does not hold is the command's error, as a bad flag is ("kvscope: ...").
   for (const c of flags.capacity) {
     const { source, medium } = resolveCapacity(analysis, labels, c);
@@ -124,10 +126,7 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
     : analyzeText(namedReport(report, labels), {
         file: name,
         kind: r.kind,
-        // A source removed and then back again is among the sources, not among the removed.
-        removed: [...new Set(removed)]
-          .filter((id) => !ids.includes(id))
-          .map((id) => removedLabels.get(id) ?? id),
+        removed: removedIds.map((id) => labels.get(id) ?? id),
         read: r,
       });
   await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));

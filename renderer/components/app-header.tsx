@@ -1,6 +1,7 @@
 import type { RecordingStatus, ViewInfo } from '../../shared/api-types';
 import { bridge, errorText } from '../bridge/bridge';
 import { formatClock, formatDateTime } from '../lib/format';
+import { viewSourceLabels } from '../lib/source-names';
 import { useTheme } from '../state/theme-store';
 import { exportPng, runFileAction } from './file-actions';
 import type { Notify } from './file-actions';
@@ -18,6 +19,7 @@ export function AppHeader({ view, recording = null, notify }: Props) {
   const { theme } = useTheme();
   const b = bridge();
   const session = view?.kind === 'session';
+  const removedLabels = viewSourceLabels(view?.sources ?? [], view?.removedSources ?? []);
   return (
     <header className="app-header">
       <div className="title-block">
@@ -42,16 +44,19 @@ export function AppHeader({ view, recording = null, notify }: Props) {
           </span>
         )}
         {session &&
-          view.removedSources.map((s) => (
-            <span
-              key={s.id}
-              className="badge badge-removed"
-              data-testid="removed-source"
-              title={`${s.name} was removed at ${formatDateTime(s.removedAt)}: its events are in no total from then on`}
-            >
-              {s.name} removed at {formatClock(s.removedAt)}
-            </span>
-          ))}
+          view.removedSources.map((s) => {
+            const name = removedLabels.get(s.id) ?? s.name;
+            return (
+              <span
+                key={s.id}
+                className="badge badge-removed"
+                data-testid="removed-source"
+                title={`${name} was removed at ${formatDateTime(s.removedAt)}: its events are in no total from then on`}
+              >
+                {name} removed at {formatClock(s.removedAt)}
+              </span>
+            );
+          })}
         <RecordingBadge recording={recording} />
       </div>
       <div className="toolbar" role="toolbar" aria-label="File">

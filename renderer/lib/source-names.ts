@@ -36,3 +36,18 @@ export function sourceOptions(
   const labels = distinctLabels(ids, (id) => sourceLabel(names, id));
   return ids.map((id, i) => ({ value: id, label: labels[i] ?? id }));
 }
+
+/**
+ * The labels of a view's sources, present and removed together: a removed source that shares a
+ * name with another (a connection removed, then added again under its name) keeps its id beside.
+ */
+export function viewSourceLabels(
+  present: readonly { id: string; name: string }[],
+  removed: readonly { id: string; name: string }[],
+): Map<string, string> {
+  const all = [...present, ...removed];
+  const names = new Map(all.map((s) => [s.id, s.name.trim()]));
+  const ids = all.map((s) => s.id);
+  const labels = distinctLabels(ids, (id) => names.get(id) || id);
+  return new Map(ids.map((id, i) => [id, labels[i] ?? id]));
+}

@@ -1,9 +1,9 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { AnalysisReport } from '../../shared/analysis-report';
 import { bridge, errorText } from '../bridge/bridge';
 import { insightsVerdict, restoresSettled } from '../lib/insights-verdict';
 import { formatInt, formatPercent } from '../lib/format';
-import { sourceLabel } from '../lib/source-names';
+import { sourceLabel, sourceOptions } from '../lib/source-names';
 import { chartColors } from '../lib/theme';
 import { useFrameState } from '../state/frames';
 import { useSourceNames } from '../state/use-source-names';
@@ -29,8 +29,13 @@ export function InsightsView({ onOpenChain }: Props) {
   const { theme } = useTheme();
   const colors = chartColors(theme);
   const names = useSourceNames();
-  const label = useCallback((id: string) => sourceLabel(names, id), [names]);
   const [report, setReport] = useState<AnalysisReport | null>(null);
+  // Names two sources share keep the id beside (the filters' rule).
+  const label = useMemo(() => {
+    const options = sourceOptions(names, report?.sources.map((s) => s.source) ?? []);
+    const byId = new Map(options.map((o) => [o.value, o.label]));
+    return (id: string): string => byId.get(id) ?? sourceLabel(names, id);
+  }, [names, report]);
   const [error, setError] = useState<string | null>(null);
   // The Thrash panel's window, shared with its tile; null: the report's own.
   const [thrashPick, setThrashPick] = useState<number | null>(null);

@@ -13,6 +13,7 @@ import type { KvEvent } from '../../shared/events';
 import { CLI, ensureBuilt, ROOT } from '../support/built-app';
 import { HYBRID_INT, LEGACY_INT, readTruth, type TruthEvent } from '../support/fixture-frames';
 import { removed, stored } from './helpers';
+import { stored as storedRecord } from '../model/helpers';
 import { extraHits, nearestRank, oracle, type OracleInput, type OracleResult } from './oracle';
 import { twoRankCapture } from './two-rank-capture';
 
@@ -377,6 +378,27 @@ describe('kvscope analyze (text and errors)', () => {
     const r = await analyze([file, '--no-cache']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/thrash \(re-stored within 60 s\) +0 \(no re-store\)/);
+  });
+
+  it('names a removed source and a source of the same name apart (a connection removed, then added again)', async () => {
+    const beta = (id: string) => ({ id, name: 'beta', endpoint: 'tcp://127.0.0.1:1' });
+    const lines = [JSON.stringify(makeHeader('test', new Date(0), [beta('338f7e08')]))];
+    lines.push(
+      encodeRecord({ k: 'event', rec: { ...storedRecord('338f7e08', 10, ['1']), seq: 0 } }),
+    );
+    lines.push(encodeRecord({ k: 'source', rec: { ...beta('338f7e08'), removedAt: 11 } }));
+    lines.push(encodeRecord({ k: 'source', rec: beta('70e01516') }));
+    lines.push(
+      encodeRecord({ k: 'event', rec: { ...storedRecord('70e01516', 12, ['2']), seq: 0 } }),
+    );
+    const file = path.join(dir, 'beta-twice.kvscope.jsonl.gz');
+    writeFileSync(file, gzipSync(`${lines.join('\n')}\n`));
+    const r = await analyze([file, '--no-cache']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /Removed during the recording, left out of every figure: beta \(338f7e08\)/,
+    );
+    expect(r.stdout).toMatch(/^  beta \(70e01516\) /m);
   });
 
   it('refuses a folder at once, saying what it is', async () => {

@@ -5,6 +5,7 @@ import {
   sourceNameMap,
   sourceOptions,
   sourceTitle,
+  viewSourceLabels,
 } from '../../renderer/lib/source-names';
 
 const sources = [
@@ -38,5 +39,24 @@ describe('source names', () => {
       { id: 'b', name: 'vllm' },
     ]);
     expect(sourceOptions(names, ['a', 'b']).map((o) => o.label)).toEqual(['vllm (a)', 'vllm (b)']);
+  });
+
+  it('tells a removed source from another of its name, present or removed (a connection added again)', () => {
+    const labels = viewSourceLabels(
+      [
+        { id: '70e01516', name: 'beta' },
+        { id: 'a1', name: 'alpha' },
+      ],
+      [
+        { id: '338f7e08', name: 'beta' },
+        { id: 'g1', name: 'gamma' },
+      ],
+    );
+    expect([...labels]).toEqual([
+      ['70e01516', 'beta (70e01516)'],
+      ['a1', 'alpha'],
+      ['338f7e08', 'beta (338f7e08)'],
+      ['g1', 'gamma'],
+    ]);
   });
 });
