@@ -2,6 +2,17 @@
 // legend, drawn above the plot at scale 2) holds. DOM code goes as text: tests type-check for Node.
 import type { Page } from 'playwright-core';
 
+/** Page code that draws png on a canvas: `img` and its 2D context `ctx` for the code after it. */
+const drawn = (png: Buffer): string => `
+    const img = new Image();
+    img.src = 'data:image/png;base64,${png.toString('base64')}';
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);`;
+
 /** For each of `colours` ('#rrggbb'), whether the PNG's head above a plot `plotHeight` px tall has it. */
 export function headHasColours(
   page: Page,
@@ -10,14 +21,7 @@ export function headHasColours(
   colours: readonly string[],
 ): Promise<boolean[]> {
   return page.evaluate<boolean[]>(`(async () => {
-    const img = new Image();
-    img.src = 'data:image/png;base64,${png.toString('base64')}';
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const ctx = c.getContext('2d');
-    ctx.drawImage(img, 0, 0);
+    ${drawn(png)}
     const headRows = img.height - Math.round(2 * ${plotHeight});
     const head = ctx.getImageData(0, 0, img.width, headRows).data;
     const seen = new Set();
@@ -33,14 +37,7 @@ export function headHasColours(
  */
 export function rightEdgeIsBlank(page: Page, png: Buffer, columns: number): Promise<boolean> {
   return page.evaluate<boolean>(`(async () => {
-    const img = new Image();
-    img.src = 'data:image/png;base64,${png.toString('base64')}';
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const ctx = c.getContext('2d');
-    ctx.drawImage(img, 0, 0);
+    ${drawn(png)}
     const bg = ctx.getImageData(0, 0, 1, 1).data;
     const edge = ctx.getImageData(img.width - ${columns}, 0, ${columns}, img.height).data;
     for (let i = 0; i < edge.length; i += 4)
