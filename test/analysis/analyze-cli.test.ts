@@ -398,7 +398,7 @@ describe('kvscope analyze (text and errors)', () => {
     expect(r.stdout).toMatch(
       /Removed during the recording, left out of every figure: beta \(338f7e08\)/,
     );
-    expect(r.stdout).toMatch(/^  beta \(70e01516\) /m);
+    expect(r.stdout).toMatch(/^ {2}beta \(70e01516\) /m);
   });
 
   it('refuses a folder at once, saying what it is', async () => {
