@@ -161,7 +161,7 @@ export async function replayFile(
         duplicateLines: c.duplicates,
       };
     } catch (e) {
-      if (!(e instanceof NotASessionError) || kind === 'session' || e.recordFirst) throw e;
+      if (!(e instanceof NotASessionError) || kind === 'session' || e.noCapture) throw e;
     }
   }
   const grouper = new BatchGrouper(onRecord);

@@ -22,12 +22,12 @@ const NOT_AN_OBJECT = 'not an object';
 /** The first line is not a session header: the file is something else. */
 export class NotASessionError extends Error {
   /**
-   * what: why. recordFirst: its first line is a session's record, not its header (its lines out
-   * of order): it is no capture either.
+   * what: why. noCapture: it is no capture either (its first line is a session's record, not its
+   * header: its lines out of order; or it holds no line at all).
    */
   constructor(
     what: string,
-    readonly recordFirst = false,
+    readonly noCapture = false,
   ) {
     super(`not a KV Scope session: ${what}`);
     this.name = 'NotASessionError';
@@ -228,9 +228,9 @@ export async function readSession(
   );
   outOfReach.flush();
   if (header === null)
-    throw new NotASessionError(
-      end.lines === 0 ? 'the file is empty' : 'first line is not a header',
-    );
+    throw end.lines === 0
+      ? new NotASessionError('it is empty (no line to read)', true)
+      : new NotASessionError('first line is not a header');
   const dup = duplicateProblem(counts.duplicates);
   if (dup) problems.addAlways(dup);
   for (const p of endProblems(end, counts.events)) problems.addAlways(p);

@@ -25,3 +25,25 @@ export function thrashSeriesAtWindow(
   if (windowS === ownWindowS) return s.thrashRestores;
   return s.thrashByWindow.find((w) => w.windowS === windowS)?.thrashRestores ?? [];
 }
+
+/** Where the window picked is kept across reloads, as the theme is. */
+const PICK_KEY = 'kvscope.thrashWindowS';
+
+/** The window picked last, null when none was (or storage cannot be read). */
+export function storedThrashPick(): number | null {
+  try {
+    const w = Number(window.localStorage.getItem(PICK_KEY));
+    return Number.isFinite(w) && w > 0 ? w : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the window picked for the next load. */
+export function storeThrashPick(windowS: number): void {
+  try {
+    window.localStorage.setItem(PICK_KEY, String(windowS));
+  } catch {
+    // Storage may be unavailable (private mode): the pick still holds for this page.
+  }
+}

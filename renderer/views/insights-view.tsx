@@ -5,6 +5,7 @@ import { insightsVerdict, restoresSettled } from '../lib/insights-verdict';
 import { formatInt, formatPercent } from '../lib/format';
 import { sourceLabel, sourceOptions } from '../lib/source-names';
 import { chartColors } from '../lib/theme';
+import { storedThrashPick, storeThrashPick, thrashWindows } from '../lib/thrash-window';
 import { useFrameState } from '../state/frames';
 import { useSourceNames } from '../state/use-source-names';
 import { useTheme } from '../state/theme-store';
@@ -37,8 +38,8 @@ export function InsightsView({ onOpenChain }: Props) {
     return (id: string): string => byId.get(id) ?? sourceLabel(names, id);
   }, [names, report]);
   const [error, setError] = useState<string | null>(null);
-  // The Thrash panel's window, shared with its tile; null: the report's own.
-  const [thrashPick, setThrashPick] = useState<number | null>(null);
+  // The Thrash panel's window, shared with its tile and kept across reloads; null: the report's own.
+  const [thrashPick, setThrashPick] = useState<number | null>(storedThrashPick);
   const load = useCallback(async () => {
     try {
       setReport(await bridge().getInsights());
@@ -53,7 +54,11 @@ export function InsightsView({ onOpenChain }: Props) {
     return <p className="muted">{error ? `Could not load the insights: ${error}` : 'Loading…'}</p>;
   }
   const verdict = insightsVerdict(report, label);
-  const thrashWindowS = thrashPick ?? report.thrashWindowS;
+  // A pick kept from an earlier load holds where this report counts that window.
+  const thrashWindowS =
+    thrashPick !== null && thrashWindows(report).includes(thrashPick)
+      ? thrashPick
+      : report.thrashWindowS;
   // Rows without a re-store would gain nothing from more capacity: named in one line, not drawn.
   const ranked = [...report.whatIf].sort(
     (a, b) => b.restores - a.restores || b.newStores - a.newStores,
@@ -127,7 +132,10 @@ export function InsightsView({ onOpenChain }: Props) {
         report={report}
         colors={colors}
         windowS={thrashWindowS}
-        onWindowChange={setThrashPick}
+        onWindowChange={(w) => {
+          setThrashPick(w);
+          storeThrashPick(w);
+        }}
       />
       <LifetimePanel
         lifetimes={report.lifetimes}

@@ -449,7 +449,9 @@ describe('kvscope analyze of a pipe (stdin, a named pipe)', () => {
   it('says what is wrong when what is piped in holds no events', async () => {
     const empty = await analyze(['-'], Buffer.alloc(0));
     expect(empty.code).not.toBe(0);
-    expect(empty.stderr).toMatch(/could not analyze stdin: .*no events could be read/);
+    expect(empty.stderr).toMatch(
+      /could not analyze stdin: not a KV Scope session: it is empty \(no line to read\)/,
+    );
     const garbage = await analyze(['-'], Buffer.from('not json\n'));
     expect(garbage.code).not.toBe(0);
     expect(garbage.stderr).toMatch(/could not analyze stdin: .*line 1: not JSON/);

@@ -124,6 +124,13 @@ describe('the Insights view', () => {
       await page.setViewportSize({ width, height: 800 });
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, `insights-thrash-5s-${width}.png`) });
     }
+    // The pick is kept across a reload, as the theme is (it went back to 60 s).
+    await page.reload();
+    await showInsights(page);
+    await expect.poll(() => page.getByTestId('thrash-window').inputValue()).toBe('5');
+    await expect
+      .poll(() => tile.getAttribute('data-value'))
+      .toBe(String(analyzed5.thrash_restores));
     await page.context().close();
   }, 60_000);
 
