@@ -10,3 +10,12 @@ export function distinctLabels(ids: readonly string[], nameOf: (id: string) => s
     return twice && name !== id ? `${name} (${id})` : name;
   });
 }
+
+/** distinctLabels as a map: id → its label. */
+export function labelsById(
+  ids: readonly string[],
+  nameOf: (id: string) => string,
+): Map<string, string> {
+  const labels = distinctLabels(ids, nameOf);
+  return new Map(ids.map((id, i) => [id, labels[i] ?? id]));
+}

@@ -2,7 +2,7 @@
 // screens do: a name two sources share keeps the id beside it, a source without a name its id.
 
 import type { AnalysisReport } from '../../shared/analysis-report';
-import { distinctLabels } from '../../shared/source-labels';
+import { labelsById } from '../../shared/source-labels';
 import type { SessionSource } from '../session/format';
 
 /** Source id → the label the report shows: its name, `name (id)` where names clash, else the id. */
@@ -11,8 +11,7 @@ export function sourceLabels(
   sources: readonly SessionSource[],
 ): Map<string, string> {
   const names = new Map(sources.map((s) => [s.id, s.name.trim()]));
-  const labels = distinctLabels(ids, (id) => names.get(id) ?? id);
-  return new Map(ids.map((id, i) => [id, labels[i] ?? id]));
+  return labelsById(ids, (id) => names.get(id) ?? id);
 }
 
 /** The report with every source named by its label (an id not in `labels` stays as it is). */

@@ -1,7 +1,7 @@
 // Source ids → the names the user gave them, for every place a source is shown. Pure.
 
 import type { SourceStatus } from '../../shared/api-types';
-import { distinctLabels } from '../../shared/source-labels';
+import { distinctLabels, labelsById } from '../../shared/source-labels';
 
 export type SourceNames = ReadonlyMap<string, string>;
 
@@ -47,7 +47,8 @@ export function viewSourceLabels(
 ): Map<string, string> {
   const all = [...present, ...removed];
   const names = new Map(all.map((s) => [s.id, s.name.trim()]));
-  const ids = all.map((s) => s.id);
-  const labels = distinctLabels(ids, (id) => names.get(id) || id);
-  return new Map(ids.map((id, i) => [id, labels[i] ?? id]));
+  return labelsById(
+    all.map((s) => s.id),
+    (id) => names.get(id) ?? id,
+  );
 }

@@ -3,7 +3,8 @@ import type { AnalysisReport } from '../../shared/analysis-report';
 import { bridge, errorText } from '../bridge/bridge';
 import { insightsVerdict, restoresSettled } from '../lib/insights-verdict';
 import { formatInt, formatPercent } from '../lib/format';
-import { sourceLabel, sourceOptions } from '../lib/source-names';
+import { sourceLabel } from '../lib/source-names';
+import { labelsById } from '../../shared/source-labels';
 import { chartColors } from '../lib/theme';
 import { storedThrashPick, storeThrashPick, thrashWindows } from '../lib/thrash-window';
 import { useFrameState } from '../state/frames';
@@ -33,9 +34,9 @@ export function InsightsView({ onOpenChain }: Props) {
   const [report, setReport] = useState<AnalysisReport | null>(null);
   // Names two sources share keep the id beside (the filters' rule).
   const label = useMemo(() => {
-    const options = sourceOptions(names, report?.sources.map((s) => s.source) ?? []);
-    const byId = new Map(options.map((o) => [o.value, o.label]));
-    return (id: string): string => byId.get(id) ?? sourceLabel(names, id);
+    const nameOf = (id: string): string => sourceLabel(names, id);
+    const byId = labelsById(report?.sources.map((s) => s.source) ?? [], nameOf);
+    return (id: string): string => byId.get(id) ?? nameOf(id);
   }, [names, report]);
   const [error, setError] = useState<string | null>(null);
   // The Thrash panel's window, shared with its tile and kept across reloads; null: the report's own.
