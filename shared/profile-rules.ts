@@ -95,6 +95,11 @@ export const profileInputSchema = z
     }
   });
 
+/** Whether the n ports from a and the n from b share one (rank r adds r to both). */
+export function rankPortsOverlap(a: number, b: number, n: number): boolean {
+  return Math.abs(a - b) < n;
+}
+
 /**
  * Where an engine's own ports collide: rank r publishes on the endpoint's port + r and answers
  * replay on the replay port + r (DESIGN), so with `dpRanks` ranks on one host the two runs of
@@ -111,7 +116,8 @@ export function rankPortProblem(
   if (!events || !replay || events[1] !== replay[1]) return null;
   const [at, from] = [Number(events[2]), Number(replay[2])];
   const n = p.dpRanks;
-  if (!Number.isInteger(at) || !Number.isInteger(from) || Math.abs(at - from) >= n) return null;
+  if (!Number.isInteger(at) || !Number.isInteger(from) || !rankPortsOverlap(at, from, n))
+    return null;
   if (n === 1)
     return `the replay port ${from} is the events port: an engine answers replay on a port of its own`;
   return `with ${n} data-parallel ranks the events use ports ${at} to ${at + n - 1} and the replay ${from} to ${from + n - 1}, which overlap (rank r adds r to both); give the replay a port from ${at + n} on`;

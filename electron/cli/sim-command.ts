@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { SimPublisher } from '../sim/publisher';
 import type { SimOptions } from '../sim/types';
-import { PROFILE_LIMITS } from '../../shared/profile-rules';
+import { PROFILE_LIMITS, rankPortsOverlap } from '../../shared/profile-rules';
 
 /** The PUB socket's send high-water mark the sim runs with (vLLM's default hwm). */
 const PUB_HWM = 100_000;
@@ -82,7 +82,7 @@ export function simOptionsFromFlags(f: SimFlags): SimOptions {
           : port + dp;
   }
   if (replay !== false && replay > 0 && f.connect === undefined && port > 0) {
-    if (replay < port + dp && port < replay + dp) {
+    if (rankPortsOverlap(port, replay, dp)) {
       throw new Error(
         `--replay-port ${replay} overlaps the PUB ports ${port}..${port + dp - 1} (rank r uses port + r): pick --replay-port ${port + dp} or higher`,
       );

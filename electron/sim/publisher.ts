@@ -5,7 +5,7 @@ import { RankSockets, type ReplayRequestLog } from './rank';
 import { Truth, sumCounts } from './truth';
 import type { PublishedBatch, SimOptions, SimStats } from './types';
 import { SharedTraffic, Workload } from './workload';
-import { PROFILE_LIMITS } from '../../shared/profile-rules';
+import { PROFILE_LIMITS, rankPortsOverlap } from '../../shared/profile-rules';
 
 /** vLLM's default replay buffer (`buffer_steps`), in batches: what a gap can be recovered from. */
 export const VLLM_BUFFER_STEPS = 10_000;
@@ -285,7 +285,7 @@ function validate(o: SimOptions): void {
   const dp = o.dp ?? 1;
   const p = o.port ?? 0;
   const rp = typeof o.replay === 'number' ? o.replay : 0;
-  if (o.bind !== false && p > 0 && rp > 0 && rp < p + dp && p < rp + dp) {
+  if (o.bind !== false && p > 0 && rp > 0 && rankPortsOverlap(p, rp, dp)) {
     throw new Error(`PUB ports ${p}..${p + dp - 1} and replay ports ${rp}..${rp + dp - 1} overlap`);
   }
 }
