@@ -58,6 +58,21 @@ export interface SourceCrossFigures {
   routingRegretTokens: number;
 }
 
+/**
+ * One KV cache group a source's events named. vLLM keeps a group per attention kind of a hybrid
+ * model (full attention, sliding window, mamba...) and publishes each block once per group, its
+ * `group_idx` saying which (an event without one is group 0, as vLLM reads it).
+ */
+export interface KvCacheGroupReport {
+  group: number;
+  /** Its kv_cache_spec_kind as last sent (full_attention, sliding_window...), null if none. */
+  kind: string | null;
+  /** Its kv_cache_spec_sliding_window as last sent, in tokens; null if none. */
+  slidingWindow: number | null;
+  storedBlocks: number;
+  removedBlocks: number;
+}
+
 /** One source: a publisher stream (a data-parallel rank of a capture is its own source). */
 export interface SourceReport extends StoreFigures, SourceCrossFigures {
   source: string;
@@ -65,7 +80,14 @@ export interface SourceReport extends StoreFigures, SourceCrossFigures {
   clears: number;
   resets: number;
   media: string[];
+  /** The KV cache groups its events named, by number (the first KV_CACHE_GROUPS_LISTED). */
+  kvCacheGroups: KvCacheGroupReport[];
+  /** How many groups its events named in all. */
+  kvCacheGroupCount: number;
 }
+
+/** A source's KV cache groups listed at most (vLLM's hybrid models have a few). */
+export const KV_CACHE_GROUPS_LISTED = 16;
 
 /** One point of the what-if table or curve. */
 export interface WhatIfPoint {
@@ -185,6 +207,8 @@ export interface InputCounts {
 /** Everything the Insights and `kvscope analyze` show. */
 export interface AnalysisReport {
   thrashWindowS: number;
+  /** The one KV cache group analysed (the others' events skipped), null for every group. */
+  group: number | null;
   /** True when any figure is a sampled estimate (a ghost list past its bound, lifetimes sketched, hot prefixes pruned). */
   estimate: boolean;
   totals: StoreFigures;

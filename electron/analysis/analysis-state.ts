@@ -39,6 +39,14 @@ export interface MediumState {
   lastStoreS: number | null;
 }
 
+/** What a source's events said of one KV cache group (see KvCacheGroupReport). */
+export interface GroupState {
+  kind: string | null;
+  slidingWindow: number | null;
+  storedBlocks: number;
+  removedBlocks: number;
+}
+
 /** One source: its media and its own figures. */
 export interface SourceState {
   idx: number;
@@ -62,6 +70,8 @@ export interface SourceState {
   reuse: { storesWithParent: number; reuseStores: number };
   /** Its re-stores over time, on the grid of the analysis' series (taken out when it goes). */
   series: RestoreBins;
+  /** The KV cache groups its events named, by group_idx (at most MAX_GROUP_IDX + 1 of them). */
+  groups: Map<number, GroupState>;
 }
 
 /** Zeroed input counts. */
@@ -134,5 +144,6 @@ export function newSource(
     thrashAt: THRASH_WINDOWS_S.map(() => 0),
     reuse: { storesWithParent: 0, reuseStores: 0 },
     series: new RestoreBins(series),
+    groups: new Map(),
   };
 }

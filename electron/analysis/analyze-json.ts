@@ -36,6 +36,14 @@ function perSource(s: SourceReport): Json {
     clears: s.clears,
     resets: s.resets,
     media: s.media,
+    kv_cache_group_count: s.kvCacheGroupCount,
+    kv_cache_groups: s.kvCacheGroups.map((g) => ({
+      group: g.group,
+      kind: g.kind,
+      sliding_window: g.slidingWindow,
+      stored_blocks: g.storedBlocks,
+      removed_blocks: g.removedBlocks,
+    })),
   };
 }
 
@@ -79,6 +87,7 @@ export function toAnalyzeJson(
     restores: t.restores,
     thrash_restores: t.thrashRestores,
     thrash_window_s: r.thrashWindowS,
+    kv_cache_group: r.group,
     estimate: r.estimate,
     lifetime,
     what_if: r.whatIf.map((w) => ({

@@ -3,6 +3,7 @@
 
 import {
   HOT_PREFIXES_TOP,
+  KV_CACHE_GROUPS_LISTED,
   MAX_OVERLAP_SOURCES,
   MAX_REPORT_SOURCES,
   THRASH_WINDOWS_S,
@@ -64,6 +65,7 @@ export function buildReport(a: CacheAnalysis): AnalysisReport {
     all.some((m) => m.ghosts.estimate) || lifetimes.some((l) => l.estimate) || !a.hot.exact;
   return {
     thrashWindowS: a.thrashWindowS,
+    group: a.group,
     estimate,
     totals,
     sources,
@@ -101,6 +103,11 @@ function sourceReport(s: SourceState): SourceReport {
     clears: s.input.clears,
     resets: s.input.resets,
     media: [...s.media.keys()],
+    kvCacheGroups: [...s.groups]
+      .sort(([a], [b]) => a - b)
+      .slice(0, KV_CACHE_GROUPS_LISTED)
+      .map(([group, g]) => ({ group, ...g })),
+    kvCacheGroupCount: s.groups.size,
   };
 }
 

@@ -12,7 +12,7 @@ import {
   type BlockStoredEvent,
   type EventRecord,
 } from '../../shared/events';
-import { isEventTime } from '../../shared/event-bounds';
+import { isEventTime, MAX_GROUP_IDX } from '../../shared/event-bounds';
 import { BatchIds } from '../collections/batch-ids';
 import { SharedHashIds } from '../collections/shared-hash-ids';
 import { missingCase, type BatchMeta, type IngestRecord } from '../../shared/records';
@@ -48,11 +48,21 @@ export interface CacheAnalysisOptions {
   /** Ghost list bounds per (source, medium): for tests of the sampled path. */
   ghostExactCap?: number;
   ghostTailCap?: number;
+  /**
+   * Analyse this KV cache group alone: stores and removals of the others are counted per group
+   * but not applied (a clear still empties the source). Undefined: every group, by hash.
+   */
+  group?: number;
 }
+
+/** A kv_cache_spec_kind as the report may show it: a short word (vLLM's are), else unnamed. */
+const SPEC_KIND = /^[\w.-]{1,40}$/;
 
 /** Incremental cache analysis over ingest records. */
 export class CacheAnalysis {
   readonly thrashWindowS: number;
+  /** The one KV cache group analysed, null for every group. */
+  readonly group: number | null;
   /** Sources in order of first appearance. */
   readonly sources: SourceState[] = [];
   /** Media in the order their first lifetime came (the report's order). */
@@ -88,6 +98,10 @@ export class CacheAnalysis {
     if (!Number.isFinite(t) || t < 0)
       throw new Error(`the thrash window must be a number of seconds >= 0, got ${t}`);
     this.thrashWindowS = t;
+    const g = opts.group ?? null;
+    if (g !== null && !(Number.isInteger(g) && g >= 0 && g <= MAX_GROUP_IDX))
+      throw new Error(`the KV cache group must be a whole number 0 to ${MAX_GROUP_IDX}, got ${g}`);
+    this.group = g;
     const hashIds = opts.hashIds ?? new SharedHashIds();
     this.ownIdTable = opts.hashIds === undefined ? hashIds : null;
     this.holdings = new Holdings(hashIds);
@@ -314,10 +328,10 @@ export class CacheAnalysis {
     const ev = e.event;
     switch (ev.type) {
       case 'BlockStored':
-        this.stored(src, e.ts, ev, sids, at);
+        if (this.inGroup(src, ev)) this.stored(src, e.ts, ev, sids, at);
         return;
       case 'BlockRemoved':
-        this.removed(src, e.ts, ev, sids, at);
+        if (this.inGroup(src, ev)) this.removed(src, e.ts, ev, sids, at);
         return;
       case 'AllBlocksCleared':
         this.input.clears += 1;
@@ -327,6 +341,25 @@ export class CacheAnalysis {
       default:
         missingCase(ev);
     }
+  }
+
+  /** Counts a store or removal in its KV cache group; whether it is of the group analysed. */
+  private inGroup(src: SourceState, ev: BlockStoredEvent | BlockRemovedEvent): boolean {
+    const n = ev.group_idx ?? 0;
+    let g = src.groups.get(n);
+    if (g === undefined) {
+      g = { kind: null, slidingWindow: null, storedBlocks: 0, removedBlocks: 0 };
+      src.groups.set(n, g);
+    }
+    if (ev.type === 'BlockRemoved') g.removedBlocks += ev.block_hashes.length;
+    else {
+      g.storedBlocks += ev.block_hashes.length;
+      const kind = ev.kv_cache_spec_kind;
+      if (kind !== null) g.kind = SPEC_KIND.test(kind) ? kind : null;
+      if (ev.kv_cache_spec_sliding_window !== null)
+        g.slidingWindow = ev.kv_cache_spec_sliding_window;
+    }
+    return this.group === null || n === this.group;
   }
 
   /** sids: the event's shared ids from `at` (the parent's, then its blocks'). */

@@ -18,12 +18,14 @@ import type { SessionInput } from '../session/line-reader';
 import { namedReport, sourceLabels } from './analyze-names';
 import { terminalProgress } from './analyze-progress';
 import { analyzeText } from './analyze-text';
-import { wholeNumber } from './option-values';
+import { wholeNumber, wholeNumberOption } from './option-values';
+import { MAX_GROUP_IDX } from '../../shared/event-bounds';
 
 interface AnalyzeFlags {
   json?: boolean;
   thrashWindow: number;
   capacity: CapacityOverride[];
+  group?: number;
   /** False with --no-cache. */
   cache: boolean;
   cacheDir?: string;
@@ -77,6 +79,11 @@ export function registerAnalyze(program: Command): void {
       [],
     )
     .option(
+      '--group <n>',
+      "analyse one KV cache group alone (vLLM's group_idx; a hybrid model publishes each block once per group)",
+      wholeNumberOption('--group', 0, MAX_GROUP_IDX),
+    )
+    .option(
       '--cache-dir <dir>',
       'keep the analysis of a file here, so that the same file is analyzed again without replaying it (default: open-cache in the data folder)',
     )
@@ -93,7 +100,10 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   const progress = size === null ? null : terminalProgress(process.stderr, file, size);
   // Only the analysis: the model and its event log are for the screens.
   const r = await analyzeCached(input, {
-    analysisOptions: { thrashWindowS: flags.thrashWindow },
+    analysisOptions: {
+      thrashWindowS: flags.thrashWindow,
+      ...(flags.group === undefined ? {} : { group: flags.group }),
+    },
     cache: await analyzeCache(flags),
     onProgress: progress ? (f) => progress.update(f) : undefined,
   })

@@ -35,6 +35,40 @@ function whatIfRow(w: WhatIfReport): string[] {
   ];
 }
 
+/**
+ * The KV cache groups of the sources that publish more than one (a hybrid model), and what that
+ * does to figures counted by hash; nothing when each source has one group and none was picked.
+ */
+function groupsText(r: AnalysisReport): string[] {
+  const multi = r.sources.filter((s) => s.kvCacheGroupCount > 1);
+  if (multi.length === 0 && r.group === null) return [];
+  const rows = r.sources.flatMap((s) =>
+    s.kvCacheGroups.map((g) => [
+      s.source,
+      String(g.group),
+      [g.kind ?? '-', g.slidingWindow === null ? '' : ` ${int(g.slidingWindow)}`].join(''),
+      int(g.storedBlocks),
+      int(g.removedBlocks),
+      r.group === null ? 'yes' : g.group === r.group ? 'yes' : 'no',
+    ]),
+  );
+  const unlisted = r.sources.filter((s) => s.kvCacheGroupCount > s.kvCacheGroups.length);
+  const out = [
+    '',
+    'KV cache groups (vLLM publishes each block once per group: a hybrid model has a group per attention kind)',
+    table(['source', 'group', 'kind', 'stored', 'removed', 'analysed'], rows, 3),
+  ];
+  for (const s of unlisted)
+    out.push(`  ${s.source}: ${int(s.kvCacheGroupCount - s.kvCacheGroups.length)} more groups`);
+  if (r.group === null)
+    out.push(
+      '  The groups are counted together, by hash: a hash is one block however many groups hold it,',
+      '  its store into a second group reads as a hit, and its removal from one group ends it.',
+      '  --group N analyses one group alone.',
+    );
+  return out;
+}
+
 /** The whole report as text, for a terminal. */
 export function analyzeText(
   r: AnalysisReport,
@@ -56,6 +90,10 @@ export function analyzeText(
     // As the screens say it: their figures left every total when they were removed.
     out.push(`Removed during the recording, left out of every figure: ${removed.join(', ')}`);
   }
+  if (r.group !== null)
+    out.push(
+      `KV cache group ${r.group} alone (--group): the other groups' stores and removals are left out of every figure`,
+    );
   if (r.estimate) out.push('Some figures are sampled estimates (marked below).');
   out.push('', 'Totals');
   out.push(
@@ -112,6 +150,7 @@ export function analyzeText(
       ]),
     ),
   );
+  out.push(...groupsText(r));
   out.push(
     '',
     'What-if capacity: extra hits with more blocks (an LRU ghost-list estimate; % of new stores)',

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { AnalysisReport } from '../../shared/analysis-report';
+import type { AnalysisReport, KvCacheGroupReport } from '../../shared/analysis-report';
 import { bridge, errorText } from '../bridge/bridge';
 import { insightsVerdict, restoresSettled } from '../lib/insights-verdict';
 import { formatInt, formatPercent } from '../lib/format';
@@ -23,6 +23,40 @@ const MAX_WHAT_IF = 8;
 
 interface Props {
   onOpenChain(hash: string): void;
+}
+
+/** A group as the note names it: "1 sliding_window 128". */
+const groupText = (g: KvCacheGroupReport): string =>
+  [String(g.group), g.kind ?? '', g.slidingWindow === null ? '' : formatInt(g.slidingWindow)]
+    .filter((x) => x !== '')
+    .join(' ');
+
+/**
+ * Sources whose events name several KV cache groups (a hybrid model): vLLM publishes each block
+ * once per group, and the figures here count by hash, all groups together.
+ */
+function KvCacheGroupsNote({
+  report,
+  label,
+}: {
+  report: AnalysisReport;
+  label: (id: string) => string;
+}) {
+  const multi = report.sources.filter((s) => s.kvCacheGroupCount > 1);
+  if (multi.length === 0) return null;
+  return (
+    <p className="small" data-testid="kv-cache-groups">
+      {multi
+        .map(
+          (s) =>
+            `${label(s.source)} publishes ${s.kvCacheGroupCount} KV cache groups (${s.kvCacheGroups.map(groupText).join(', ')})`,
+        )
+        .join('; ')}
+      : a hybrid model, each block published once per group. These figures count by hash, the groups
+      together: a store into a second group reads as a hit, and a removal from one group ends the
+      block. <code>kvscope analyze --group N</code> analyses one group alone.
+    </p>
+  );
 }
 
 /** The answers: is the cache big enough, what thrashes, how long blocks live, what is held twice. */
@@ -80,6 +114,7 @@ export function InsightsView({ onOpenChain }: Props) {
         {report.estimate && (
           <p className="muted small">Some figures are sampled estimates (a bounded memory).</p>
         )}
+        <KvCacheGroupsNote report={report} label={label} />
         {error && <p className="error">Could not refresh: {error}</p>}
       </section>
       <InsightFigures report={report} thrashWindowS={thrashWindowS} />

@@ -2,7 +2,15 @@
 // of two data-parallel ranks: its JSON equals what the brute-force oracle computes from the
 // same events, independently of electron/analysis.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -399,6 +407,63 @@ describe('kvscope analyze (text and errors)', () => {
       /Removed during the recording, left out of every figure: beta \(338f7e08\)/,
     );
     expect(r.stdout).toMatch(/^ {2}beta \(70e01516\) /m);
+  });
+
+  it('lists the KV cache groups of a hybrid model, and with --group N gives the figures of that group alone', async () => {
+    // The legacy fixture as a hybrid model publishes it: each store and removal once per group.
+    const rows = readFileSync(LEGACY_INT.truth, 'utf8').trim().split('\n');
+    const hybrid = rows.flatMap((line) => {
+      const t = JSON.parse(line) as { type: string; idx: number; n_events: number };
+      if (t.type === 'AllBlocksCleared')
+        return [JSON.stringify({ ...t, idx: 2 * t.idx, n_events: 2 * t.n_events })];
+      const kinds = ['full_attention', 'sliding_window'];
+      return [0, 1].map((g) =>
+        JSON.stringify({
+          ...t,
+          idx: 2 * t.idx + g,
+          n_events: 2 * t.n_events,
+          group_idx: g,
+          ...(t.type === 'BlockStored' ? { kv_cache_spec_kind: kinds[g] } : {}),
+        }),
+      );
+    });
+    const file = path.join(dir, 'capture');
+    writeFileSync(file, `${hybrid.join('\n')}\n`);
+    const one = path.join(dir, 'one-group', 'capture');
+    mkdirSync(path.dirname(one));
+    writeFileSync(one, `${rows.join('\n')}\n`);
+    const text = await analyze([file, '--no-cache']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^ {2}capture +0 +full_attention +[\d,]+ +[\d,]+ +yes$/m);
+    expect(text.stdout).toMatch(/^ {2}capture +1 +sliding_window +[\d,]+ +[\d,]+ +yes$/m);
+    expect(text.stdout).toContain('--group N analyses one group alone');
+    // Counted by hash, every store into group 1 reads as a hit.
+    const figures = (out: string) => {
+      const j = JSON.parse(out) as Record<string, unknown> & {
+        per_source: Record<string, Record<string, unknown>>;
+      };
+      // The group figures and the input (twice the events) are what differ: the rest is equal.
+      const rest: Record<string, unknown> & typeof j = { ...j };
+      delete rest.input;
+      delete rest.kv_cache_group;
+      for (const s of Object.values(rest.per_source)) {
+        delete s.kv_cache_groups;
+        delete s.kv_cache_group_count;
+      }
+      return rest;
+    };
+    const truth = figures((await analyze([one, '--json', '--no-cache'])).stdout);
+    const all = figures((await analyze([file, '--json', '--no-cache'])).stdout);
+    expect(all.announced_hits).toBeGreaterThan(truth.announced_hits as number);
+    for (const group of ['0', '1']) {
+      const r = await analyze([file, '--json', '--no-cache', '--group', group]);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).kv_cache_group).toBe(Number(group));
+      expect(figures(r.stdout)).toEqual(truth);
+    }
+    const bad = await analyze([file, '--group', 'full']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--group must be a whole number from 0 to 65536/);
   });
 
   it('refuses a folder at once, saying what it is', async () => {

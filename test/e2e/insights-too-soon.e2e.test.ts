@@ -62,6 +62,8 @@ describe('the verdict on a capture with no re-store', () => {
       expect(verdict).toMatch(/not known until it has stored for 60 s past an eviction/);
       await expect.poll(() => page.getByTestId('what-if-unsettled').count()).toBe(1);
       expect(await page.getByTestId('what-if-quiet').count()).toBe(0);
+      // One KV cache group: no word of groups.
+      expect(await page.getByTestId('kv-cache-groups').count()).toBe(0);
       for (const theme of ['light', 'dark'] as const) {
         await setTheme(page, theme);
         await page.screenshot({
