@@ -355,7 +355,8 @@ export class CacheAnalysis {
     else {
       g.storedBlocks += ev.block_hashes.length;
       const kind = ev.kv_cache_spec_kind;
-      if (kind !== null) g.kind = SPEC_KIND.test(kind) ? kind : null;
+      // Tested only when it changes: a stream names the same kind in every store.
+      if (kind !== null && kind !== g.kind) g.kind = SPEC_KIND.test(kind) ? kind : null;
       if (ev.kv_cache_spec_sliding_window !== null)
         g.slidingWindow = ev.kv_cache_spec_sliding_window;
     }
