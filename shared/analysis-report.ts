@@ -82,12 +82,16 @@ export interface SourceReport extends StoreFigures, SourceCrossFigures {
   media: string[];
   /** The KV cache groups its events named, by number (the first KV_CACHE_GROUPS_LISTED). */
   kvCacheGroups: KvCacheGroupReport[];
-  /** How many groups its events named in all. */
+  /** How many groups its events named, up to KV_CACHE_GROUPS_TRACKED. */
   kvCacheGroupCount: number;
+  /** Its events named more groups than are tracked (a hostile or garbled stream). */
+  kvCacheGroupsCapped: boolean;
 }
 
 /** A source's KV cache groups listed at most (vLLM's hybrid models have a few). */
 export const KV_CACHE_GROUPS_LISTED = 16;
+/** A source's KV cache groups counted at most: memory stays bounded whatever group_idx says. */
+export const KV_CACHE_GROUPS_TRACKED = 64;
 
 /** One point of the what-if table or curve. */
 export interface WhatIfPoint {

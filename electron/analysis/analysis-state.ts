@@ -70,8 +70,10 @@ export interface SourceState {
   reuse: { storesWithParent: number; reuseStores: number };
   /** Its re-stores over time, on the grid of the analysis' series (taken out when it goes). */
   series: RestoreBins;
-  /** The KV cache groups its events named, by group_idx (at most MAX_GROUP_IDX + 1 of them). */
+  /** The KV cache groups its events named, by group_idx (at most KV_CACHE_GROUPS_TRACKED). */
   groups: Map<number, GroupState>;
+  /** Its events named a group past those tracked. */
+  groupsCapped: boolean;
 }
 
 /** Zeroed input counts. */
@@ -145,5 +147,6 @@ export function newSource(
     reuse: { storesWithParent: 0, reuseStores: 0 },
     series: new RestoreBins(series),
     groups: new Map(),
+    groupsCapped: false,
   };
 }

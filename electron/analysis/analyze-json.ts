@@ -37,6 +37,7 @@ function perSource(s: SourceReport): Json {
     resets: s.resets,
     media: s.media,
     kv_cache_group_count: s.kvCacheGroupCount,
+    kv_cache_groups_capped: s.kvCacheGroupsCapped,
     kv_cache_groups: s.kvCacheGroups.map((g) => ({
       group: g.group,
       kind: g.kind,

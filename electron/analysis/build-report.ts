@@ -108,6 +108,7 @@ function sourceReport(s: SourceState): SourceReport {
       .slice(0, KV_CACHE_GROUPS_LISTED)
       .map(([group, g]) => ({ group, ...g })),
     kvCacheGroupCount: s.groups.size,
+    kvCacheGroupsCapped: s.groupsCapped,
   };
 }
 

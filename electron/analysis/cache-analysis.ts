@@ -4,7 +4,11 @@
 // capacity, lifetimes, the router's view and hot prefixes. Pure: no Electron, no I/O.
 
 import type { AnalysisReport, InputCounts } from '../../shared/analysis-report';
-import { DEFAULT_THRASH_WINDOW_S, THRASH_WINDOWS_S } from '../../shared/analysis-report';
+import {
+  DEFAULT_THRASH_WINDOW_S,
+  KV_CACHE_GROUPS_TRACKED,
+  THRASH_WINDOWS_S,
+} from '../../shared/analysis-report';
 import {
   storeIsChain,
   UNSPECIFIED_MEDIUM,
@@ -346,8 +350,13 @@ export class CacheAnalysis {
   /** Counts a store or removal in its KV cache group; whether it is of the group analysed. */
   private inGroup(src: SourceState, ev: BlockStoredEvent | BlockRemovedEvent): boolean {
     const n = ev.group_idx ?? 0;
+    const inGroup = this.group === null || n === this.group;
     let g = src.groups.get(n);
     if (g === undefined) {
+      if (src.groups.size >= KV_CACHE_GROUPS_TRACKED) {
+        src.groupsCapped = true;
+        return inGroup;
+      }
       g = { kind: null, slidingWindow: null, storedBlocks: 0, removedBlocks: 0 };
       src.groups.set(n, g);
     }
@@ -360,7 +369,7 @@ export class CacheAnalysis {
       if (ev.kv_cache_spec_sliding_window !== null)
         g.slidingWindow = ev.kv_cache_spec_sliding_window;
     }
-    return this.group === null || n === this.group;
+    return inGroup;
   }
 
   /** sids: the event's shared ids from `at` (the parent's, then its blocks'). */

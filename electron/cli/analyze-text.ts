@@ -1,6 +1,10 @@
 // The readable form of `kvscope analyze`: a few plain-text tables, numbers right-aligned.
 
-import type { AnalysisReport, WhatIfReport } from '../../shared/analysis-report';
+import {
+  KV_CACHE_GROUPS_TRACKED,
+  type AnalysisReport,
+  type WhatIfReport,
+} from '../../shared/analysis-report';
 import type { FileLinesNotApplied } from '../analysis/analyze-json';
 
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -52,14 +56,20 @@ function groupsText(r: AnalysisReport): string[] {
       r.group === null ? 'yes' : g.group === r.group ? 'yes' : 'no',
     ]),
   );
-  const unlisted = r.sources.filter((s) => s.kvCacheGroupCount > s.kvCacheGroups.length);
+  const unlisted = r.sources.filter(
+    (s) => s.kvCacheGroupCount > s.kvCacheGroups.length || s.kvCacheGroupsCapped,
+  );
   const out = [
     '',
     'KV cache groups (vLLM publishes each block once per group: a hybrid model has a group per attention kind)',
     table(['source', 'group', 'kind', 'stored', 'removed', 'analysed'], rows, 3),
   ];
-  for (const s of unlisted)
-    out.push(`  ${s.source}: ${int(s.kvCacheGroupCount - s.kvCacheGroups.length)} more groups`);
+  for (const s of unlisted) {
+    const more = int(s.kvCacheGroupCount - s.kvCacheGroups.length);
+    out.push(
+      `  ${s.source}: ${s.kvCacheGroupsCapped ? `${more} more groups, and more past the ${KV_CACHE_GROUPS_TRACKED} counted` : `${more} more groups`}`,
+    );
+  }
   if (r.group === null)
     out.push(
       '  The groups are counted together, by hash: a hash is one block however many groups hold it,',

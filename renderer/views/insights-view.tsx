@@ -49,7 +49,7 @@ function KvCacheGroupsNote({
       {multi
         .map(
           (s) =>
-            `${label(s.source)} publishes ${s.kvCacheGroupCount} KV cache groups (${s.kvCacheGroups.map(groupText).join(', ')})`,
+            `${label(s.source)} publishes ${s.kvCacheGroupsCapped ? 'more than ' : ''}${s.kvCacheGroupCount} KV cache groups (${s.kvCacheGroups.map(groupText).join(', ')}${s.kvCacheGroupCount > s.kvCacheGroups.length ? ', …' : ''})`,
         )
         .join('; ')}
       : a hybrid model, each block published once per group. These figures count by hash, the groups

@@ -94,15 +94,21 @@ describe('KV cache groups', () => {
     expect(r.totals).toMatchObject({ newStores: 2, announcedHits: 0, residentBlocks: 1 });
   });
 
-  it('names a kind only when it is a short word, and lists at most 16 groups of a source', () => {
-    const events = Array.from({ length: 20 }, (_, g) =>
+  it('names a kind only when it is a short word; lists 16 groups of a source and counts 64', () => {
+    const events = Array.from({ length: 70 }, (_, g) =>
       inGroup(stored([`h${g}`]), g, g === 0 ? 'x'.repeat(41) : 'full_attention'),
     );
-    const s = run([batch('e', 1, events)]).sources[0];
-    expect(s?.kvCacheGroupCount).toBe(20);
+    const a = new CacheAnalysis({ group: 69 });
+    a.apply(batch('e', 1, events));
+    const s = a.report().sources[0];
+    expect(s?.kvCacheGroupCount).toBe(64);
+    expect(s?.kvCacheGroupsCapped).toBe(true);
     expect(s?.kvCacheGroups).toHaveLength(16);
     expect(s?.kvCacheGroups[0]?.kind).toBeNull();
     expect(s?.kvCacheGroups[1]?.kind).toBe('full_attention');
+    // A group past those counted is still the one analysed when picked.
+    expect(a.report().totals.newStores).toBe(1);
+    expect(a.sources[0]?.groups.size).toBe(64);
   });
 
   it('refuses a group that is no group number', () => {
