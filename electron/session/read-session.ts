@@ -7,6 +7,8 @@ import {
   isHeader,
   parseRecord,
   readHeader,
+  SESSION_FORMAT,
+  SESSION_VERSION,
   type SessionHeader,
   type SessionRecord,
   type SessionSource,
@@ -150,6 +152,20 @@ export async function readSession(
     );
   };
   const outOfReach = new OutOfReachBatches(problems, (rec) => deliver({ k: 'undecoded', rec }, ''));
+  /**
+   * A first line that is no header and no session record (damaged: a flipped byte, a cut): the
+   * next line tells. A session's record there makes this a session whose header was lost, read on
+   * (its lines name their sources), so nothing after the damage is lost; else it is no session.
+   */
+  let damaged: { lineNo: number; why: string; error: NotASessionError } | null = null;
+  /** The next line after a damaged first one is a session's: go on with a header of nothing. */
+  const headerLost = (): SessionHeader => {
+    const d = damaged as { lineNo: number; why: string };
+    skip(
+      `line ${d.lineNo}: the session header is unreadable (${d.why}): the lines after it are read as the session's, without the header's sources and start time (skipped)`,
+    );
+    return readHeader({ format: SESSION_FORMAT, version: SESSION_VERSION }).header;
+  };
   const end = await readLines(
     input,
     (line, lineNo, last) => {
@@ -157,7 +173,12 @@ export async function readSession(
       try {
         v = JSON.parse(line);
       } catch {
-        if (header === null) throw new NotASessionError('first line is not a header (not JSON)');
+        if (header === null) {
+          const error = new NotASessionError('first line is not a header (not JSON)');
+          if (damaged !== null || last) throw damaged?.error ?? error;
+          damaged = { lineNo, why: 'not JSON', error };
+          return;
+        }
         skip(
           last
             ? `line ${lineNo}: cut off at the end of the file (skipped)`
@@ -165,9 +186,23 @@ export async function readSession(
         );
         return;
       }
-      if (header === null) {
-        if (!isHeader(v)) throw notAHeader(v);
-        const h = readHeader(v);
+      if (header === null && !isHeader(v)) {
+        if (damaged === null) {
+          const error = notAHeader(v);
+          // A session's own record first: its lines are out of order, said as before.
+          if (error.noCapture) throw error;
+          damaged = { lineNo, why: 'not a header', error };
+          return;
+        }
+        const rec =
+          typeof v === 'object' && v !== null && !Array.isArray(v)
+            ? parseRecord(v as Record<string, unknown>)
+            : NOT_AN_OBJECT;
+        if (typeof rec === 'string') throw damaged.error;
+        header = headerLost();
+      } else if (header === null) {
+        if (damaged !== null) skip(`line ${damaged.lineNo}: ${damaged.why} (skipped)`);
+        const h = readHeader(v as Record<string, unknown>);
         header = h.header;
         headerLines.add(line);
         for (const p of h.problems) problems.addAlways(p);
@@ -230,7 +265,8 @@ export async function readSession(
   if (header === null)
     throw end.lines === 0
       ? new NotASessionError('it is empty (no line to read)', true)
-      : new NotASessionError('first line is not a header');
+      : ((damaged as { error: NotASessionError } | null)?.error ??
+          new NotASessionError('first line is not a header'));
   const dup = duplicateProblem(counts.duplicates);
   if (dup) problems.addAlways(dup);
   for (const p of endProblems(end, counts.events)) problems.addAlways(p);

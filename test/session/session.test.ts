@@ -201,6 +201,27 @@ describe('session files', () => {
     await expect(loadIntoModel(buf, { kind: 'session' })).rejects.toThrow(NotASessionError);
   });
 
+  it("reads on past a damaged header line when the lines after it are a session's (nothing good lost)", async () => {
+    const events = [0, 1, 2].map((i) =>
+      encodeRecord({ k: 'event', rec: { ...stored('a', i, [`${i + 1}`]), seq: i } }),
+    );
+    const source = encodeRecord({ k: 'source', rec: { id: 'a', name: 'engine A', endpoint: '' } });
+    const header = JSON.stringify(makeHeader('test', new Date(0), []));
+    for (const first of [header.slice(0, 20), 'garbage', '[[[]]]', '{"hello": 1}']) {
+      const loaded = await loadIntoModel(gzipSync(`${[first, source, ...events].join('\n')}\n`));
+      expect(loaded.model.kpis()).toMatchObject({ storedBlocks: 3, residentBlocks: 3 });
+      expect(loaded.problems).toHaveLength(1);
+      expect(loaded.problems[0]).toMatch(/^line 1: the session header is unreadable/);
+    }
+    // A capture whose first line is damaged still reads as a capture; a lone bad line is refused.
+    await expect(loadIntoModel(Buffer.from('garbage\n'))).rejects.toThrow(
+      'no events could be read',
+    );
+    await expect(
+      loadIntoModel(Buffer.from(`garbage\nnot json either\n${source}\n`)),
+    ).rejects.toThrow('no events could be read');
+  });
+
   it('says a session whose header is not its first line is out of order (it read as a capture)', async () => {
     const header = JSON.stringify(makeHeader('test', new Date(0), []));
     const events = [0, 1, 2].map((i) =>
