@@ -145,10 +145,12 @@ export async function replayFile(
         { onProgress: opts.onProgress, onBytes: opts.onBytes },
       );
       grouper.flush();
-      // Event lines there were, and none of them usable (each a bad ts, a bad line): nothing to
-      // show. A file of a header alone (a recording just begun) opens, empty.
+      // Event lines there were, and none of them usable (each a bad ts, a bad line), or the read
+      // stopped before any (a gzip bomb): nothing to show. A file of a header alone (a recording
+      // just begun) opens, empty.
       const c = r.counts;
-      const unusable = c.eventErrors + c.skippedLines > 0 && r.problems.length > 0;
+      const unusable =
+        (c.eventErrors + c.skippedLines > 0 || r.stoppedEarly) && r.problems.length > 0;
       if (c.events === 0 && c.undecoded === 0 && unusable) {
         throw new Error(noEventsRead(c.eventErrors, c.skippedLines, r.problems));
       }

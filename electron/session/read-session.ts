@@ -52,6 +52,8 @@ export interface SessionReadResult {
   header: SessionHeader;
   problems: string[];
   counts: SessionCounts;
+  /** The read stopped before the end (a gzip bomb): what came after was never read. */
+  stoppedEarly: boolean;
 }
 
 /** Why a first line that is no header is no session; a session's record says so. */
@@ -270,5 +272,5 @@ export async function readSession(
   const dup = duplicateProblem(counts.duplicates);
   if (dup) problems.addAlways(dup);
   for (const p of endProblems(end, counts.events)) problems.addAlways(p);
-  return { header, problems: problems.result(), counts };
+  return { header, problems: problems.result(), counts, stoppedEarly: end.bombStoppedAt !== null };
 }

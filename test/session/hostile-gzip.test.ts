@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeRecord, makeHeader } from '../../electron/session/format';
 import { problemCount } from '../../shared/problem-list';
 import { MIN_BOMB_BYTES, readLines } from '../../electron/session/line-reader';
+import { loadIntoModel } from '../../electron/session/load';
 import { readSession } from '../../electron/session/read-session';
 import { importSeedCapture } from '../../electron/session/seed-capture';
 import { stored } from '../model/helpers';
@@ -185,6 +186,16 @@ describe('gzip bombs', () => {
       expect(end.work.scanned).toBeLessThan(2 * MIN_BOMB_BYTES);
     },
   );
+
+  it('refuses a session whose bomb comes before any event (nothing read), as a cut one is', async () => {
+    const file = Buffer.concat([gzipSync(sessionText(0)), bomb(64, 0x30)]);
+    await expect(loadIntoModel(file)).rejects.toThrow(
+      /^no events could be read; the first problem: stopped reading after \d+ MiB decompressed: .* read 0 events up to there$/,
+    );
+    // A header alone, with no bomb after it, still opens, empty.
+    const empty = await loadIntoModel(gzipSync(sessionText(0)));
+    expect(empty.model.kpis()).toMatchObject({ storedBlocks: 0 });
+  });
 
   it('reads a large, ordinarily compressible session whole (the limit is a ratio, not a size)', async () => {
     const text = sessionText(250_000);
