@@ -88,6 +88,13 @@ export interface SourceReport extends StoreFigures, SourceCrossFigures {
   kvCacheGroupsCapped: boolean;
 }
 
+/**
+ * Sources analysed at once: each holds a bit in every tracked hash's holder set and a row of the
+ * pair matrix, so a file naming thousands (a hostile one) would grow both past any budget. A
+ * fleet's ranks are far fewer (serve, capture and sim take 256 per engine).
+ */
+export const MAX_ANALYSED_SOURCES = 512;
+
 /** A source's KV cache groups listed at most (vLLM's hybrid models have a few). */
 export const KV_CACHE_GROUPS_LISTED = 16;
 /** A source's KV cache groups counted at most: memory stays bounded whatever group_idx says. */
@@ -213,6 +220,8 @@ export interface AnalysisReport {
   thrashWindowS: number;
   /** The one KV cache group analysed (the others' events skipped), null for every group. */
   group: number | null;
+  /** Batches of sources past the MAX_ANALYSED_SOURCES analysed at once: not analysed. */
+  batchesPastSourceLimit: number;
   /** True when any figure is a sampled estimate (a ghost list past its bound, lifetimes sketched, hot prefixes pruned). */
   estimate: boolean;
   totals: StoreFigures;

@@ -89,6 +89,9 @@ export function toAnalyzeJson(
     thrash_restores: t.thrashRestores,
     thrash_window_s: r.thrashWindowS,
     kv_cache_group: r.group,
+    ...(r.batchesPastSourceLimit > 0
+      ? { batches_past_source_limit: r.batchesPastSourceLimit }
+      : {}),
     estimate: r.estimate,
     lifetime,
     what_if: r.whatIf.map((w) => ({

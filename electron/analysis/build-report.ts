@@ -66,6 +66,7 @@ export function buildReport(a: CacheAnalysis): AnalysisReport {
   return {
     thrashWindowS: a.thrashWindowS,
     group: a.group,
+    batchesPastSourceLimit: a.batchesPastSourceLimit,
     estimate,
     totals,
     sources,

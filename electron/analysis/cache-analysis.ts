@@ -7,6 +7,7 @@ import type { AnalysisReport, InputCounts } from '../../shared/analysis-report';
 import {
   DEFAULT_THRASH_WINDOW_S,
   KV_CACHE_GROUPS_TRACKED,
+  MAX_ANALYSED_SOURCES,
   THRASH_WINDOWS_S,
 } from '../../shared/analysis-report';
 import {
@@ -67,6 +68,8 @@ export class CacheAnalysis {
   readonly thrashWindowS: number;
   /** The one KV cache group analysed, null for every group. */
   readonly group: number | null;
+  /** Batches of sources past the MAX_ANALYSED_SOURCES analysed at once, left out. */
+  batchesPastSourceLimit = 0;
   /** Sources in order of first appearance. */
   readonly sources: SourceState[] = [];
   /** Media in the order their first lifetime came (the report's order). */
@@ -130,6 +133,11 @@ export class CacheAnalysis {
    * analysis' hash id table already (ModelAndAnalysis), sparing it its own look-ups.
    */
   apply(r: IngestRecord, ids?: BatchIds): void {
+    const source = r.k === 'batch' ? r.meta.source : r.rec.source;
+    if (!this.bySource.has(source) && this.bySource.size >= MAX_ANALYSED_SOURCES) {
+      if (r.k === 'batch') this.batchesPastSourceLimit += 1;
+      return;
+    }
     switch (r.k) {
       case 'batch': {
         if (ids !== undefined) return this.applyBatch(r.meta, r.events, ids);

@@ -2,6 +2,7 @@
 
 import {
   KV_CACHE_GROUPS_TRACKED,
+  MAX_ANALYSED_SOURCES,
   type AnalysisReport,
   type WhatIfReport,
 } from '../../shared/analysis-report';
@@ -103,6 +104,10 @@ export function analyzeText(
   if (r.group !== null)
     out.push(
       `KV cache group ${r.group} alone (--group): the other groups' stores and removals are left out of every figure`,
+    );
+  if (r.batchesPastSourceLimit > 0)
+    out.push(
+      `More than ${int(MAX_ANALYSED_SOURCES)} sources at once: ${count(r.batchesPastSourceLimit, 'batch', 'batches')} of the sources past them are left out of every figure`,
     );
   if (r.estimate) out.push('Some figures are sampled estimates (marked below).');
   out.push('', 'Totals');

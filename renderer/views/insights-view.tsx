@@ -1,5 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { AnalysisReport, KvCacheGroupReport } from '../../shared/analysis-report';
+import {
+  MAX_ANALYSED_SOURCES,
+  type AnalysisReport,
+  type KvCacheGroupReport,
+} from '../../shared/analysis-report';
 import { bridge, errorText } from '../bridge/bridge';
 import { insightsVerdict, restoresSettled } from '../lib/insights-verdict';
 import { formatInt, formatPercent } from '../lib/format';
@@ -115,6 +119,13 @@ export function InsightsView({ onOpenChain }: Props) {
           <p className="muted small">Some figures are sampled estimates (a bounded memory).</p>
         )}
         <KvCacheGroupsNote report={report} label={label} />
+        {report.batchesPastSourceLimit > 0 && (
+          <p className="small" data-testid="sources-past-limit">
+            More than {formatInt(MAX_ANALYSED_SOURCES)} sources at once:{' '}
+            {formatInt(report.batchesPastSourceLimit)} batches of the sources past them are left out
+            of these figures.
+          </p>
+        )}
         {error && <p className="error">Could not refresh: {error}</p>}
       </section>
       <InsightFigures report={report} thrashWindowS={thrashWindowS} />
