@@ -221,8 +221,9 @@ export class KvScopeService {
   // Queries on the view shown
 
   series(query: SeriesQuery): Series {
-    // Up to the last complete second of event time now, so a silent stream falls to zero.
-    return this.view.model.series(query, this.viewNowTs());
+    // Live, up to the last complete second of event time now, so a silent stream falls to zero; a
+    // file, every second it holds.
+    return this.view.model.series(query, this.liveNowTs());
   }
 
   chains(query: ChainQuery): ChainPage {
@@ -266,17 +267,23 @@ export class KvScopeService {
 
   /** The rates CSV of the view shown, live sources by the names the user gave them. */
   ratesCsv(): string {
-    // Up to the last complete second, as the charts (series above).
-    return ratesCsv(this.view.model, this.sourceNames(), undefined, this.viewNowTs());
+    // The seconds the charts draw (series above).
+    return ratesCsv(this.view.model, this.sourceNames(), undefined, this.liveNowTs());
   }
 
   /**
-   * Event time now for the view's charts, rates and CSV: live, the clock's; a file, the end of its
-   * last second, which is not a whole one (its recording stopped in it).
+   * Event time now for the view's rates (Stored / s): live, the clock's; a file, the end of its
+   * last second, which is not a whole one (its recording stopped in it), so it is not rated. Its
+   * charts and CSV still draw that second: it holds the file's last events and resident level.
    */
   private viewNowTs(): number | undefined {
     if (this.view.isLive) return this.live.eventTimeNow();
     return this.view.model.endTs() ?? undefined;
+  }
+
+  /** Where the view's charts and CSV end: live, before the second still filling; a file, at its end. */
+  private liveNowTs(): number | undefined {
+    return this.view.isLive ? this.live.eventTimeNow() : undefined;
   }
 
   /** Writes the view's events that match `filter` to `target`, as CSV or JSON. */
