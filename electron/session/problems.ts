@@ -79,7 +79,7 @@ export function endProblems(end: LineReadEnd, events: number): string[] {
 /** The problem line for the duplicates found, if any. */
 export function duplicateProblem(duplicates: number): string | null {
   if (duplicates === 0) return null;
-  return `${duplicates.toLocaleString('en-US')} event${duplicates === 1 ? '' : 's'} of batches already read (a seq read before, or a batch older than its source's first: a copy, or lines out of order): counted as duplicates, applied once`;
+  return `${duplicates.toLocaleString('en-US')} event${duplicates === 1 ? '' : 's'} of batches already read (a seq read before, or a batch older than its source's first): skipped, counted as duplicates (a copy's batch counts once, where it was first read; a batch whose lines came out of order is not applied)`;
 }
 
 /** The problem line for how the compressed stream ended, if it ended badly. */

@@ -154,7 +154,7 @@ describe('duplicate seqs in files', () => {
     expect(r.counts.duplicates).toBe(3);
     expect(r.counts.events).toBe(4);
     expect(r.problems).toEqual([
-      "3 events of batches already read (a seq read before, or a batch older than its source's first: a copy, or lines out of order): counted as duplicates, applied once",
+      "3 events of batches already read (a seq read before, or a batch older than its source's first): skipped, counted as duplicates (a copy's batch counts once, where it was first read; a batch whose lines came out of order is not applied)",
     ]);
     const loaded = await loadIntoModel(Buffer.from(lines.join('\n')));
     expect(loaded.model.kpis().storedBlocks).toBe(4);
@@ -258,7 +258,7 @@ describe('duplicate seqs in files', () => {
     expect(hashesOf(r.events)).toEqual(['10', '20', '30', '40']);
     expect(r.duplicates).toBe(1);
     expect(r.problems).toContain(
-      "1 event of batches already read (a seq read before, or a batch older than its source's first: a copy, or lines out of order): counted as duplicates, applied once",
+      "1 event of batches already read (a seq read before, or a batch older than its source's first): skipped, counted as duplicates (a copy's batch counts once, where it was first read; a batch whose lines came out of order is not applied)",
     );
     // A restarted engine (seq back to 0, its batch after the last one) is a reset, not a duplicate.
     const restarted = await capture([
