@@ -2,6 +2,7 @@
 
 import { Readable } from 'node:stream';
 import type { EventRecord } from '../../shared/events';
+import { MAX_ANALYSED_SOURCES } from '../../shared/analysis-report';
 import { missingCase, type IngestRecord } from '../../shared/records';
 import type { FileLinesNotApplied } from '../analysis/analyze-json';
 import type { CacheAnalysis, CacheAnalysisOptions } from '../analysis/cache-analysis';
@@ -90,6 +91,45 @@ export class BatchGrouper {
   }
 }
 
+/**
+ * The sources of a file read at once: as many as the analysis takes (MAX_ANALYSED_SOURCES). A file
+ * naming thousands (a hostile one) grew every per-source structure of the model past any budget
+ * (20,000 sources: 780 MB, and charts that never loaded); the records of further sources are
+ * dropped and their events counted. A source the file marks removed makes room.
+ */
+class SourceLimit {
+  private readonly present = new Set<string>();
+  /** Events of the sources past the limit, not read. */
+  droppedEvents = 0;
+
+  /** Whether r is read: a source line always (it names, it holds nothing), others by source. */
+  takes(r: SessionRecord): boolean {
+    if (r.k === 'source') return true;
+    const source = r.rec.source;
+    if (this.present.has(source)) return true;
+    if (this.present.size < MAX_ANALYSED_SOURCES) {
+      this.present.add(source);
+      return true;
+    }
+    if (r.k === 'event') this.droppedEvents += 1;
+    return false;
+  }
+
+  removed(id: string): void {
+    this.present.delete(id);
+  }
+
+  /** The problem line, first of the file's, when records were dropped. */
+  withProblem(problems: string[]): string[] {
+    if (this.droppedEvents === 0) return problems;
+    const n = this.droppedEvents.toLocaleString('en-US');
+    return [
+      `more than ${MAX_ANALYSED_SOURCES} sources at once: ${n} event${this.droppedEvents === 1 ? '' : 's'} of the sources past them not read`,
+      ...problems,
+    ];
+  }
+}
+
 /** What replayFile read, and the lines its reader did not apply. */
 export interface ReplayResult extends FileLinesNotApplied {
   kind: 'session' | 'capture';
@@ -132,13 +172,19 @@ export async function replayFile(
       : null;
   if (kind !== 'capture') {
     // A session that turns out not to be one delivers nothing before NotASessionError.
-    const grouper = new BatchGrouper(onRecord, opts.onSourceRemoved);
+    const limit = new SourceLimit();
+    const grouper = new BatchGrouper(onRecord, (id) => {
+      limit.removed(id);
+      opts.onSourceRemoved?.(id);
+    });
     try {
       const onEventLine = opts.onEventLine;
       const r = await readSession(
         rewind?.first() ?? input,
         (rec, line) => {
           rewind?.release();
+          // Dropped before its line is handed on: a model pairs lines with its events.
+          if (!limit.takes(rec)) return;
           if (onEventLine && rec.k === 'event') onEventLine(line);
           grouper.push(rec);
         },
@@ -157,7 +203,7 @@ export async function replayFile(
       return {
         kind: 'session',
         header: r.header,
-        problems: r.problems,
+        problems: limit.withProblem(r.problems),
         events: c.events,
         skippedLines: c.skippedLines,
         duplicateLines: c.duplicates,
@@ -167,10 +213,17 @@ export async function replayFile(
     }
   }
   const grouper = new BatchGrouper(onRecord);
-  const r = await importSeedCapture(rewind?.again() ?? input, (rec) => grouper.push(rec), {
-    source: opts.captureSource,
-    onProgress: opts.onProgress,
-  });
+  const limit = new SourceLimit();
+  const r = await importSeedCapture(
+    rewind?.again() ?? input,
+    (rec) => {
+      if (limit.takes(rec)) grouper.push(rec);
+    },
+    {
+      source: opts.captureSource,
+      onProgress: opts.onProgress,
+    },
+  );
   grouper.flush();
   if (r.events === 0 && r.undecoded === 0) {
     // Lines read as a capture's events, every one an event error (a bad ts, say): a capture
@@ -183,7 +236,7 @@ export async function replayFile(
   return {
     kind: 'capture',
     header: null,
-    problems: r.problems,
+    problems: limit.withProblem(r.problems),
     events: r.events,
     skippedLines: r.skippedLines,
     duplicateLines: r.duplicates,
