@@ -204,7 +204,7 @@ export async function replayFile(
         kind: 'session',
         header: r.header,
         problems: limit.withProblem(r.problems),
-        events: c.events,
+        events: c.events - limit.droppedEvents,
         skippedLines: c.skippedLines,
         duplicateLines: c.duplicates,
       };
@@ -237,7 +237,7 @@ export async function replayFile(
     kind: 'capture',
     header: null,
     problems: limit.withProblem(r.problems),
-    events: r.events,
+    events: r.events - limit.droppedEvents,
     skippedLines: r.skippedLines,
     duplicateLines: r.duplicates,
   };

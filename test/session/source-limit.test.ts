@@ -33,6 +33,7 @@ describe('a file of more sources at once than are read', () => {
       `more than ${MAX_ANALYSED_SOURCES} sources at once: ${EXTRA} events of the sources past them not read`,
     );
     expect(r.model.kpis().storedBlocks).toBe(MAX_ANALYSED_SOURCES);
+    expect(r.events).toBe(MAX_ANALYSED_SOURCES);
     expect(r.analysis.sources).toHaveLength(MAX_ANALYSED_SOURCES);
     // Each event read is shown with its own hash: no line of a dropped event took its place.
     const page = r.model.events({ offset: 0, limit: 5 });
