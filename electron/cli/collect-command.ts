@@ -10,13 +10,15 @@ import { Collector } from '../metrics/collector';
 import { DEFAULT_METRICS_PORT } from '../metrics/metrics-http';
 import { defaultDataDir, ensureWritableDataDir } from '../service/data-dir';
 import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
-import { parseToken, portOption } from './option-values';
+import { MAX_GROUP_IDX } from '../../shared/event-bounds';
+import { parseToken, portOption, wholeNumberOption } from './option-values';
 
 interface CollectFlags extends EndpointFlags {
   metricsPort: number;
   metricsHost: string;
   record: boolean;
   analysis: boolean;
+  group?: number;
   dataDir: string;
   token?: string;
 }
@@ -41,6 +43,11 @@ export function registerCollect(program: Command): void {
       '--no-analysis',
       'skip the cache analysis (re-stores, thrash, hits, lifetimes): less CPU and memory',
     )
+    .option(
+      '--group <n>',
+      "analyse one KV cache group alone (vLLM's group_idx; a hybrid model publishes each block once per group): the analysis' figures and the resident gauge are that group's",
+      wholeNumberOption('--group', 0, MAX_GROUP_IDX),
+    )
     .option('--data-dir <dir>', 'where --record writes', defaultDataDir())
     .addOption(
       new Option(
@@ -58,6 +65,10 @@ async function runCollect(flags: CollectFlags): Promise<void> {
     );
   }
   if (flags.demo) throw new Error('collect has no demo: run `kvscope sim` and --endpoint it');
+  if (flags.group !== undefined && !flags.analysis)
+    throw new Error(
+      '--group picks the group the cache analysis takes: it cannot go with --no-analysis',
+    );
   const profiles: Profile[] = endpointsFromFlags(flags).map((p, i) => ({
     ...p,
     id: `cli-${i + 1}`,
@@ -69,6 +80,7 @@ async function runCollect(flags: CollectFlags): Promise<void> {
     metricsHost: flags.metricsHost,
     metricsPort: flags.metricsPort,
     analysis: flags.analysis,
+    ...(flags.group === undefined ? {} : { group: flags.group }),
     ...(flags.token === undefined ? {} : { token: flags.token }),
   });
   const { url, token } = collector.server;

@@ -25,6 +25,8 @@ export interface CollectorOptions {
   engineTimeoutMs?: number;
   /** Run the cache analysis too (re-stores, thrash, hits, duplicates, lifetimes); default true. */
   analysis?: boolean;
+  /** Analyse this KV cache group alone (a hybrid model's; see CacheAnalysisOptions.group). */
+  group?: number;
 }
 
 /** A running headless collector. */
@@ -52,7 +54,10 @@ export class Collector {
       }
     });
     const sources: KvSource[] = [];
-    const analysis = opts.analysis === false ? null : new CacheAnalysis();
+    const analysis =
+      opts.analysis === false
+        ? null
+        : new CacheAnalysis(opts.group === undefined ? {} : { group: opts.group });
     const hub: MetricsHub = new MetricsHub({
       statuses: () => sources.map((s) => s.status()),
       processMetrics: true,
