@@ -434,6 +434,11 @@ export interface EngineReconciliation {
   engineUsedBlocks: number | null;
   /** Blocks of the GPU tier resident by the events (medium GPU, or none named). */
   eventResidentBlocks: number;
+  /**
+   * KV cache groups the source's events named (a hybrid model has several): the engine holds a
+   * block once per group, the events count its hash once.
+   */
+  kvCacheGroups: number;
   /** The engine's prefix-cache hit rate (hits / queries, in tokens) since it started. */
   hitRate: number | null;
   /** The same over the last windowSec seconds of reads; null without two reads or queries there. */

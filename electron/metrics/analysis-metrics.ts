@@ -59,8 +59,15 @@ const GPU_TIERS = [GPU_MEDIUM, UNSPECIFIED_MEDIUM];
 /** What the events say of a source's GPU tier, for the reconciliation with its engine's metrics. */
 export function eventSide(analysis: CacheAnalysis, source: string): EventSide {
   const s = analysis.sources.find((x) => x.name === source);
-  const out: EventSide = { residentGpuBlocks: 0, announcedHits: 0, newStores: 0, capacity: null };
+  const out: EventSide = {
+    residentGpuBlocks: 0,
+    kvCacheGroups: 0,
+    announcedHits: 0,
+    newStores: 0,
+    capacity: null,
+  };
   if (!s) return out;
+  out.kvCacheGroups = s.groups.size;
   for (const medium of GPU_TIERS) {
     const m = s.media.get(medium);
     if (!m) continue;

@@ -11,6 +11,8 @@ import type { EngineSourceReading } from './metrics-hub';
 export interface EventSide {
   /** Resident blocks of its GPU tier (medium GPU, or no medium named). */
   residentGpuBlocks: number;
+  /** KV cache groups its events named. */
+  kvCacheGroups: number;
   announcedHits: number;
   newStores: number;
   /** The capacity the what-if analysis uses for the GPU tier, and where it comes from. */
@@ -42,6 +44,7 @@ export function reconcile(
       usage,
       engineUsedBlocks: usage === null || gpuBlocks === null ? null : Math.round(usage * gpuBlocks),
       eventResidentBlocks: e.residentGpuBlocks,
+      kvCacheGroups: e.kvCacheGroups,
       hitRate:
         queries !== null && hits !== null && queries > 0 ? Math.min(1, hits / queries) : null,
       windowHitRate: history.windowHitRate(r.id),

@@ -37,9 +37,14 @@ export function residencyVerdict(r: EngineReconciliation): { kind: ResidencyKind
     };
   }
   if (diff < -slack) {
+    // A hybrid model's engine holds a block once per KV cache group; the events, its hash once.
+    const why =
+      r.kvCacheGroups > 1
+        ? `its ${r.kvCacheGroups} KV cache groups (a hybrid model) each hold a block the events count once, by its hash; or KV Scope joined after the engine started`
+        : 'KV Scope joined after the engine started (what was stored before is unseen) or stored events were lost';
     return {
       kind: 'events-short',
-      text: `The engine holds ${formatInt(-diff)} blocks more than the events show: KV Scope joined after the engine started (what was stored before is unseen) or stored events were lost.`,
+      text: `The engine holds ${formatInt(-diff)} blocks more than the events show: ${why}.`,
     };
   }
   if (diff > slack) {

@@ -14,6 +14,7 @@ const base: EngineReconciliation = {
   usage: 0.5,
   engineUsedBlocks: 5000,
   eventResidentBlocks: 5000,
+  kvCacheGroups: 1,
   hitRate: 0.4,
   windowHitRate: 0.5,
   windowSec: 60,
@@ -38,6 +39,14 @@ describe('the residency verdict', () => {
     expect(v.kind).toBe('events-short');
     expect(v.text).toContain('1,000 blocks more than the events show');
     expect(v.text).toMatch(/joined after the engine started/);
+  });
+
+  it("says a hybrid model's engine holds a block once per KV cache group, the events its hash once", () => {
+    const v = residencyVerdict({ ...base, eventResidentBlocks: 2500, kvCacheGroups: 2 });
+    expect(v.kind).toBe('events-short');
+    expect(v.text).toMatch(
+      /2,500 blocks more than the events show: its 2 KV cache groups \(a hybrid model\) each hold a block the events count once, by its hash/,
+    );
   });
 
   it('says more cached by the events than in use is normal, and past the GPU is lost removals', () => {
