@@ -24,9 +24,9 @@ function sourceColumns(ids: readonly string[], names: ReadonlyMap<string, string
 
 /**
  * CSV text of the model's series for q (default: whole session, up to 48 h of 1 s points);
- * `names` maps source ids to the names the user gave them (unknown ids stay ids). nowTs: the event
- * time now (a file: its endTs), so the rows end at the last complete second, as the charts do (the
- * second still filling would read as a full one at a fraction of its rate).
+ * `names` maps source ids to the names the user gave them (unknown ids stay ids). nowTs, live:
+ * the event time now, so the rows end at the last complete second, as the charts do (the second
+ * still filling would read as a full one at a fraction of its rate); a file gives none.
  */
 export function ratesCsv(
   model: CacheModel,

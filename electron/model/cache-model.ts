@@ -355,9 +355,9 @@ export class CacheModel {
   }
 
   /**
-   * The end of the last second charted, null before the first event. A file's charts and rates
-   * are read as live ones would be at that moment: its last second is where its recording
-   * stopped, not a whole one, as the second still filling is not live.
+   * The end of the last second charted, null before the first event. A file's rates are read as
+   * live ones would be at that moment: its last second is where its recording stopped, not a
+   * whole one, as the second still filling is not live (its charts still draw it).
    */
   endTs(): number | null {
     const span = this.bins.span();

@@ -56,12 +56,16 @@ export interface SessionReadResult {
   stoppedEarly: boolean;
 }
 
+/** A line's value read as a session record, or why it is none. */
+function recordOf(v: unknown): ReturnType<typeof parseRecord> | typeof NOT_AN_OBJECT {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+    ? parseRecord(v as Record<string, unknown>)
+    : NOT_AN_OBJECT;
+}
+
 /** Why a first line that is no header is no session; a session's record says so. */
 function notAHeader(v: unknown): NotASessionError {
-  const record =
-    typeof v === 'object' && v !== null && !Array.isArray(v)
-      ? parseRecord(v as Record<string, unknown>)
-      : NOT_AN_OBJECT;
+  const record = recordOf(v);
   if (typeof record === 'string') return new NotASessionError('first line is not a header');
   const kind = 'outOfReach' in record ? 'event' : record.r.k;
   return new NotASessionError(
@@ -196,11 +200,7 @@ export async function readSession(
           damaged = { lineNo, why: 'not a header', error };
           return;
         }
-        const rec =
-          typeof v === 'object' && v !== null && !Array.isArray(v)
-            ? parseRecord(v as Record<string, unknown>)
-            : NOT_AN_OBJECT;
-        if (typeof rec === 'string') throw damaged.error;
+        if (typeof recordOf(v) === 'string') throw damaged.error;
         header = headerLost();
       } else if (header === null) {
         if (damaged !== null) skip(`line ${damaged.lineNo}: ${damaged.why} (skipped)`);
@@ -210,10 +210,7 @@ export async function readSession(
         for (const p of h.problems) problems.addAlways(p);
         return;
       }
-      const parsed =
-        typeof v === 'object' && v !== null && !Array.isArray(v)
-          ? parseRecord(v as Record<string, unknown>)
-          : NOT_AN_OBJECT;
+      const parsed = recordOf(v);
       if (typeof parsed === 'string') {
         if (isHeader(v)) {
           joined(v, line, lineNo);
