@@ -60,6 +60,9 @@ export interface CacheAnalysisOptions {
   group?: number;
 }
 
+/** The analysis' options a service or an open passes on: the group alone, where one is asked. */
+export type AnalysisGroupOption = Pick<CacheAnalysisOptions, 'group'>;
+
 /** A kv_cache_spec_kind as the report may show it: a short word (vLLM's are), else unnamed. */
 const SPEC_KIND = /^[\w.-]{1,40}$/;
 

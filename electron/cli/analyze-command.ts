@@ -18,8 +18,7 @@ import type { SessionInput } from '../session/line-reader';
 import { namedReport, sourceLabels } from './analyze-names';
 import { terminalProgress } from './analyze-progress';
 import { analyzeText } from './analyze-text';
-import { wholeNumber, wholeNumberOption } from './option-values';
-import { MAX_GROUP_IDX } from '../../shared/event-bounds';
+import { kvCacheGroupOption, wholeNumber } from './option-values';
 
 interface AnalyzeFlags {
   json?: boolean;
@@ -78,11 +77,7 @@ export function registerAnalyze(program: Command): void {
       parseCapacity,
       [],
     )
-    .option(
-      '--group <n>',
-      "analyse one KV cache group alone (vLLM's group_idx; a hybrid model publishes each block once per group)",
-      wholeNumberOption('--group', 0, MAX_GROUP_IDX),
-    )
+    .addOption(kvCacheGroupOption())
     .option(
       '--cache-dir <dir>',
       'keep the analysis of a file here, so that the same file is analyzed again without replaying it (default: open-cache in the data folder)',

@@ -10,8 +10,7 @@ import { Collector } from '../metrics/collector';
 import { DEFAULT_METRICS_PORT } from '../metrics/metrics-http';
 import { defaultDataDir, ensureWritableDataDir } from '../service/data-dir';
 import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
-import { MAX_GROUP_IDX } from '../../shared/event-bounds';
-import { parseToken, portOption, wholeNumberOption } from './option-values';
+import { kvCacheGroupOption, parseToken, portOption } from './option-values';
 
 interface CollectFlags extends EndpointFlags {
   metricsPort: number;
@@ -43,10 +42,8 @@ export function registerCollect(program: Command): void {
       '--no-analysis',
       'skip the cache analysis (re-stores, thrash, hits, lifetimes): less CPU and memory',
     )
-    .option(
-      '--group <n>',
-      "analyse one KV cache group alone (vLLM's group_idx; a hybrid model publishes each block once per group): the analysis' figures and the resident gauge are that group's",
-      wholeNumberOption('--group', 0, MAX_GROUP_IDX),
+    .addOption(
+      kvCacheGroupOption(": the analysis' figures and the resident gauge are that group's"),
     )
     .option('--data-dir <dir>', 'where --record writes', defaultDataDir())
     .addOption(

@@ -8,8 +8,8 @@ import type { Command } from 'commander';
 import { defaultDataDir } from '../service/data-dir';
 import { LAUNCH_ENV, encodeLaunchOptions } from './launch-options';
 import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
-import { portOption } from './option-values';
-import { runServe } from './serve-command';
+import { kvCacheGroupOption, portOption } from './option-values';
+import { runServe, SCREEN_GROUP_EFFECT } from './serve-command';
 
 /** Electron failing within this long after launch is taken as "cannot start here". */
 const EARLY_EXIT_MS = 8000;
@@ -17,6 +17,7 @@ const EARLY_EXIT_MS = 8000;
 interface DesktopFlags extends EndpointFlags {
   browser: boolean;
   port: number;
+  group?: number;
 }
 
 /** Registers `kvscope desktop`. */
@@ -27,7 +28,8 @@ export function registerDesktop(program: Command): void {
       'launch the desktop app (falls back to the browser mode where Electron cannot start)',
     )
     .option('--browser', 'skip Electron and serve the browser mode', false)
-    .option('--port <port>', 'port for the browser-mode fallback', portOption('--port'), 8080);
+    .option('--port <port>', 'port for the browser-mode fallback', portOption('--port'), 8080)
+    .addOption(kvCacheGroupOption(SCREEN_GROUP_EFFECT));
   addEndpointOptions(command).action((flags: DesktopFlags) => runDesktop(flags));
 }
 
@@ -88,6 +90,7 @@ async function launchElectron(flags: DesktopFlags): Promise<string | null> {
         endpoints: endpointsFromFlags(flags),
         demo: flags.demo,
         demoPort: flags.demoPort,
+        ...(flags.group === undefined ? {} : { group: flags.group }),
       }),
     },
   });

@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import type { ProfileInput } from '../../shared/api-types';
+import { MAX_GROUP_IDX } from '../../shared/event-bounds';
 import { profileInputSchema } from '../../shared/profile-rules';
 
 export const LAUNCH_ENV = 'KVSCOPE_LAUNCH';
@@ -12,12 +13,15 @@ export interface LaunchOptions {
   demo: boolean;
   /** The demo's first port; 0 picks free ones. */
   demoPort?: number;
+  /** The one KV cache group the analysis takes (--group). */
+  group?: number;
 }
 
 const launchSchema = z.object({
   endpoints: z.array(profileInputSchema),
   demo: z.boolean(),
   demoPort: z.number().int().min(0).max(65535).optional(),
+  group: z.number().int().min(0).max(MAX_GROUP_IDX).optional(),
 });
 
 /** Encodes launch options for the child's environment. */

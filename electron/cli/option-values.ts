@@ -1,5 +1,8 @@
 // Option values shared by the commands, checked once.
 
+import { Option } from 'commander';
+import { MAX_GROUP_IDX } from '../../shared/event-bounds';
+
 /** A --token value: long enough not to be guessed. */
 export function parseToken(value: string): string {
   if (!/^[\w-]{16,}$/.test(value))
@@ -41,4 +44,15 @@ export function portOption(flag: string): (value: string) => number {
     if (port === null) throw new Error(`${flag} ${value}: not a port (0 to 65535)`);
     return port;
   };
+}
+
+/**
+ * --group: one KV cache group of a hybrid model analysed alone (CacheAnalysisOptions.group).
+ * `effect`: what the group changes in this command's output.
+ */
+export function kvCacheGroupOption(effect = ''): Option {
+  return new Option(
+    '--group <n>',
+    `analyse one KV cache group alone (vLLM's group_idx; a hybrid model publishes each block once per group)${effect}`,
+  ).argParser(wholeNumberOption('--group', 0, MAX_GROUP_IDX));
 }

@@ -15,7 +15,7 @@ import { DEMO_PROFILE_ID } from '../service/connections';
 import type { ServiceLink } from '../host/service-link';
 import { addEndpointOptions, endpointsFromFlags, type EndpointFlags } from './endpoint-options';
 import { withStartupProgress } from './startup-file-progress';
-import { parseToken, portOption } from './option-values';
+import { kvCacheGroupOption, parseToken, portOption } from './option-values';
 
 export interface ServeFlags extends EndpointFlags {
   port: number;
@@ -24,7 +24,12 @@ export interface ServeFlags extends EndpointFlags {
   import?: string;
   dataDir: string;
   token?: string;
+  group?: number;
 }
+
+/** What --group changes in the screens (serve and desktop). */
+export const SCREEN_GROUP_EFFECT =
+  ": the Insights' figures (and those of /metrics' analysis) are that group's; the Overview counts every group";
 
 /** `kvscope serve`: the renderer and the service over HTTP + WebSocket, for a browser. */
 export function registerServe(program: Command): void {
@@ -52,7 +57,8 @@ export function registerServe(program: Command): void {
         '--token <token>',
         'the token every request needs when --host is not loopback (default: a new random one)',
       ).argParser(parseToken),
-    );
+    )
+    .addOption(kvCacheGroupOption(SCREEN_GROUP_EFFECT));
   addEndpointOptions(command).action((flags: ServeFlags) => runServe(flags));
 }
 
@@ -79,6 +85,7 @@ export async function runServe(flags: ServeFlags, portAdvice = SERVE_PORT_ADVICE
     demo: flags.demo ? true : flags.open || flags.import ? false : 'auto',
     demoPort: flags.demoPort,
     transport: 'websocket',
+    ...(flags.group === undefined ? {} : { group: flags.group }),
   });
   const service = worker.link;
   let host: HttpHost;

@@ -33,6 +33,7 @@ async function start(): Promise<void> {
     endpoints: launch.endpoints,
     demo: launch.demo ? true : 'auto',
     demoPort: launch.demoPort,
+    ...(launch.group === undefined ? {} : { group: launch.group }),
     transport: 'ipc',
   });
   const link = service.link;

@@ -4,7 +4,7 @@
 import { APP_VERSION } from '../app-version';
 import type { RecordingStatus } from '../../shared/api-types';
 import type { IngestSink } from '../../shared/records';
-import type { CacheAnalysis } from '../analysis/cache-analysis';
+import type { AnalysisGroupOption, CacheAnalysis } from '../analysis/cache-analysis';
 import type { CacheModel } from '../model/cache-model';
 import { EventLines, readEventLine } from '../session/event-line';
 import type { SessionSource } from '../session/format';
@@ -14,10 +14,10 @@ import { Recording } from '../session/recording';
 /** The always-on recording and the model of the live view. */
 export class LiveSession {
   /** The model and the analysis over one hash id table (a block is looked up once for both). */
-  private readonly both = new ModelAndAnalysis({ readEventLine });
-  readonly model: CacheModel = this.both.model;
+  private readonly both: ModelAndAnalysis;
+  readonly model: CacheModel;
   /** The Insights' figures, fed the same records as the model. */
-  readonly analysis: CacheAnalysis = this.both.analysis;
+  readonly analysis: CacheAnalysis;
   readonly sink: IngestSink;
   /** True once something arrived that the user has not saved. */
   unsaved = false;
@@ -26,7 +26,13 @@ export class LiveSession {
   private latestTs: number | null = null;
   private readonly listeners = new Set<() => void>();
 
-  private constructor(private readonly recording: Recording) {
+  private constructor(
+    private readonly recording: Recording,
+    analysisOptions: AnalysisGroupOption,
+  ) {
+    this.both = new ModelAndAnalysis({ readEventLine }, analysisOptions);
+    this.model = this.both.model;
+    this.analysis = this.both.analysis;
     // Recording first: what reached the model (and so the screen) is on its way to the disk.
     // A batch's events are encoded once, as bytes: the recording copies the lines into its gzip
     // segment, the event log into its arena.
@@ -60,10 +66,11 @@ export class LiveSession {
    * Opens a new recording file in `dir`. A failure to write it is said on stderr too, once: a
    * headless `kvscope serve` has no page open to show it.
    */
-  static async start(dir: string): Promise<LiveSession> {
+  static async start(dir: string, analysisOptions: AnalysisGroupOption = {}): Promise<LiveSession> {
     const onWriteError = (why: string) =>
       process.stderr.write(`kvscope: ${recordingFailure(why)}\n`);
-    return new LiveSession(await Recording.create({ dir, app: APP_VERSION, onWriteError }));
+    const recording = await Recording.create({ dir, app: APP_VERSION, onWriteError });
+    return new LiveSession(recording, analysisOptions);
   }
 
   /**

@@ -32,6 +32,7 @@ import type {
 import type { AnalysisReport } from '../../shared/analysis-report';
 import { done, failed } from '../../shared/file-result';
 import { APP_VERSION } from '../app-version';
+import type { AnalysisGroupOption } from '../analysis/cache-analysis';
 import { chainExport } from '../export/chain-export';
 import { eventExport } from '../export/event-export';
 import { ratesCsv } from '../export/rates-csv';
@@ -81,6 +82,8 @@ export interface ServiceOptions {
    * false. `codeId` names the code where it does not run from a bundle (tests).
    */
   openCache?: false | { codeId?: string; maxBytes?: number };
+  /** The one KV cache group the analysis takes (--group; CacheAnalysisOptions.group): live and opened files. */
+  group?: number;
 }
 
 /** One running KV Scope: sources in, snapshots and queries out. */
@@ -156,7 +159,10 @@ export class KvScopeService {
       options.persistProfiles === false ? null : path.join(options.dataDir, 'profiles.json'),
     );
     await store.load();
-    const live = await LiveSession.start(path.join(options.dataDir, 'recordings'));
+    const live = await LiveSession.start(
+      path.join(options.dataDir, 'recordings'),
+      analysisOptionsOf(options),
+    );
     const service = new KvScopeService(options, store, live, await startOpenCache(options));
     const connections = service.connections;
     try {
@@ -354,6 +360,7 @@ export class KvScopeService {
         captureSource: name,
         onProgress,
         cache: this.openCache,
+        analysisOptions: analysisOptionsOf(this.options),
       });
       void r.kept?.then((why) => {
         if (why === null || this.saidNotKept) return;
@@ -475,6 +482,11 @@ export class KvScopeService {
 }
 
 /** The open cache of the data folder, named by the code running; null when off or unnamed. */
+/** The analysis' options the service's options ask for (live and for every file opened). */
+function analysisOptionsOf({ group }: ServiceOptions): AnalysisGroupOption {
+  return group === undefined ? {} : { group };
+}
+
 function startOpenCache({ openCache, dataDir }: ServiceOptions): Promise<OpenCache | null> {
   if (openCache === false) return Promise.resolve(null);
   return openCacheIn(openCacheDir(dataDir), openCache);

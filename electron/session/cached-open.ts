@@ -4,7 +4,11 @@
 
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { CacheAnalysis, type CacheAnalysisOptions } from '../analysis/cache-analysis';
+import {
+  CacheAnalysis,
+  type AnalysisGroupOption,
+  type CacheAnalysisOptions,
+} from '../analysis/cache-analysis';
 import { CacheModel } from '../model/cache-model';
 import { readEventLine } from './event-line';
 import {
@@ -33,6 +37,8 @@ export interface CachedOpenOptions extends Pick<
 > {
   /** Where states are kept; null or absent: every open replays. */
   cache?: OpenCache | null;
+  /** The KV cache group the analysis takes alone (part of the key). */
+  analysisOptions?: AnalysisGroupOption;
 }
 
 export interface CachedOpenResult extends LoadResult {
@@ -59,12 +65,15 @@ export async function openCached(
   input: SessionInput,
   opts: CachedOpenOptions = {},
 ): Promise<CachedOpenResult> {
-  const { cache, ...load } = opts;
+  const { cache, analysisOptions = {}, ...load } = opts;
   const file = await fileOf(cache, input);
   // A capture's sources are named after it; a session reads the same under any name.
   const kind = load.kind ?? 'auto';
   const keyOf = (f: CachedFile, digest: string, captureSource: string | null): string =>
-    f.cache.keyOf({ size: f.size, digest }, { open: 'model+analysis', kind, captureSource });
+    f.cache.keyOf(
+      { size: f.size, digest },
+      { open: 'model+analysis', kind, captureSource, ...analysisOptions },
+    );
   if (file?.digest) {
     // A cancel is heard here, after the file's digest.
     load.onProgress?.(0);
@@ -82,7 +91,7 @@ export async function openCached(
     }
   }
   const tap = file?.digest === null ? file.cache.tap() : undefined;
-  const r = await loadIntoModel(input, { ...load, onBytes: tap?.onBytes });
+  const r = await loadIntoModel(input, { ...load, analysisOptions, onBytes: tap?.onBytes });
   const { model, analysis, ...result } = r;
   let kept: Kept = null;
   const digest = file && (await digestAfterRead(file, tap, input));
@@ -102,7 +111,7 @@ export async function openCached(
 }
 
 export interface CachedAnalysisOptions extends Pick<ReplayOptions, 'onProgress'> {
-  analysisOptions?: Pick<CacheAnalysisOptions, 'thrashWindowS'>;
+  analysisOptions?: Pick<CacheAnalysisOptions, 'thrashWindowS' | 'group'>;
   cache?: OpenCache | null;
 }
 

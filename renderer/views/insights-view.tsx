@@ -37,7 +37,8 @@ const groupText = (g: KvCacheGroupReport): string =>
 
 /**
  * Sources whose events name several KV cache groups (a hybrid model): vLLM publishes each block
- * once per group, and the figures here count by hash, all groups together.
+ * once per group. The figures here count by hash, all groups together, unless KV Scope was started
+ * with --group N: then they are that group's alone, and the note says so whatever the sources.
  */
 function KvCacheGroupsNote({
   report,
@@ -47,18 +48,27 @@ function KvCacheGroupsNote({
   label: (id: string) => string;
 }) {
   const multi = report.sources.filter((s) => s.kvCacheGroupCount > 1);
-  if (multi.length === 0) return null;
+  if (multi.length === 0 && report.group === null) return null;
+  const named = multi
+    .map(
+      (s) =>
+        `${label(s.source)} publishes ${s.kvCacheGroupsCapped ? 'more than ' : ''}${s.kvCacheGroupCount} KV cache groups (${s.kvCacheGroups.map(groupText).join(', ')}${s.kvCacheGroupCount > s.kvCacheGroups.length ? ', …' : ''})`,
+    )
+    .join('; ');
+  if (report.group !== null)
+    return (
+      <p className="small" data-testid="kv-cache-groups">
+        {named && `${named}. `}These figures are KV cache group {report.group}&apos;s alone (KV
+        Scope runs with <code>--group {report.group}</code>): the other groups&apos; stores and
+        removals are counted, not applied. The Overview counts every group.
+      </p>
+    );
   return (
     <p className="small" data-testid="kv-cache-groups">
-      {multi
-        .map(
-          (s) =>
-            `${label(s.source)} publishes ${s.kvCacheGroupsCapped ? 'more than ' : ''}${s.kvCacheGroupCount} KV cache groups (${s.kvCacheGroups.map(groupText).join(', ')}${s.kvCacheGroupCount > s.kvCacheGroups.length ? ', …' : ''})`,
-        )
-        .join('; ')}
-      : a hybrid model, each block published once per group. These figures count by hash, the groups
-      together: a store into a second group reads as a hit, and a removal from one group ends the
-      block. <code>kvscope analyze --group N</code> analyses one group alone.
+      {named}: a hybrid model, each block published once per group. These figures count by hash, the
+      groups together: a store into a second group reads as a hit, and a removal from one group ends
+      the block. <code>kvscope analyze --group N</code> analyses one group alone, and so do{' '}
+      <code>kvscope serve --group N</code> and <code>kvscope desktop --group N</code> here.
     </p>
   );
 }

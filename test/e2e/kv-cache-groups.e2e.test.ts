@@ -1,5 +1,6 @@
 // A hybrid model's capture in Chromium: vLLM publishes each block once per KV cache group, and the
-// Insights say which groups the source named and that their figures count the groups together.
+// Insights say which groups the source named and that their figures count the groups together,
+// or, with `serve --group N`, that they are group N's alone.
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -28,9 +29,13 @@ function hybridCapture(requests: number): string {
 
 const ws = useE2eWorkspace('kv-cache-groups');
 let serve: ServeProcess;
+let groupOne: ServeProcess;
 
 beforeAll(async () => {
-  serve = await ws.serve('data', ['--import', await ws.file('hybrid.jsonl', hybridCapture(10))]);
+  const capture = await ws.file('hybrid.jsonl', hybridCapture(10));
+  serve = await ws.serve('data', ['--import', capture]);
+  // The same data folder: its open cache may hold the capture's state for every group together.
+  groupOne = await ws.serve('data', ['--import', capture, '--group', '1']);
 }, 120_000);
 
 describe('the Insights of a hybrid model', () => {
@@ -45,6 +50,21 @@ describe('the Insights of a hybrid model', () => {
     // Counted together: each request's second group reads as 2 hits.
     expect(await page.getByTestId('insight-hit-ratio').getAttribute('data-value')).toBe('0.5');
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'insights-kv-cache-groups.png') });
+    await page.context().close();
+  }, 60_000);
+
+  it("say the figures are one group's alone when serve runs with --group", async () => {
+    const page = await openApp(ws.browser, groupOne.url, { width: 1280, height: 800 });
+    await page.getByTestId('tab-insights').click();
+    const note = page.getByTestId('kv-cache-groups');
+    await expect.poll(() => note.count(), { timeout: 20_000 }).toBe(1);
+    expect(await note.textContent()).toMatch(
+      /publishes 2 KV cache groups \(0 full_attention, 1 sliding_window 128\)\. These figures are KV cache group 1's alone .*--group 1.*counted, not applied/,
+    );
+    // Group 1 alone: each of its stores is new, none a hit (counted together, half were).
+    expect(await page.getByTestId('hits-panel').textContent()).toMatch(/does not re-announce/);
+    expect(await page.getByTestId('insight-hit-ratio').count()).toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'insights-kv-cache-group-1.png') });
     await page.context().close();
   }, 60_000);
 });

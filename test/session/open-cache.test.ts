@@ -148,6 +148,24 @@ describe('opening a file through the open cache', () => {
     expect(await entries()).toHaveLength(3);
   });
 
+  it('reads no entry of the file analysed for another KV cache group (serve --group)', async () => {
+    expect(await (await openCached(file, { cache })).kept).toBeNull();
+    const groupOne = await openCached(file, { cache, analysisOptions: { group: 1 } });
+    expect(groupOne.restored).toBe(false);
+    // The file's events are all group 0's: group 1 alone applies none of them.
+    const report = groupOne.analysis.report();
+    expect(report.group).toBe(1);
+    expect(report.totals.newStores).toBe(0);
+    expect(await groupOne.kept).toBeNull();
+    const again = await openCached(file, { cache, analysisOptions: { group: 1 } });
+    expect(again.restored).toBe(true);
+    expect(again.analysis.report()).toEqual(report);
+    const all = await openCached(file, { cache });
+    expect(all.restored).toBe(true);
+    expect(all.analysis.report().group).toBeNull();
+    expect(all.analysis.report().totals.newStores).toBeGreaterThan(1000);
+  });
+
   it('reads a session back under any name, a capture only under its own (its sources bear it)', async () => {
     await (
       await openCached(file, { cache, captureSource: 'a.gz' })
