@@ -66,6 +66,12 @@ export interface SourceHealth {
    * socket with its settings), so a reconnect the user asked for is not an engine's hang-up.
    */
   subscription?: number;
+  /**
+   * Whole seconds its engine's clock is behind KV Scope's (negative: ahead), measured at its first
+   * batch; its batches are charted with them added. 0 within CLOCK_OFFSET_MIN_S; absent or null
+   * before a batch came.
+   */
+  clockOffsetS?: number | null;
 }
 
 /** A source as the screens show it: its health and what the model holds of it. */

@@ -30,7 +30,16 @@ export type IngestRecordKind = IngestRecord['k'];
 /** Receives one source's redacted stream, one record at a time, in seq order for that source. */
 export interface IngestSink {
   record(r: IngestRecord): void;
+  /**
+   * The source's clock is `seconds` (whole) off the receiver's, measured where its first batch
+   * (after a start or a restart) arrived; 0: within CLOCK_OFFSET_MIN_S. Said before that batch is
+   * recorded, and again only when it changed. Sinks without charts need not listen.
+   */
+  clockOffset?(source: string, seconds: number): void;
 }
+
+/** A source's clock this many seconds or more off the receiver's is charted with its offset. */
+export const CLOCK_OFFSET_MIN_S = 2;
 
 /** The default branch of an exhaustive switch: a compile error when a case is missing. */
 export function missingCase(x: never): never {

@@ -26,7 +26,11 @@ interface SimFlags {
   cpuBlocks: string;
   reannounce: string;
   stickiness: string;
+  clockOffset: string;
 }
+
+/** Seconds a sim's clock may be set off the wall clock (ten years either way). */
+const MAX_CLOCK_OFFSET_S = 10 * 365 * 86_400;
 
 function share(name: string, v: string): number {
   const n = Number(v);
@@ -40,6 +44,16 @@ function int(name: string, v: string, lo: number, hi: number): number {
   const n = Number(v);
   if (!/^\d+$/.test(v.trim()) || n < lo || n > hi) {
     throw new Error(`--${name} must be an integer from ${lo} to ${hi}, got "${v}"`);
+  }
+  return n;
+}
+
+function clockOffset(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || Math.abs(n) > MAX_CLOCK_OFFSET_S) {
+    throw new Error(
+      `--clock-offset must be a number of seconds (negative: behind), at most ${MAX_CLOCK_OFFSET_S} either way, got "${v}"`,
+    );
   }
   return n;
 }
@@ -104,6 +118,7 @@ export function simOptionsFromFlags(f: SimFlags): SimOptions {
     cpuBlocks: int('cpu-blocks', f.cpuBlocks, 1, 10_000_000),
     reannounce: share('reannounce', f.reannounce),
     stickiness: share('stickiness', f.stickiness),
+    clockOffsetS: clockOffset(f.clockOffset),
     pubHighWaterMark: PUB_HWM,
   };
 }
@@ -143,6 +158,11 @@ export function registerSim(program: Command): void {
       '--stickiness <share>',
       "with --dp > 1: chance that a conversation's next turn stays on its rank",
       '1',
+    )
+    .option(
+      '--clock-offset <sec>',
+      "seconds added to the wall clock in every batch's ts: an engine whose clock is off (or not epoch time)",
+      '0',
     )
     .option(
       '--connect <url>',

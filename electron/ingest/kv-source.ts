@@ -4,7 +4,7 @@ import type { SourceCounters, SourceHealth, SourceState } from '../../shared/api
 import { batchTime, decodeBatch, type DecodeResult, type RecordOrigin } from '../wire/decode-batch';
 import { FingerprintBuilder } from '../wire/fingerprint';
 import { parseMessage, topicText } from '../wire/message';
-import type { IngestSink } from '../../shared/records';
+import { CLOCK_OFFSET_MIN_S, type IngestSink } from '../../shared/records';
 import { endpointHostName, hostNotFoundCode } from './host-lookup';
 import { streamReplay } from './replay-client';
 import { Sequencer, type SettledGap } from './sequencer';
@@ -113,6 +113,13 @@ export class KvSource {
   private peerConnected = false;
   /** A connect was refused (nobody listened) before any batch came: see MISSED_START_MAX_SEQ. */
   private refusedBeforeFirstBatch = false;
+  /**
+   * The clock offset last said to the sink (null: none yet, or the engine restarted since): the
+   * next batch delivered as it arrives measures it (see measureClock).
+   */
+  private clockOffsetS: number | null = null;
+  /** While a live message is sequenced: when it arrived (ms); null for replayed batches. */
+  private arrivedAtMs: number | null = null;
   /** The endpoint's host name did not resolve when looked up at start (connect only). */
   private hostNotFound: { host: string; code: string } | null = null;
   /**
@@ -316,6 +323,7 @@ export class KvSource {
       fingerprint: this.fingerprint.snapshot(),
       lastMessageAt: this.lastMessageAt,
       subscription: this.subscription,
+      clockOffsetS: this.clockOffsetS,
     };
   }
 
@@ -436,7 +444,23 @@ export class KvSource {
       this.refusedBeforeFirstBatch = false;
       if (this.cfg.mode === 'connect' && m.seq <= MISSED_START_MAX_SEQ) this.seq.expectStart();
     }
+    this.arrivedAtMs = now;
     this.seq.receive(m.seq, payload, payload.byteLength, now);
+    this.arrivedAtMs = null;
+  }
+
+  /**
+   * How far the engine's clock is off ours, in whole seconds (0 within CLOCK_OFFSET_MIN_S), from a
+   * batch delivered as it arrived: the first after a start or a restart, when nothing queues ahead
+   * of it, so the difference is the clocks' and not a backlog's. Said to the sink before the batch
+   * is recorded, so the charts place it, live and in the file, with its offset.
+   */
+  private measureClock(ts: number, arrivedAtMs: number): void {
+    const off = arrivedAtMs / 1000 - ts;
+    const seconds = Math.abs(off) < CLOCK_OFFSET_MIN_S ? 0 : Math.round(off);
+    this.clockOffsetS = seconds;
+    this.sink.clockOffset?.(this.cfg.id, seconds);
+    if (seconds !== 0) this.notify();
   }
 
   /**
@@ -496,6 +520,8 @@ export class KvSource {
     const records = d.events;
     c.events += records.length;
     if (d.ts !== null) {
+      if (this.clockOffsetS === null && this.arrivedAtMs !== null)
+        this.measureClock(d.ts, this.arrivedAtMs);
       this.lastBatchTs = d.ts;
       this.sink.record({
         k: 'batch',
@@ -535,6 +561,8 @@ export class KvSource {
 
   private onReset(previousSeq: bigint, item: DecodeResult): void {
     this.counters.resets++;
+    // A new engine process, maybe on another host: its clock is measured again.
+    this.clockOffsetS = null;
     const at = batchTime(item) ?? Date.now() / 1000;
     this.sink.record({
       k: 'reset',

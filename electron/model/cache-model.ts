@@ -176,6 +176,14 @@ export class CacheModel {
   }
 
   /**
+   * Charts `source`'s batches from now on at their ts plus `seconds`: its clock is that far off the
+   * others' (chart-clock.ts). The forest, the events and the analysis keep its own times.
+   */
+  setClockOffset(source: string, seconds: number): void {
+    this.clock.setOffset(source, seconds);
+  }
+
+  /**
    * Takes a source out of every total (a removed connection): its residency, its counts, its
    * rows in rates and residency (per source and its share per medium), its markers and its holds
    * in the forest. Its rows in the bin table stay allocated but unread.
@@ -186,7 +194,7 @@ export class CacheModel {
     this.releaseAll(source, idx, this.latestTs ?? 0, false);
     this.forest.forgetSource(idx);
     this.removed.add(source);
-    this.clock.forget(source);
+    this.clock.remove(source);
     this.ring.removeSource(source);
     this.sourceRows.delete(source);
     this.counts.delete(source);
@@ -202,7 +210,8 @@ export class CacheModel {
     // The charts' time of the batch: its ts, unless it is held as a suspect (chart-clock.ts).
     const placed = this.clock.place(first.source, first.ts);
     const ts = placed.at;
-    if (placed.outlier !== null) this.markOutlier(first.source, placed.outlier, ts);
+    if (placed.outlier !== null)
+      this.markOutlier(first.source, placed.outlier, placed.streamAt, ts);
     rows.firstSec ??= Math.floor(ts);
     this.bins.add(rows.batches, ts, 1);
     // A batch is one source's: its rows, counts and index are looked up once, not per event.
@@ -231,9 +240,12 @@ export class CacheModel {
     for (const { row, slot } of rows.residentIn.values()) this.bins.set(row, ts, slot.size);
   }
 
-  /** Marks a lone batch far from its source's clock, charted at that clock's time (chart-clock.ts). */
-  private markOutlier(source: string, ts: number, at: number): void {
-    const off = Math.abs(ts - at);
+  /**
+   * Marks a lone batch (stamped ts) far from its source's clock (at `streamTs` on it), charted at
+   * that clock's time (`at`: with the source's offset, chart-clock.ts).
+   */
+  private markOutlier(source: string, ts: number, streamTs: number, at: number): void {
+    const off = Math.abs(ts - streamTs);
     const span =
       off >= 2 * 86400
         ? `${Math.round(off / 86400).toLocaleString('en-US')} days`
@@ -242,7 +254,7 @@ export class CacheModel {
       t: at,
       kind: 'clock',
       source,
-      detail: `one batch stamped ${span} ${ts > at ? 'ahead of' : 'behind'} its stream (ts ${ts}): charted at the stream's time`,
+      detail: `one batch stamped ${span} ${ts > streamTs ? 'ahead of' : 'behind'} its stream (ts ${ts}): charted at the stream's time`,
     });
   }
 
@@ -270,19 +282,21 @@ export class CacheModel {
     this.rowsOf(r.source);
     // A new engine process: its clock is followed afresh from its first batch.
     this.clock.forget(r.source);
+    const at = this.clock.peek(r.source, r.at);
     this.mark({
-      t: r.at,
+      t: at,
       kind: 'reset',
       source: r.source,
       detail: `publisher restarted after seq ${r.previousSeq}`,
     });
+    // The forest keeps the engine's own times; the charts' levels are at `at`.
     this.releaseAll(r.source, this.sourceIds.indexOf(r.source), r.at, false);
     const rows = this.rowsOf(r.source);
     // The old engine's blocks were resident up to the restart: empty the levels at its second
     // (the new engine's first batch), never at the last event before an outage, which would
     // redraw the whole outage as empty. Never before this source's last level either: that level,
     // later in the table, would carry the old blocks past the restart.
-    const ts = Math.max(r.at, rows.levelTs ?? r.at);
+    const ts = Math.max(at, rows.levelTs ?? at);
     this.bins.set(rows.resident, ts, 0);
     for (const { row } of rows.residentIn.values()) this.bins.set(row, ts, 0);
   }

@@ -9,6 +9,12 @@
 // there; near the old time, the suspect was a lone outlier, counted and marked. Nothing but the
 // charts' placement changes: the model's and the analysis' figures keep every raw ts. It looks at
 // the sources' own times only (no wall clock), so a session file charts as it did live.
+//
+// Sources whose clocks disagree (a host off by a minute, an engine stamping time since boot) are
+// put on one axis by each source's clock offset: whole seconds to add, measured live where its
+// first batch arrived (kv-source.ts) and written in the session, so a file charts as live did.
+
+import { isEventTime } from '../../shared/event-bounds';
 
 /** A batch further than this from its source's previous one waits for the next to confirm it. */
 export const JUMP_SEC = 3600;
@@ -24,6 +30,8 @@ interface SourceClock {
 export interface Placed {
   /** Where to chart it. */
   at: number;
+  /** Where on its source's own clock (at without the source's offset). */
+  streamAt: number;
   /** It was a suspect, charted at its source's previous time. */
   held: boolean;
   /** It settled the batch before as a lone outlier: that one's ts (raw), to mark. */
@@ -33,37 +41,68 @@ export interface Placed {
 /** The charts' placement of each source's batches (see the header). */
 export class ChartClock {
   private readonly clocks = new Map<string, SourceClock>();
+  /** Seconds added to a source's times to chart them (absent: 0). */
+  private readonly offsets = new Map<string, number>();
+
+  /** Charts `source` from now on at its ts plus `seconds` (0: at its own ts). */
+  setOffset(source: string, seconds: number): void {
+    if (seconds === 0) this.offsets.delete(source);
+    else this.offsets.set(source, seconds);
+  }
 
   /** Where to chart `source`'s next batch, stamped ts (an event time), moving its clock on. */
   place(source: string, ts: number): Placed {
+    const p = this.placeRaw(source, ts);
+    p.at = this.shifted(source, p.streamAt);
+    return p;
+  }
+
+  /** A time of source on the charts: with its offset, unless that leaves the event times (a hostile file's). */
+  private shifted(source: string, ts: number): number {
+    const offset = this.offsets.get(source);
+    if (offset === undefined) return ts;
+    const at = ts + offset;
+    return isEventTime(at) ? at : ts;
+  }
+
+  private placeRaw(source: string, ts: number): Placed {
     const c = this.clocks.get(source);
     if (c === undefined) {
       this.clocks.set(source, { last: ts, suspect: null });
-      return { at: ts, held: false, outlier: null };
+      return { at: ts, streamAt: ts, held: false, outlier: null };
     }
     const suspect = c.suspect;
     c.suspect = null;
     if (Math.abs(ts - c.last) <= JUMP_SEC) {
       c.last = ts;
-      return { at: ts, held: false, outlier: suspect };
+      return { at: ts, streamAt: ts, held: false, outlier: suspect };
     }
     if (suspect !== null && Math.abs(ts - suspect) <= JUMP_SEC) {
       // Two in a row agree: the source's clock moved.
       c.last = ts;
-      return { at: ts, held: false, outlier: null };
+      return { at: ts, streamAt: ts, held: false, outlier: null };
     }
     c.suspect = ts;
-    return { at: c.last, held: true, outlier: suspect };
+    return { at: c.last, streamAt: c.last, held: true, outlier: suspect };
   }
 
   /** Where a record of `source` stamped ts goes, without moving its clock (gaps, restarts). */
   peek(source: string, ts: number): number {
     const c = this.clocks.get(source);
-    return c === undefined || Math.abs(ts - c.last) <= JUMP_SEC ? ts : c.last;
+    return this.shifted(source, c === undefined || Math.abs(ts - c.last) <= JUMP_SEC ? ts : c.last);
   }
 
-  /** The source starts over (a restart, a removal): its next batch is followed as a first. */
+  /**
+   * The source starts over (a restart, a removal): its next batch is followed as a first. Its
+   * offset stays until it is set again (a restart's first batch measures it anew).
+   */
   forget(source: string): void {
     this.clocks.delete(source);
+  }
+
+  /** A removed source: nothing of it is kept. */
+  remove(source: string): void {
+    this.clocks.delete(source);
+    this.offsets.delete(source);
   }
 }

@@ -49,6 +49,10 @@ export class LiveSession {
         this.both.apply(r, encoded);
         this.changed();
       },
+      clockOffset: (source, seconds) => {
+        recording.setClockOffset(source, seconds);
+        this.model.setClockOffset(source, seconds);
+      },
     };
   }
 

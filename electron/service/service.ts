@@ -131,6 +131,7 @@ export class KvScopeService {
           live.sink.record(r);
           tally.record(r);
         },
+        clockOffset: (source, seconds) => live.sink.clockOffset?.(source, seconds),
       },
       announce: (source) => live.addSource(source),
       forget: (id) => {

@@ -5,6 +5,7 @@
 import {
   INT32_MAX,
   INT32_MIN,
+  MAX_ABS_TS_SEC,
   MAX_BLOCK_SIZE,
   MAX_DP_RANK,
   MAX_GROUP_IDX,
@@ -55,6 +56,11 @@ export interface SessionSource {
    * line as a source line (unknown fields of a line are ignored), so files stay version 2.
    */
   removedAt?: number;
+  /**
+   * Set on a source line when its clock offset was measured live (IngestSink.clockOffset): its
+   * later batches chart at their ts plus these whole seconds. Old readers ignore it, as removedAt.
+   */
+  clockOffset?: number;
 }
 
 export interface SessionHeader {
@@ -337,6 +343,12 @@ function parseRecordOrThrow(
     case 'source': {
       const src = sourceOf(o);
       if (src === null) throw new BadLine('source record without id');
+      if (o.clockOffset !== undefined) {
+        const offset = o.clockOffset;
+        if (!Number.isSafeInteger(offset) || Math.abs(offset as number) > MAX_ABS_TS_SEC)
+          throw new BadLine(`source clockOffset ${quoteValue(offset)} is not whole seconds`);
+        src.clockOffset = offset as number;
+      }
       if (o.removedAt === undefined) return ok({ k: 'source', rec: src });
       const removedAt = o.removedAt;
       if (typeof removedAt !== 'number' || !isEventTime(removedAt))

@@ -37,6 +37,8 @@ export class BatchGrouper {
     private readonly onRecord: (r: IngestRecord) => void,
     /** A source line that marks its source removed: after the records before it. */
     private readonly onSourceRemoved?: (id: string) => void,
+    /** A source line with its clock offset: for the batches after it. */
+    private readonly onClockOffset?: (id: string, seconds: number) => void,
   ) {}
 
   push(r: SessionRecord): void {
@@ -47,11 +49,17 @@ export class BatchGrouper {
         this.batch.push(r.rec);
         return;
       }
-      case 'source':
-        if (r.rec.removedAt === undefined || !this.onSourceRemoved) return;
+      case 'source': {
+        const { id, removedAt, clockOffset } = r.rec;
+        if (clockOffset !== undefined && this.onClockOffset) {
+          this.flush();
+          this.onClockOffset(id, clockOffset);
+        }
+        if (removedAt === undefined || !this.onSourceRemoved) return;
         this.flush();
-        this.onSourceRemoved(r.rec.id);
+        this.onSourceRemoved(id);
         return;
+      }
       case 'event-error': {
         // One bad event inside a batch is not the end of it (that split it in two batches).
         const head = this.batch[0];
@@ -150,6 +158,8 @@ export interface ReplayOptions {
   onEventLine?: (line: string) => void;
   /** Called where a session marks a source removed, in file order: take it out of every total. */
   onSourceRemoved?: (id: string) => void;
+  /** Called where a session says a source's clock offset, in file order: the charts' placement. */
+  onClockOffset?: (id: string, seconds: number) => void;
   /** Called with a session's bytes as its read takes them (not a capture's: see cached-open's digestAfterRead). */
   onBytes?: (chunk: Buffer) => void;
 }
@@ -173,10 +183,14 @@ export async function replayFile(
   if (kind !== 'capture') {
     // A session that turns out not to be one delivers nothing before NotASessionError.
     const limit = new SourceLimit();
-    const grouper = new BatchGrouper(onRecord, (id) => {
-      limit.removed(id);
-      opts.onSourceRemoved?.(id);
-    });
+    const grouper = new BatchGrouper(
+      onRecord,
+      (id) => {
+        limit.removed(id);
+        opts.onSourceRemoved?.(id);
+      },
+      opts.onClockOffset,
+    );
     try {
       const onEventLine = opts.onEventLine;
       const r = await readSession(
@@ -266,6 +280,7 @@ export async function loadIntoModel(
   const r = await replayWithLines(input, (rec, lines) => both.apply(rec, lines), {
     ...opts,
     onSourceRemoved: (id) => both.removeSource(id),
+    onClockOffset: (id, seconds) => both.model.setClockOffset(id, seconds),
   });
   return { model: both.model, analysis: both.analysis, ...r };
 }
@@ -282,6 +297,7 @@ export async function replayIntoModel(
   return replayWithLines(input, (rec, lines) => model.apply(rec, lines), {
     ...opts,
     onSourceRemoved: (id) => model.removeSource(id),
+    onClockOffset: (id, seconds) => model.setClockOffset(id, seconds),
   });
 }
 

@@ -114,9 +114,25 @@ export class Recording implements IngestSink {
    * written again only when its name changed; a reader takes the latest line of an id.
    */
   addSource(s: SessionSource): void {
-    if (this.knownSources.get(s.id)?.name === s.name) return;
-    this.knownSources.set(s.id, s);
-    this.append({ k: 'source', rec: s });
+    const known = this.knownSources.get(s.id);
+    if (known?.name === s.name) return;
+    // A renamed source keeps its clock offset (the line says it again: the same value).
+    const line = known?.clockOffset === undefined ? s : { ...s, clockOffset: known.clockOffset };
+    this.knownSources.set(s.id, line);
+    this.append({ k: 'source', rec: line });
+  }
+
+  /**
+   * Note a source's clock offset (IngestSink.clockOffset): its source line again, with
+   * clockOffset, when the offset changed (none said reads as 0), so a reopened session charts its
+   * batches after the line as live did.
+   */
+  setClockOffset(id: string, seconds: number): void {
+    const known = this.knownSources.get(id) ?? { id, name: id, endpoint: '' };
+    if ((known.clockOffset ?? 0) === seconds) return;
+    const line = { ...known, clockOffset: seconds };
+    this.knownSources.set(id, line);
+    this.append({ k: 'source', rec: line });
   }
 
   /**

@@ -34,11 +34,14 @@ export class SimPublisher {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private ticking = false;
+  /** Seconds added to the wall clock's ts (SimOptions.clockOffsetS; a restart may change it). */
+  private clockOffsetS: number;
 
   private constructor(
     private readonly opts: SimOptions,
     private readonly state: Rank[],
   ) {
+    this.clockOffsetS = opts.clockOffsetS ?? 0;
     this.ranks = state.map((r) => ({
       pubEndpoint: r.sockets.pubEndpoint,
       replayEndpoint: r.sockets.replayEndpoint,
@@ -128,8 +131,12 @@ export class SimPublisher {
     await Promise.all(this.state.map((r) => this.publishOn(r, batches)));
   }
 
-  /** A publisher restart: seq starts again at 0, the replay buffer and the caches start empty. */
-  restart(rank?: number): void {
+  /**
+   * A publisher restart: seq starts again at 0, the replay buffer and the caches start empty.
+   * `clockOffsetS`: the new process's clock offset (an engine restarted on another host).
+   */
+  restart(rank?: number, clockOffsetS?: number): void {
+    if (clockOffsetS !== undefined) this.clockOffsetS = clockOffsetS;
     for (const r of this.pick(rank)) {
       r.seq = 0n;
       r.sockets.resetBuffer();
@@ -228,7 +235,7 @@ export class SimPublisher {
 
   private now(r: Rank): number {
     if (this.opts.clock === 'virtual') return VIRTUAL_EPOCH + r.sent * 0.02 + 0.000123;
-    return Date.now() / 1000;
+    return Date.now() / 1000 + this.clockOffsetS;
   }
 
   /** Batches owed = elapsed * rate: no drift, sent in small bursts every tick. */

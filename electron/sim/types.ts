@@ -120,6 +120,8 @@ export interface SimOptions {
   eventsPerBatch?: [number, number];
   /** 'wall' (default): ts = now; 'virtual': ts advances 20 ms per batch from a fixed epoch (deterministic bytes). */
   clock?: 'wall' | 'virtual';
+  /** Seconds added to the wall clock's ts (an engine whose clock is off); default 0. */
+  clockOffsetS?: number;
   /** GPU pool size in blocks; default 2048. */
   gpuBlocks?: number;
   /** CPU offload tier size in blocks; default 4096. */

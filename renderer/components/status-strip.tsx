@@ -1,5 +1,5 @@
 import type { SourceStatus } from '../../shared/api-types';
-import { formatAge } from '../lib/format';
+import { clockOffsetText, formatAge } from '../lib/format';
 
 export const LAMP: Record<SourceStatus['state'], string> = {
   connecting: 'lamp-wait',
@@ -37,6 +37,15 @@ export function StatusStrip({ sources }: Props) {
           <span className="muted" data-testid={`status-age-${s.id}`}>
             {s.ageSec === null ? 'nothing received yet' : `last message ${formatAge(s.ageSec)}`}
           </span>
+          {!!s.clockOffsetS && (
+            <span
+              className="muted"
+              data-testid={`status-clock-${s.id}`}
+              title="Its batches are charted at their time plus this offset, measured when its first batch arrived; the Events list shows the engine's own times."
+            >
+              {clockOffsetText(s.clockOffsetS)}: charted on KV Scope&apos;s clock
+            </span>
+          )}
           {s.stale && s.residentBlocks > 0 && <span className="stale-badge">stale</span>}
           {s.hint && s.state !== 'connected' && (
             <p className="hint status-hint" data-testid={`status-hint-${s.id}`}>

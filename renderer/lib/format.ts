@@ -72,6 +72,17 @@ function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
 }
 
+/**
+ * A source's clock offset as the status line says it: "its clock is 30.0 s behind" (the seconds
+ * KV Scope adds to chart it), or, past ten years, that its clock is no epoch time at all.
+ */
+export function clockOffsetText(seconds: number): string {
+  if (Math.abs(seconds) >= 10 * 365 * 86_400) return 'its clock is not epoch time';
+  const off = Math.abs(seconds);
+  const span = off < 60 ? `${off} s` : formatDuration(off);
+  return `its clock is ${span} ${seconds > 0 ? 'behind' : 'ahead'}`;
+}
+
 /** Timestamps below this are not epoch seconds (a publisher with a monotonic clock). */
 const EPOCH_MIN = 1e9;
 

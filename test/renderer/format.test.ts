@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clockOffsetText,
   ellipsizeMiddle,
   formatAgo,
   formatBytes,
@@ -55,6 +56,12 @@ describe('format', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(1536)).toBe('1.5 KiB');
     expect(formatBytes(5 * 1024 * 1024)).toBe('5.0 MiB');
+  });
+
+  it("says a source's clock offset: behind, ahead, or no epoch time", () => {
+    expect(clockOffsetText(30)).toBe('its clock is 30 s behind');
+    expect(clockOffsetText(-125)).toBe('its clock is 2m 05s ahead');
+    expect(clockOffsetText(1_764_979_000)).toBe('its clock is not epoch time');
   });
 
   it('formats durations from milliseconds to days', () => {

@@ -102,17 +102,22 @@ describe('workload knobs', { timeout: 60_000 }, () => {
       cpuBlocks: '2048',
       reannounce: '0.25',
       stickiness: '0.9',
+      clockOffset: '-30',
     };
     expect(simOptionsFromFlags(flags)).toMatchObject({
       gpuBlocks: 1024,
       cpuBlocks: 2048,
       reannounce: 0.25,
       stickiness: 0.9,
+      clockOffsetS: -30,
     });
     expect(() => simOptionsFromFlags({ ...flags, stickiness: 'high' })).toThrow(
       /--stickiness must be a share from 0 to 1/,
     );
     expect(() => simOptionsFromFlags({ ...flags, gpuBlocks: '10' })).toThrow(/--gpu-blocks/);
+    expect(() => simOptionsFromFlags({ ...flags, clockOffset: 'soon' })).toThrow(
+      /--clock-offset must be a number of seconds/,
+    );
   });
 });
 
