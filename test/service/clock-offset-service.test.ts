@@ -6,15 +6,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UpdateFrame } from '../../shared/api-types';
-import { KvScopeService } from '../../electron/service/service';
+import type { KvScopeService } from '../../electron/service/service';
 import { loadIntoModel } from '../../electron/session/load';
 import { SimPublisher } from '../../electron/sim/publisher';
+import { startTestService } from '../support/test-service';
 import { waitFor } from '../support/wait-for';
 
 let dir: string;
 let sims: SimPublisher[];
 let service: KvScopeService;
-let last: UpdateFrame | null;
+let lastFrame: () => UpdateFrame | null;
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-clock-offset-'));
@@ -23,20 +24,7 @@ beforeEach(async () => {
       SimPublisher.start({ format: 'map', hash: 'int', rate: 0, seed: 20 + i, clockOffsetS }),
     ),
   );
-  service = await KvScopeService.start({
-    dataDir: dir,
-    demo: false,
-    persistProfiles: false,
-    transport: 'ipc',
-    frameIntervalMs: 20,
-  });
-  last = null;
-  const sub = service.subscribe({
-    send: (frame) => {
-      last = frame;
-      sub.ack(frame.n);
-    },
-  });
+  ({ service, lastFrame } = await startTestService(dir));
 });
 
 afterEach(async () => {
@@ -46,7 +34,7 @@ afterEach(async () => {
 });
 
 const messagesOf = (id: string): number =>
-  last?.sources.find((s) => s.id === id)?.counters.messages ?? 0;
+  lastFrame()?.sources.find((s) => s.id === id)?.counters.messages ?? 0;
 
 /** Connects a profile to sim, publishing until its first batch has arrived. */
 async function connect(sim: SimPublisher, name: string): Promise<string> {
@@ -80,7 +68,7 @@ describe('engines whose clocks are 30 s apart', () => {
     expect(since.every((t) => typeof t === 'number')).toBe(true);
     expect(Math.abs(since[0]! - since[1]!)).toBeLessThanOrEqual(2);
     // The status says it: what the screen's source line reads.
-    const offsetOf = (id: string) => last?.sources.find((x) => x.id === id)?.clockOffsetS;
+    const offsetOf = (id: string) => lastFrame()?.sources.find((x) => x.id === id)?.clockOffsetS;
     await waitFor(() => offsetOf(ids[1]!) === 30, 'the offset in the status');
     expect(offsetOf(ids[0]!)).toBe(0);
     // Its events keep their own time: 30 s before the other's.

@@ -6,14 +6,15 @@ import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UpdateFrame } from '../../shared/api-types';
-import { KvScopeService } from '../../electron/service/service';
+import type { KvScopeService } from '../../electron/service/service';
 import { SimPublisher } from '../../electron/sim/publisher';
+import { startTestService } from '../support/test-service';
 import { waitFor } from '../support/wait-for';
 
 let dir: string;
 let sim: SimPublisher;
 let service: KvScopeService;
-let last: UpdateFrame | null;
+let lastFrame: () => UpdateFrame | null;
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-away-'));
@@ -24,20 +25,7 @@ beforeEach(async () => {
     seed: 11,
     clearEvery: 0,
   });
-  service = await KvScopeService.start({
-    dataDir: dir,
-    demo: false,
-    persistProfiles: false,
-    transport: 'ipc',
-    frameIntervalMs: 20,
-  });
-  last = null;
-  const sub = service.subscribe({
-    send: (frame) => {
-      last = frame;
-      sub.ack(frame.n);
-    },
-  });
+  ({ service, lastFrame } = await startTestService(dir));
 });
 
 afterEach(async () => {
@@ -70,7 +58,7 @@ async function connectSim(
 /** Publishes a batch at a time until one more than `messages` has reached the source. */
 async function untilReceived(id: string, publisher = sim, messages = 0): Promise<void> {
   const until = Date.now() + 10_000;
-  while ((last?.sources.find((s) => s.id === id)?.counters.messages ?? 0) <= messages) {
+  while ((lastFrame()?.sources.find((s) => s.id === id)?.counters.messages ?? 0) <= messages) {
     if (Date.now() > until) throw new Error(`no message of ${id} arrived`);
     await publisher.publish(1);
     await new Promise((r) => setTimeout(r, 20));
@@ -79,9 +67,12 @@ async function untilReceived(id: string, publisher = sim, messages = 0): Promise
 
 /** Publishes n batches and waits until the service has taken them all. */
 async function publishAndSettle(n: number): Promise<void> {
-  const before = last?.sources[0]?.counters.messages ?? 0;
+  const before = lastFrame()?.sources[0]?.counters.messages ?? 0;
   await sim.publish(n);
-  await waitFor(() => (last?.sources[0]?.counters.messages ?? 0) >= before + n, `${n} batches`);
+  await waitFor(
+    () => (lastFrame()?.sources[0]?.counters.messages ?? 0) >= before + n,
+    `${n} batches`,
+  );
 }
 
 /**
@@ -124,7 +115,7 @@ async function awayAndBack(
 ): Promise<number> {
   await service.disconnect(id);
   await meanwhile();
-  const before = last?.sources.find((s) => s.id === id)?.counters.messages ?? 0;
+  const before = lastFrame()?.sources.find((s) => s.id === id)?.counters.messages ?? 0;
   await service.connect(id);
   await untilReceived(id, publisher, before);
   await publisher.publish(20);
@@ -141,12 +132,12 @@ describe('sources that go away', () => {
     const resident = service.kpis().residentBlocks;
     expect(resident).toBeGreaterThan(0);
     await service.disconnect(id);
-    await waitFor(() => last?.sources[0]?.state === 'closed', 'the closed state');
+    await waitFor(() => lastFrame()?.sources[0]?.state === 'closed', 'the closed state');
     const k = service.kpis();
     expect(k.residentBlocks).toBe(resident);
     expect(k.staleResidentBlocks).toBe(resident);
-    expect(last?.sources[0]).toMatchObject({ stale: true, residentBlocks: resident });
-    expect(last?.sources[0]?.ageSec).toBeGreaterThanOrEqual(0);
+    expect(lastFrame()?.sources[0]).toMatchObject({ stale: true, residentBlocks: resident });
+    expect(lastFrame()?.sources[0]?.ageSec).toBeGreaterThanOrEqual(0);
   });
 
   it('takes a source removed after a disconnect out of every total too', async () => {
@@ -156,7 +147,7 @@ describe('sources that go away', () => {
     expect(service.kpis().staleResidentBlocks).toBeGreaterThan(0);
     await service.deleteProfile(id);
     expect([service.kpis().residentBlocks, service.kpis().storedBlocks]).toEqual([0, 0]);
-    await waitFor(() => last !== null && last.sources.length === 0, 'no source in the frame');
+    await waitFor(() => lastFrame()?.sources.length === 0, 'no source in the frame');
   });
 
   it('takes a removed source out of every total', async () => {
@@ -168,7 +159,7 @@ describe('sources that go away', () => {
     expect([k.residentBlocks, k.storedBlocks, k.events, k.staleResidentBlocks]).toEqual([
       0, 0, 0, 0,
     ]);
-    await waitFor(() => last !== null && last.sources.length === 0, 'no source in the frame');
+    await waitFor(() => lastFrame()?.sources.length === 0, 'no source in the frame');
     expect(service.series({ rangeSec: null }).sources).toEqual([]);
     const insights = service.insights();
     expect([insights.sources, insights.whatIf, insights.totals.newStores]).toEqual([[], [], 0]);
@@ -233,8 +224,8 @@ describe('sources that go away', () => {
         live.storedBlocks,
         live.residentBlocks,
       ]);
-      await waitFor(() => last?.view.kind === 'session', 'the opened session in a frame');
-      const view = last?.view;
+      await waitFor(() => lastFrame()?.view.kind === 'session', 'the opened session in a frame');
+      const view = lastFrame()?.view;
       expect(view?.sources.map((s) => s.id)).toEqual([kept]);
       expect(view?.removedSources).toEqual([
         { id: removed, name: 'engine-a', removedAt: objects[mark]?.removedAt },
@@ -253,7 +244,7 @@ describe('sources that go away', () => {
       // Taken up as a new stream, the 400 were never asked for and the old blocks stayed beside
       // the new ones (twice the engine's cache).
       await expect.poll(() => service.kpis().residentBlocks, { timeout: 5000 }).toBe(resident());
-      const c = last?.sources.find((s) => s.id === id)?.counters;
+      const c = lastFrame()?.sources.find((s) => s.id === id)?.counters;
       expect(c?.recovered).toBeGreaterThanOrEqual(400);
       expect([c?.lost, c?.resets]).toEqual([0, 1]);
       expect(c?.messages).toBeGreaterThan(before);
@@ -265,7 +256,7 @@ describe('sources that go away', () => {
   it('reads an engine restarted while disconnected, whose new seqs passed the old ones, as a restart', async () => {
     const { replaying, id, resident } = await connectReplaying(16, 100);
     try {
-      const resets = last?.sources.find((s) => s.id === id)?.counters.resets ?? 0;
+      const resets = lastFrame()?.sources.find((s) => s.id === id)?.counters.resets ?? 0;
       // A new engine process meanwhile, past the old one's last seq by the time we listen again.
       await awayAndBack(id, replaying, async () => {
         replaying.restart();
@@ -274,7 +265,7 @@ describe('sources that go away', () => {
       // Read as a gap of the old run, the new engine's batches were "recovered" into it and its
       // blocks added to the old engine's: twice the cache.
       await expect.poll(() => service.kpis().residentBlocks, { timeout: 5000 }).toBe(resident());
-      const c = last?.sources.find((s) => s.id === id)?.counters;
+      const c = lastFrame()?.sources.find((s) => s.id === id)?.counters;
       expect(c?.resets).toBe(resets + 1);
       expect(c?.lost).toBe(0);
       expect(
@@ -291,10 +282,10 @@ describe('sources that go away', () => {
     await publishAndSettle(200);
     await service.disconnect(id);
     await sim.publish(150);
-    const received = last?.sources[0]?.counters.messages ?? 0;
+    const received = lastFrame()?.sources[0]?.counters.messages ?? 0;
     await service.connect(id);
     await untilReceived(id, sim, received);
-    const c = last?.sources[0]?.counters;
+    const c = lastFrame()?.sources[0]?.counters;
     expect(c?.gaps).toBe(1);
     expect(c?.lost).toBeGreaterThanOrEqual(150);
     expect(c?.resets).toBe(1);
@@ -302,11 +293,14 @@ describe('sources that go away', () => {
     await service.disconnect(id);
     sim.restart();
     await sim.publish(30);
-    const messages = last?.sources[0]?.counters.messages ?? 0;
+    const messages = lastFrame()?.sources[0]?.counters.messages ?? 0;
     await service.connect(id);
     await untilReceived(id, sim, messages);
     await sim.publish(20);
-    await waitFor(() => (last?.sources[0]?.counters.resets ?? 0) === 2, 'the restart meanwhile');
+    await waitFor(
+      () => (lastFrame()?.sources[0]?.counters.resets ?? 0) === 2,
+      'the restart meanwhile',
+    );
     // A restart the sequencer sees is a gap from seq 0 too: the first 30 were never received.
     await expect
       .poll(() => service.series({ rangeSec: null }).markers.filter((m) => m.kind === 'reset'))
@@ -324,7 +318,7 @@ describe('sources that go away', () => {
       await service.saveProfile({ ...profile, endpoint: other.ranks[0]?.pubEndpoint ?? '' });
       // Kept, engine-a's blocks would be counted as the new engine's from its first batch on.
       expect(service.kpis().residentBlocks).toBe(0);
-      await waitFor(() => last?.sources[0]?.counters.resets === 1, 'the restart counted');
+      await waitFor(() => lastFrame()?.sources[0]?.counters.resets === 1, 'the restart counted');
       expect(
         service.series({ rangeSec: null }).markers.filter((m) => m.kind === 'reset'),
       ).toHaveLength(1);
@@ -339,12 +333,12 @@ describe('sources that go away', () => {
     // simulator's truth and what the service received start together.
     sim.restart();
     await publishAndSettle(300);
-    await waitFor(() => (last?.sources[0]?.counters.resets ?? 0) === 1, 'the first reset');
+    await waitFor(() => (lastFrame()?.sources[0]?.counters.resets ?? 0) === 1, 'the first reset');
     // The sequencer may still hold the newest batches while it tells a restart from a gap.
     await expect.poll(() => service.kpis().residentBlocks, { timeout: 5000 }).toBe(simResident());
     sim.restart();
     await publishAndSettle(40);
-    await waitFor(() => (last?.sources[0]?.counters.resets ?? 0) === 2, 'the second reset');
+    await waitFor(() => (lastFrame()?.sources[0]?.counters.resets ?? 0) === 2, 'the second reset');
     await expect.poll(() => service.kpis().residentBlocks, { timeout: 5000 }).toBe(simResident());
     expect(simResident()).toBeGreaterThan(0);
     expect(

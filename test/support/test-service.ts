@@ -1,0 +1,32 @@
+// A service for the service tests: its files under `dir`, no demo, profiles in memory, frames every
+// 20 ms; the latest frame it sent is kept (acked at once, as a screen does).
+import type { UpdateFrame } from '../../shared/api-types';
+import { KvScopeService, type ServiceOptions } from '../../electron/service/service';
+
+export interface TestService {
+  service: KvScopeService;
+  /** The latest frame the service sent (null before the first). */
+  lastFrame(): UpdateFrame | null;
+}
+
+export async function startTestService(
+  dir: string,
+  over: Partial<ServiceOptions> = {},
+): Promise<TestService> {
+  const service = await KvScopeService.start({
+    dataDir: dir,
+    demo: false,
+    persistProfiles: false,
+    transport: 'ipc',
+    frameIntervalMs: 20,
+    ...over,
+  });
+  let last: UpdateFrame | null = null;
+  const sub = service.subscribe({
+    send: (frame) => {
+      last = frame;
+      sub.ack(frame.n);
+    },
+  });
+  return { service, lastFrame: () => last };
+}
