@@ -482,12 +482,12 @@ export class KvScopeService {
   }
 }
 
-/** The open cache of the data folder, named by the code running; null when off or unnamed. */
 /** The analysis' options the service's options ask for (live and for every file opened). */
 function analysisOptionsOf({ group }: ServiceOptions): AnalysisGroupOption {
   return group === undefined ? {} : { group };
 }
 
+/** The open cache of the data folder, named by the code running; null when off or unnamed. */
 function startOpenCache({ openCache, dataDir }: ServiceOptions): Promise<OpenCache | null> {
   if (openCache === false) return Promise.resolve(null);
   return openCacheIn(openCacheDir(dataDir), openCache);
