@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { SourceCounters, SourceHealth } from '../../shared/api-types';
 import { missingCase, type IngestRecord, type IngestSink } from '../../shared/records';
 import { KvSource } from '../ingest/kv-source';
-import { PROFILE_LIMITS } from '../../shared/profile-rules';
+import { PROFILE_LIMITS, rankPortProblem } from '../../shared/profile-rules';
 import { rankEndpoint, validateEndpoint, type SourceConfig } from '../ingest/source-config';
 import { eventTextLine, undecodedJsonLine, undecodedTextLine } from './capture-format';
 import { BatchJsonWriter } from './capture-batch-json';
@@ -118,9 +118,26 @@ function captureConfigs(opts: CaptureOptions): SourceConfig[] {
   return out;
 }
 
-async function runCapture(opts: CaptureOptions): Promise<void> {
+/**
+ * The endpoints refused before anything connects, as collect and serve refuse them: a replay port
+ * that is the events port, or whose ranks' ports meet the events ranks' (rank r adds r to both).
+ */
+export function checkCaptureEndpoints(
+  opts: Pick<CaptureOptions, 'endpoint' | 'replayEndpoint' | 'dp'>,
+): void {
   validateEndpoint(opts.endpoint, '--endpoint');
-  if (opts.replayEndpoint !== undefined) validateEndpoint(opts.replayEndpoint, '--replay-endpoint');
+  if (opts.replayEndpoint === undefined) return;
+  validateEndpoint(opts.replayEndpoint, '--replay-endpoint');
+  const ports = rankPortProblem({
+    endpoint: opts.endpoint,
+    replayEndpoint: opts.replayEndpoint,
+    dpRanks: opts.dp ?? 1,
+  });
+  if (ports !== null) throw new Error(`--replay-endpoint: ${ports}`);
+}
+
+async function runCapture(opts: CaptureOptions): Promise<void> {
+  checkCaptureEndpoints(opts);
   const ranks = opts.dp ?? 1;
   const cfgs = captureConfigs(opts);
   const max = opts.max ?? 0;

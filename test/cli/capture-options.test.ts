@@ -1,7 +1,7 @@
 // capture's own options through commander's parse: absurd values are refused before anything runs.
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerCapture } from '../../electron/cli/capture-command';
+import { checkCaptureEndpoints, registerCapture } from '../../electron/cli/capture-command';
 import { wholeNumber } from '../../electron/cli/option-values';
 
 const parse = (...args: string[]): void => {
@@ -40,5 +40,35 @@ describe('kvscope capture options', () => {
     expect(wholeNumber('0', 0, 100)).toBe(0);
     expect(wholeNumber('101', 0, 100)).toBeNull();
     expect(wholeNumber('0x10', 0, 100)).toBeNull();
+  });
+
+  // collect and serve refused these; capture took them and subscribed a SUB to a ROUTER.
+  it("refuses a replay port that is the events port, or meets the ranks' events ports", () => {
+    expect(() =>
+      checkCaptureEndpoints({
+        endpoint: 'tcp://127.0.0.1:5557',
+        replayEndpoint: 'tcp://127.0.0.1:5557',
+      }),
+    ).toThrow('--replay-endpoint: the replay port 5557 is the events port');
+    expect(() =>
+      checkCaptureEndpoints({
+        endpoint: 'tcp://127.0.0.1:5557',
+        replayEndpoint: 'tcp://127.0.0.1:5558',
+        dp: 2,
+      }),
+    ).toThrow('give the replay a port from 5559 on');
+    expect(() =>
+      checkCaptureEndpoints({
+        endpoint: 'tcp://127.0.0.1:5557',
+        replayEndpoint: 'tcp://127.0.0.1:5559',
+        dp: 2,
+      }),
+    ).not.toThrow();
+    expect(() =>
+      checkCaptureEndpoints({
+        endpoint: 'tcp://127.0.0.1:5557',
+        replayEndpoint: 'tcp://127.0.0.1:5558',
+      }),
+    ).not.toThrow();
   });
 });
