@@ -114,8 +114,10 @@ export class SeqDedup {
       // Back to a batch of this run read under the same ts: that batch again (a copied line); or
       // to one timed before this run began: a batch of an earlier run (a stale copy). (Within
       // the window, a batch never read is a late one of this run, as before.)
-      if (!s.startOver && seq < s.max && (s.history.tsOf(seq) === ts || ts < s.since))
+      if (!s.startOver && seq < s.max && (s.history.tsOf(seq) === ts || ts < s.since)) {
+        if (seq !== s.open) s.open = -1;
         return this.duplicate();
+      }
       s = newSource(seq, ts);
       this.bySource.set(source, s);
       this.read(s, seq, idx, ts);
@@ -136,7 +138,12 @@ export class SeqDedup {
       s.idxs[slot] = idx === null ? null : new Set([idx]);
     } else if (idx === null || idxs === null) {
       // A line without an index can only be told from its batch's next ones while that is open.
-      if (seq !== s.open) return null;
+      // A line of another batch closes it, a duplicate too: a copy's lines of the open batch
+      // (a capture appended twice ends with the newest batch again) are read again, not next.
+      if (seq !== s.open) {
+        s.open = -1;
+        return null;
+      }
     } else if (idxs.has(idx)) return null;
     else idxs.add(idx);
     s.open = seq;

@@ -103,6 +103,18 @@ describe('SeqDedup, the one rule for seqs seen again in a file', () => {
     expect(d.event('a', 3, null, at(3))).toBe('apply');
     expect(d.event('a', 4, null, at(4))).toBe('duplicate');
   });
+
+  it('closes the open batch at a line of another seq, a duplicate too', () => {
+    // A capture (lines without indexes) appended to itself: the copy's last batch was the open
+    // one, and its lines were applied again.
+    const d = new SeqDedup();
+    const lines: [number, number][] = [];
+    for (let seq = 0; seq <= 2; seq++) for (let i = 0; i < 2; i++) lines.push([seq, at(seq)]);
+    const verdicts = [...lines, ...lines].map(([seq, ts]) => d.event('a', seq, null, ts));
+    expect(verdicts.slice(0, 6).every((v) => v === 'apply')).toBe(true);
+    expect(verdicts.slice(6)).toEqual(Array(6).fill('duplicate'));
+    expect(d.duplicates).toBe(6);
+  });
 });
 
 describe('record field checks', () => {
