@@ -11,6 +11,22 @@ export function undecodedJsonLine(u: UndecodedRecord, dpRank: number | null = nu
   );
 }
 
+/**
+ * A publisher's text (a medium, a LoRA name) as a readable line may show it: its control
+ * characters escaped, so a name cannot end the line, forge the next one, or drive the terminal
+ * (ANSI escapes). The JSON lines escape them already.
+ */
+function shown(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    const code = c.charCodeAt(0);
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    return `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
 function short(key: string): string {
   return key.length > 20 ? `${key.slice(0, 16)}…` : key;
 }
@@ -24,18 +40,18 @@ export function eventTextLine(n: number, r: EventRecord): string {
       return (
         `${head}: blocks=[${e.block_hashes.map(short).join(', ')}] parent=${e.parent_block_hash === null ? 'none' : short(e.parent_block_hash)}` +
         ` tokens=${e.token_count} block_size=${e.block_size}` +
-        (e.medium === null ? '' : ` medium=${e.medium}`) +
+        (e.medium === null ? '' : ` medium=${shown(e.medium)}`) +
         (e.lora_id === null ? '' : ` lora_id=${e.lora_id}`) +
-        (e.lora_name === null ? '' : ` lora_name=${e.lora_name}`) +
+        (e.lora_name === null ? '' : ` lora_name=${shown(e.lora_name)}`) +
         (e.group_idx === null ? '' : ` group=${e.group_idx}`)
       );
     case 'BlockRemoved':
       return (
         `${head}: blocks=[${e.block_hashes.map(short).join(', ')}]` +
-        (e.medium === null ? '' : ` medium=${e.medium}`)
+        (e.medium === null ? '' : ` medium=${shown(e.medium)}`)
       );
     case 'AllBlocksCleared':
-      return e.medium === null ? head : `${head}: medium=${e.medium}`;
+      return e.medium === null ? head : `${head}: medium=${shown(e.medium)}`;
   }
 }
 
