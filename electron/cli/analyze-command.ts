@@ -125,6 +125,7 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
     const { source, medium } = resolveCapacity(analysis, labels, c);
     analysis.setCapacity(source, medium, c.blocks);
   }
+  if (flags.group !== undefined) checkGroupHeld(analysis, flags.group);
   const report = analysis.report();
   const out = flags.json
     ? `${JSON.stringify(toAnalyzeJson(report, r), null, 2)}\n`
@@ -141,6 +142,20 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
     err(
       `the analysis was not kept: ${notKept}; the next analyze replays the file (--cache-dir DIR keeps it elsewhere, --no-cache tries no more)`,
     );
+}
+
+/**
+ * A --group the file's events never name is the command's error, as a --capacity it does not
+ * hold is: its figures would all read 0, as if the group were idle. (A source past the tracked
+ * groups may hold it unlisted: then it is analysed as asked.)
+ */
+function checkGroupHeld(analysis: CacheAnalysis, group: number): void {
+  const sources = analysis.sources;
+  if (sources.some((s) => s.groups.has(group) || s.groupsCapped)) return;
+  const named = [...new Set(sources.flatMap((s) => [...s.groups.keys()]))].sort((a, b) => a - b);
+  throw new Error(
+    `--group ${group}: the file's events name no KV cache group ${group} (they name ${named.length === 0 ? 'none' : named.join(', ')}; an event without group_idx is group 0)`,
+  );
 }
 
 /**

@@ -464,6 +464,13 @@ describe('kvscope analyze (text and errors)', () => {
     const bad = await analyze([file, '--group', 'full']);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/--group must be a whole number from 0 to 65536/);
+    // A group the file never names would read all zeros: refused, naming those it holds.
+    const absent = await analyze([file, '--no-cache', '--group', '2']);
+    expect(absent.code).not.toBe(0);
+    expect(absent.stdout).toBe('');
+    expect(absent.stderr).toMatch(
+      /--group 2: the file's events name no KV cache group 2 \(they name 0, 1;/,
+    );
   });
 
   it('refuses a folder at once, saying what it is', async () => {
