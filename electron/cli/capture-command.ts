@@ -6,7 +6,12 @@ import { missingCase, type IngestRecord, type IngestSink } from '../../shared/re
 import { KvSource } from '../ingest/kv-source';
 import { PROFILE_LIMITS, rankPortProblem } from '../../shared/profile-rules';
 import { rankEndpoint, validateEndpoint, type SourceConfig } from '../ingest/source-config';
-import { eventTextLine, undecodedJsonLine, undecodedTextLine } from './capture-format';
+import {
+  eventErrorJsonLine,
+  eventTextLine,
+  undecodedJsonLine,
+  undecodedTextLine,
+} from './capture-format';
 import { BatchJsonWriter } from './capture-batch-json';
 import { EventJsonWriter } from './event-json';
 import { LineOutput } from './line-output';
@@ -34,6 +39,7 @@ export function summaryJson(c: SourceCounters): string {
     duplicates: c.duplicates,
     resets: c.resets,
     undecoded: c.undecoded,
+    event_errors: c.eventErrors,
     replay_rejected: c.replayRejected,
   });
 }
@@ -182,6 +188,11 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
         return;
       case 'event-error':
         err(`${from}event ${r.rec.idx} of seq ${r.rec.seq} could not be decoded: ${r.rec.error}`);
+        // In the file too (not counted by --max, as undecoded lines are not): its seq arrived.
+        if (json && !full()) {
+          out.text(`${eventErrorJsonLine(r.rec, ranks > 1 ? rank : null)}\n`);
+          out.endLine();
+        }
         return;
       case 'gap': {
         const g = r.rec;
@@ -267,7 +278,7 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
   const undecodedLines = seen > events ? ` (and ${n(seen - events, 'undecoded line')})` : '';
   err(
     `done: ${n(events, 'event')} printed${undecodedLines}; ${n(c.messages, 'message')}, ${n(c.gaps, 'gap')} (${c.recovered} recovered, ${c.lost} lost), ` +
-      `${n(c.resets, 'reset')}, ${n(c.duplicates, 'duplicate')}, ${c.undecoded} undecoded`,
+      `${n(c.resets, 'reset')}, ${n(c.duplicates, 'duplicate')}, ${c.undecoded} undecoded, ${n(c.eventErrors, 'event error')}`,
   );
   // The last stderr line, for scripts: the sources' own counters (summed over ranks).
   err(`summary ${summaryJson(c)}`);

@@ -1,13 +1,25 @@
 // Lines printed by `kvscope capture`: the readable lines, and the JSON line of an undecodable
 // payload. The JSON lines of events (the seed script's keys, plus seq and dp_rank, with exact
 // integer hashes) are written by event-json.ts.
-import type { EventRecord, KvEvent, UndecodedRecord } from '../../shared/events';
+import type { EventErrorRecord, EventRecord, KvEvent, UndecodedRecord } from '../../shared/events';
 
 /** The JSON line of a payload that could not be decoded: size and error, never the bytes. */
 export function undecodedJsonLine(u: UndecodedRecord, dpRank: number | null = null): string {
   return (
     `{"ts":null,"type":"UNDECODED","bytes":${u.bytes},"error":${JSON.stringify(u.error)},` +
     `"seq":${u.seq === null ? 'null' : u.seq},"dp_rank":${dpRank === null ? 'null' : dpRank}}`
+  );
+}
+
+/**
+ * The JSON line of an event that could not be decoded (its batch's others were applied): its place
+ * and error, never its content. Without it, a batch all of whose events failed left a hole in the
+ * file's seqs, which `analyze` read as a lost batch.
+ */
+export function eventErrorJsonLine(e: EventErrorRecord, dpRank: number | null = null): string {
+  return (
+    `{"ts":null,"type":"EVENT_ERROR","seq":${e.seq},"idx":${e.idx},"error":${JSON.stringify(e.error)},` +
+    `"dp_rank":${dpRank === null ? 'null' : dpRank}}`
   );
 }
 

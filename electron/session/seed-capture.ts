@@ -227,6 +227,21 @@ export async function importSeedCapture(
       onRecord({ k: 'undecoded', rec });
       return;
     }
+    if (o.type === 'EVENT_ERROR') {
+      // `capture --json`'s line of an event that could not be decoded: its batch's seq arrived.
+      if (givenSeq === null) throw new BadLine('EVENT_ERROR line without a seq');
+      sources.add(source);
+      noteSeq(source, givenSeq, lastTs ?? 0);
+      res.eventErrors += 1;
+      const rec = {
+        source,
+        seq: givenSeq,
+        idx: o.idx === undefined || o.idx === null ? 0 : countField(o.idx, 'idx'),
+        error: str(o.error) ?? 'event error',
+      };
+      onRecord({ k: 'event-error', rec });
+      return;
+    }
     if (o.ts === undefined) throw new BadLine('event without a numeric ts');
     const time = tsField(o.ts);
     const event = 'ts' in time ? captureEvent(o) : null;

@@ -175,7 +175,7 @@ async function stallCase(buffer: number | 'unbounded') {
   const errLines = cap.stderr.trimEnd().split('\n');
   const last = errLines.at(-1)!;
   expect(last).toMatch(
-    /^# summary \{"messages":\d+,"events":\d+,"gaps":\d+,"recovered":\d+,"lost":\d+,"duplicates":\d+,"resets":\d+,"undecoded":\d+,"replay_rejected":\d+\}$/,
+    /^# summary \{"messages":\d+,"events":\d+,"gaps":\d+,"recovered":\d+,"lost":\d+,"duplicates":\d+,"resets":\d+,"undecoded":\d+,"event_errors":\d+,"replay_rejected":\d+\}$/,
   );
   const summary = JSON.parse(last.slice('# summary '.length)) as Summary;
 

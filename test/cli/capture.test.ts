@@ -1,4 +1,9 @@
 import { spawn } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { encode } from '@msgpack/msgpack';
+import { Publisher } from 'zeromq';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
 import type { PublishedBatch, RawEvent, SimHash, SimOptions } from '../../electron/sim/types';
@@ -136,7 +141,7 @@ function expectNoTokens(text: string, truth: Map<number, PublishedBatch>): void 
 }
 
 const SUMMARY =
-  /^# summary \{"messages":(\d+),"events":(\d+),"gaps":(\d+),"recovered":(\d+),"lost":(\d+),"duplicates":(\d+),"resets":(\d+),"undecoded":(\d+),"replay_rejected":(\d+)\}$/;
+  /^# summary \{"messages":(\d+),"events":(\d+),"gaps":(\d+),"recovered":(\d+),"lost":(\d+),"duplicates":(\d+),"resets":(\d+),"undecoded":(\d+),"event_errors":(\d+),"replay_rejected":(\d+)\}$/;
 
 /** `capture --json --max max` of the simulator's first rank. */
 const captureJson = (sim: SimPublisher, max: number): Promise<Run> =>
@@ -180,6 +185,71 @@ describe('kvscope capture (built CLI) against the simulator', () => {
       const o = JSON.parse(l) as { bytes: number; error: string; seq: number };
       expect(o.bytes).toBe(truth.get(o.seq)!.payload.byteLength);
       expect(o.error.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('prints an EVENT_ERROR line per event that could not be decoded, so analyze finds no gap', async () => {
+    const pub = new Publisher();
+    await pub.bind('tcp://127.0.0.1:0');
+    const endpoint = pub.lastEndpoint!;
+    const seqFrame = (n: number) => {
+      const b = Buffer.alloc(8);
+      b.writeBigUInt64BE(BigInt(n));
+      return b;
+    };
+    const stored = (h: number) => ({
+      type: 'BlockStored',
+      block_hashes: [h],
+      parent_block_hash: null,
+      token_ids: [1, 2],
+      block_size: 2,
+      medium: 'GPU',
+    });
+    // seq 1: an unusable ts; seq 2: a good event and an unknown one; seq 3: only an unknown one.
+    const batches = [
+      [100, [stored(1)]],
+      [Number.NaN, [stored(2)]],
+      [102, [stored(3), { type: 'Bogus' }]],
+      [103, [{ type: 'Bogus' }]],
+      [104, [stored(4)]],
+    ];
+    // Sent once the capture says it is connected (and ZeroMQ's subscription has had time to
+    // reach the publisher): --max 3 ends it at seq 4, the last good event.
+    let sent: Promise<void> | null = null;
+    const send = async (): Promise<void> => {
+      await new Promise((r) => setTimeout(r, 300));
+      for (const [i, b] of batches.entries())
+        await pub.send(['kv-events', seqFrame(i), Buffer.from(encode([b[0], b[1], 0]))]);
+    };
+    const r = await runCli(
+      ['capture', '--endpoint', endpoint, '--json', '--max', '3'],
+      (_, err) => {
+        if (sent === null && err.includes('# connected')) sent = send();
+        return false;
+      },
+    );
+    await sent;
+    pub.close();
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const errors = lines.filter((l) => l.type === 'EVENT_ERROR');
+    expect(errors.map((e) => [e.seq, e.idx])).toEqual([
+      [1, 0],
+      [2, 1],
+      [3, 0],
+    ]);
+    expect(String(errors[0]?.error)).toMatch(/ts is NaN/);
+    expect(summaryOf(r.stderr).event_errors).toBe(3);
+    const file = path.join(os.tmpdir(), `kvscope-event-errors-${process.pid}.jsonl`);
+    writeFileSync(file, r.stdout);
+    try {
+      const a = await runCli(['analyze', '--no-cache', '--json', file]);
+      const input = (JSON.parse(a.stdout) as { input: Record<string, number> }).input;
+      expect(input).toMatchObject({ gaps: 0, lost_batches: 0, event_errors: 3, events: 3 });
+    } finally {
+      rmSync(file, { force: true });
     }
   });
 
@@ -329,6 +399,7 @@ describe('kvscope capture (built CLI) against the simulator', () => {
       duplicates: 0,
       resets: 0,
       undecoded: 0,
+      event_errors: 0,
       replay_rejected: 0,
     });
   });
