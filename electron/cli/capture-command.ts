@@ -242,6 +242,7 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
     const from = ranks > 1 ? `rank ${rank} (${cfg.endpoint}): ` : '';
     let lastState = '';
     let lastHint: string | null = null;
+    let lastError: string | null = null;
     source.onStatus((s: SourceHealth) => {
       if (s.state !== lastState) {
         lastState = s.state;
@@ -249,7 +250,11 @@ async function runCapture(opts: CaptureOptions): Promise<void> {
           err(
             `${from}${s.state}${s.lastError !== null && s.state === 'error' ? `: ${s.lastError}` : ''}`,
           );
+      } else if (s.lastError !== null && s.lastError !== lastError && s.state !== 'error') {
+        // A warning while it runs (several publishers on a bound endpoint, a silent replay).
+        err(`${from}${s.lastError}`);
       }
+      lastError = s.lastError;
       if (s.hint !== null && s.hint !== lastHint) err(`${from}${s.hint}`);
       lastHint = s.hint;
     });

@@ -144,6 +144,8 @@ export class KvSource {
   private unshakenAccepts = 0;
   /** TCP peers connected now: a killed engine closes its socket, so this drops at once. */
   private peersUp = 0;
+  /** Bind: several publishers were connected at once, and lastError said so. */
+  private sharedEndpointSaid = false;
   /** The last peer hung up and none came back yet: the hint says so, silence does not override it. */
   private peerHungUp = false;
   private lastMessageAt: number | null = null;
@@ -262,6 +264,7 @@ export class KvSource {
     sock.events.on('handshake', () => {
       this.handshaken = true;
       if (this.unshakenAccepts > 0) this.unshakenAccepts--;
+      if (cfg.mode === 'bind') this.checkSharedEndpoint();
       this.peerConnected = true;
       if (this.peerHungUp) {
         // The hang-up's hint is old news now (collect printed it again beside "waiting").
@@ -634,6 +637,22 @@ export class KvSource {
         this.replays.delete(ac);
         this.rechecking = false;
       });
+  }
+
+  /**
+   * Bind: publishers connected at once (llm-d's pods connecting out to one address) send their
+   * streams of seqs into one source, where each step from one to the other reads as a restart or
+   * a gap. Said once, and it stays: what was counted meanwhile is not one engine's.
+   */
+  private checkSharedEndpoint(): void {
+    const publishers = this.peersUp - this.unshakenAccepts;
+    if (publishers < 2 || this.sharedEndpointSaid) return;
+    this.sharedEndpointSaid = true;
+    this.lastError =
+      `${publishers} publishers are connected to ${this.cfg.endpoint} at once: KV Scope reads one ` +
+      'stream per source, so their seqs mix here and the restarts, gaps and losses counted are not ' +
+      'real; give each engine an endpoint of its own (its own port to connect to)';
+    this.notify();
   }
 
   /** The replay endpoint answered: a warning that it does not is out of date. */

@@ -22,7 +22,10 @@ interface Props {
   sources: readonly SourceStatus[];
 }
 
-/** One line per source above the charts: lamp, name, state, age of its last message, its hint. */
+/**
+ * One line per source above the charts: lamp, name, state, age of its last message, its clock
+ * offset, its problem (a failure, or a warning while it runs) and its hint.
+ */
 export function StatusStrip({ sources }: Props) {
   if (sources.length === 0) return null;
   return (
@@ -47,6 +50,11 @@ export function StatusStrip({ sources }: Props) {
             </span>
           )}
           {s.stale && s.residentBlocks > 0 && <span className="stale-badge">stale</span>}
+          {s.lastError && (
+            <p className="error status-hint" data-testid={`status-error-${s.id}`}>
+              {s.lastError}
+            </p>
+          )}
           {s.hint && s.state !== 'connected' && (
             <p className="hint status-hint" data-testid={`status-hint-${s.id}`}>
               {s.hint}
