@@ -1,5 +1,5 @@
-// The cache analysis' running figures as /metrics reads them: per (source, medium) re-stores,
-// thrash re-stores and announced hits, duplicate stores per source, lifetimes per medium. Read
+// The cache analysis' running figures as /metrics reads them: per (source, medium) new stores,
+// re-stores, thrash re-stores and announced hits, duplicate stores per source, lifetimes per medium. Read
 // from the analysis' state directly: its report() builds what-if curves and percentiles, which a
 // scrape every few seconds does not need.
 
@@ -20,6 +20,7 @@ export function analysisMetrics(analysis: CacheAnalysis): AnalysisMetrics {
       out.media.push({
         source: s.name,
         medium: m.medium,
+        newStores: m.c.newStores,
         restores: m.c.restores,
         thrashRestores: m.c.thrashRestores,
         announcedHits: m.c.announcedHits,

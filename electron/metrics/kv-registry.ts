@@ -71,7 +71,7 @@ const STREAM_ROWS: Record<StreamMetricName, Rows> = {
 
 /** Rows of the analysis' per (source, medium) counts, labelled by the source they belong to. */
 const analysisMedium =
-  (field: 'restores' | 'thrashRestores' | 'announcedHits'): Rows =>
+  (field: 'newStores' | 'restores' | 'thrashRestores' | 'announcedHits'): Rows =>
   (snap) => {
     const byId = new Map(snap.sources.map((s) => [s.id, s]));
     return (snap.analysis?.media ?? []).flatMap((m) => {
@@ -81,6 +81,7 @@ const analysisMedium =
   };
 
 const ANALYSIS_ROWS: Record<Exclude<AnalysisMetricName, 'kvscope_block_lifetime_seconds'>, Rows> = {
+  kvscope_new_stores_total: analysisMedium('newStores'),
   kvscope_restores_total: analysisMedium('restores'),
   kvscope_thrash_restores_total: analysisMedium('thrashRestores'),
   kvscope_announced_hits_total: analysisMedium('announcedHits'),
@@ -142,6 +143,7 @@ export class KvMetricsRegistry {
       ...entries(ENGINE_METRICS, ENGINE_ROWS),
       ...entries(
         {
+          kvscope_new_stores_total: ANALYSIS_METRICS.kvscope_new_stores_total,
           kvscope_restores_total: ANALYSIS_METRICS.kvscope_restores_total,
           kvscope_thrash_restores_total: ANALYSIS_METRICS.kvscope_thrash_restores_total,
           kvscope_announced_hits_total: ANALYSIS_METRICS.kvscope_announced_hits_total,

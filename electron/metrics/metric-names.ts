@@ -48,6 +48,10 @@ export const STREAM_METRICS = {
 
 /** The cache analysis' figures (restores, thrash, hits, lifetimes), once a report is handed in. */
 export const ANALYSIS_METRICS = {
+  kvscope_new_stores_total: counter(
+    'Stores of a hash not resident (misses); hit ratio = hits / (hits + new stores).',
+    true,
+  ),
   kvscope_restores_total: counter(
     'New stores of a hash removed earlier (on the ghost list).',
     true,

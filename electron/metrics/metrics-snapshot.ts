@@ -41,6 +41,7 @@ export interface AnalysisMediumCounts {
   /** Source id, as in SourceMetrics.id. */
   source: string;
   medium: string;
+  newStores: number;
   restores: number;
   thrashRestores: number;
   announcedHits: number;

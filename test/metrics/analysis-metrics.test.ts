@@ -8,7 +8,7 @@ import { batch, removed, stored } from '../model/helpers';
 import { zeroCounters } from '../../electron/ingest/kv-source';
 
 describe('the analysis metrics', () => {
-  it('maps re-stores, hits, duplicates and lifetimes (with their sum) of the analysis', async () => {
+  it('maps new stores, re-stores, hits, duplicates and lifetimes (with their sum) of the analysis', async () => {
     const a = new CacheAnalysis({ thrashWindowS: 60 });
     a.apply(batch([stored('a', 100, ['1', '2'])]));
     a.apply(batch([stored('b', 100, ['1'])])); // held by a: a duplicate store
@@ -18,8 +18,23 @@ describe('the analysis metrics', () => {
     a.apply(batch([stored('a', 110, ['1'])])); // a re-store within 60 s (thrash), b holds it
     const m = analysisMetrics(a);
     expect(m.media).toEqual([
-      { source: 'a', medium: 'GPU', restores: 1, thrashRestores: 1, announcedHits: 1 },
-      { source: 'b', medium: 'GPU', restores: 0, thrashRestores: 0, announcedHits: 0 },
+      // a: 1 and 2 new, 2 a hit, 1 new again (a re-store); b: 1 new.
+      {
+        source: 'a',
+        medium: 'GPU',
+        newStores: 3,
+        restores: 1,
+        thrashRestores: 1,
+        announcedHits: 1,
+      },
+      {
+        source: 'b',
+        medium: 'GPU',
+        newStores: 1,
+        restores: 0,
+        thrashRestores: 0,
+        announcedHits: 0,
+      },
     ]);
     expect(m.duplicateStores).toEqual([
       { source: 'a', count: 1 },

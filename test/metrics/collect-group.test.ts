@@ -97,6 +97,11 @@ describe('kvscope collect --group', () => {
       .toBe(REQUESTS + 1);
     expect(await metric(all, 'kvscope_announced_hits_total')).toBe(2 * REQUESTS);
     expect(await metric(full, 'kvscope_announced_hits_total')).toBe(0);
+    // The dashboard's hit ratio, hits / (hits + new stores), is each analysis' own: 0.5 counted
+    // together (each second store a hit), and none for the full group alone, whose every store
+    // is new (the stream's stored blocks count every group: twice the group's).
+    expect(await metric(all, 'kvscope_new_stores_total')).toBe(2 * REQUESTS);
+    expect(await metric(full, 'kvscope_new_stores_total')).toBe(2 * REQUESTS);
     expect(await metric(all, 'kvscope_resident_blocks')).toBe(2 * REQUESTS - 2);
     expect(await metric(full, 'kvscope_resident_blocks')).toBe(2 * REQUESTS);
   }, 30_000);

@@ -84,7 +84,16 @@ const FULL: MetricsSnapshot = {
     },
   ],
   analysis: {
-    media: [{ source: 's', medium: 'GPU', restores: 3, thrashRestores: 1, announcedHits: 4 }],
+    media: [
+      {
+        source: 's',
+        medium: 'GPU',
+        newStores: 12,
+        restores: 3,
+        thrashRestores: 1,
+        announcedHits: 4,
+      },
+    ],
     duplicateStores: [{ source: 's', count: 2 }],
     lifetimes: [
       {

@@ -68,7 +68,14 @@ describe('the KV Scope registry', () => {
       snap({
         analysis: {
           media: [
-            { source: 's1', medium: 'GPU', restores: 4, thrashRestores: 1, announcedHits: 9 },
+            {
+              source: 's1',
+              medium: 'GPU',
+              newStores: 20,
+              restores: 4,
+              thrashRestores: 1,
+              announcedHits: 9,
+            },
           ],
           duplicateStores: [
             { source: 's1', count: 2 },
