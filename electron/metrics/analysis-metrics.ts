@@ -1,7 +1,7 @@
 // The cache analysis' running figures as /metrics reads them: per (source, medium) new stores,
-// re-stores, thrash re-stores and announced hits, duplicate stores per source, lifetimes per medium. Read
-// from the analysis' state directly: its report() builds what-if curves and percentiles, which a
-// scrape every few seconds does not need.
+// re-stores, thrash re-stores and announced hits, duplicate stores per source, lifetimes per
+// medium. Read from the analysis' state directly: its report() builds what-if curves and
+// percentiles, which a scrape every few seconds does not need.
 
 import { UNSPECIFIED_MEDIUM } from '../../shared/events';
 import type { CacheAnalysis } from '../analysis/cache-analysis';
