@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { encode } from '@msgpack/msgpack';
 import { Publisher } from 'zeromq';
+import { encodeSeq } from '../../electron/wire/message';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SimPublisher } from '../../electron/sim/publisher';
 import type { PublishedBatch, RawEvent, SimHash, SimOptions } from '../../electron/sim/types';
@@ -192,11 +193,6 @@ describe('kvscope capture (built CLI) against the simulator', () => {
     const pub = new Publisher();
     await pub.bind('tcp://127.0.0.1:0');
     const endpoint = pub.lastEndpoint!;
-    const seqFrame = (n: number) => {
-      const b = Buffer.alloc(8);
-      b.writeBigUInt64BE(BigInt(n));
-      return b;
-    };
     const stored = (h: number) => ({
       type: 'BlockStored',
       block_hashes: [h],
@@ -219,7 +215,7 @@ describe('kvscope capture (built CLI) against the simulator', () => {
     const send = async (): Promise<void> => {
       await new Promise((r) => setTimeout(r, 300));
       for (const [i, b] of batches.entries())
-        await pub.send(['kv-events', seqFrame(i), Buffer.from(encode([b[0], b[1], 0]))]);
+        await pub.send(['kv-events', encodeSeq(BigInt(i)), Buffer.from(encode([b[0], b[1], 0]))]);
     };
     const r = await runCli(
       ['capture', '--endpoint', endpoint, '--json', '--max', '3'],

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Publisher } from 'zeromq';
 import { KvSource } from '../../electron/ingest/kv-source';
+import { encodeSeq } from '../../electron/wire/message';
 import { waitFor } from '../support/wait-for';
 import { clearedBatch, freePorts, recordingSink, sourceConfig, warmUp } from './helpers';
 
@@ -26,19 +27,13 @@ function publisherTo(endpoint: string): Publisher {
   return pub;
 }
 
-const seqFrame = (n: number): Buffer => {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64BE(BigInt(n));
-  return b;
-};
-
 describe('a bound endpoint', () => {
   it('says nothing of one publisher, and that two at once mix their streams', async () => {
     const { source, endpoint } = await boundSource();
     const first = publisherTo(endpoint);
     // Its batches come in: it is connected, and alone.
     await warmUp(
-      () => first.send(['', seqFrame(0), clearedBatch(0)]),
+      () => first.send(['', encodeSeq(0n), clearedBatch(0)]),
       () => source.status().counters.messages,
     );
     expect(source.status().lastError).toBeNull();
