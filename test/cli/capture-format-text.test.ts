@@ -3,30 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { eventTextLine } from '../../electron/cli/capture-format';
 import type { EventRecord } from '../../shared/events';
+import { stored as storedRecord } from '../model/helpers';
 
-const stored = (medium: string, loraName: string): EventRecord => ({
-  source: 'capture',
-  seq: 0,
-  ts: 100.5,
-  dp_rank: 0,
-  idx: 0,
-  event: {
-    type: 'BlockStored',
-    block_hashes: ['1'],
-    parent_block_hash: null,
-    token_count: 16,
-    block_size: 16,
-    lora_id: null,
-    medium,
-    lora_name: loraName,
-    extra_keys_count: 0,
-    group_idx: null,
-    kv_cache_spec_kind: null,
-    kv_cache_spec_sliding_window: null,
-    metadata_count: 0,
-    session_id_count: 0,
-  },
-});
+/** A store on `medium` under LoRA `loraName` (the model tests' record, its name set). */
+function stored(medium: string, loraName: string): EventRecord {
+  const r = storedRecord('capture', 100.5, ['1'], null, medium);
+  if (r.event.type !== 'BlockStored') throw new Error('not a store');
+  return { ...r, event: { ...r.event, lora_name: loraName } };
+}
 
 describe('capture text lines', () => {
   it("escape the control characters of a publisher's medium and LoRA name", () => {
