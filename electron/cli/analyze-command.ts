@@ -121,8 +121,16 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
     r.header?.sources ?? (r.kind === 'capture' ? captureNames(ids, path.basename(name)) : []),
   );
   // A --capacity the file does not hold is the command's error, as a bad flag is ("kvscope: ...").
+  // One (source, medium) given twice, by id and by name perhaps, must say one number.
+  const given = new Map<string, CapacityOverride>();
   for (const c of flags.capacity) {
     const { source, medium } = resolveCapacity(analysis, labels, c);
+    const before = given.get(`${source}\0${medium}`);
+    if (before !== undefined && before.blocks !== c.blocks)
+      throw new Error(
+        `--capacity ${before.source}:${before.medium}=${before.blocks} and --capacity ${c.source}:${c.medium}=${c.blocks} give one source's ${medium} two capacities: give one`,
+      );
+    given.set(`${source}\0${medium}`, c);
     analysis.setCapacity(source, medium, c.blocks);
   }
   if (flags.group !== undefined) checkGroupHeld(analysis, flags.group);

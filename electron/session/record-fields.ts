@@ -156,7 +156,8 @@ export function captureHash(v: unknown, what: string): HashKey {
   if (v.length > MAX_HASH_HEX_CHARS + 2) throw new BadLine(`${what} ${describe(v)} ${TOO_LONG}`);
   if (DIGITS.test(v)) {
     if (isIntHashKey(v) || isNegativeIntHashKey(v)) return v;
-    throw new BadLine(`${what} ${describe(v)} does not fit 64 bits`);
+    // No JSON number starts with 0: "010101" was a quoted string, a digest's hex (read below).
+    if (v.charCodeAt(0) !== 0x30) throw new BadLine(`${what} ${describe(v)} does not fit 64 bits`);
   }
   // A digest's bytes, as an engine's log may spell them (0x, upper case): whole bytes only.
   if (/^(0x)?([0-9a-fA-F]{2})+$/.test(v)) return v.replace(/^0x/, '').toLowerCase();

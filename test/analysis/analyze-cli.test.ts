@@ -351,6 +351,31 @@ describe('kvscope analyze (text and errors)', () => {
     expect(medium.stderr).toMatch(/source "capture" has no medium "HBM"; it holds /);
   });
 
+  it('refuses two different --capacity for one source and medium, by id or by name, and takes the same twice', async () => {
+    const named = 'legacy-int.truth.jsonl:GPU';
+    const two = await analyze([
+      LEGACY_INT.truth,
+      '--capacity',
+      'capture:GPU=512',
+      '--capacity',
+      `${named}=1024`,
+    ]);
+    expect(two.code).toBe(1);
+    expect(two.stdout).toBe('');
+    expect(two.stderr).toMatch(
+      `kvscope: --capacity capture:GPU=512 and --capacity ${named}=1024 give one source's GPU two capacities: give one`,
+    );
+    const same = await analyze([
+      LEGACY_INT.truth,
+      '--json',
+      '--capacity',
+      'capture:GPU=512',
+      '--capacity',
+      `${named}=512`,
+    ]);
+    expect(same.code).toBe(0);
+  });
+
   it('exits 0 and lists the bad lines on stderr when only part of a file is bad', async () => {
     const file = path.join(dir, 'partly-bad.jsonl');
     const good = readFileSync(LEGACY_INT.truth, 'utf8').split('\n').slice(0, 20);
