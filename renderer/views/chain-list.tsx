@@ -10,11 +10,13 @@ interface Column {
   label: string;
   sort?: ChainSort;
   title: string;
+  /** Left out of a narrow table (tables.css): the chain's detail shows it. */
+  narrowHidden?: boolean;
 }
 
 const COLUMNS: Column[] = [
   { label: 'Leaf (chain id)', title: 'Hash of the last block: one chain per leaf' },
-  { label: 'Root', title: 'Hash of the first block' },
+  { label: 'Root', title: 'Hash of the first block', narrowHidden: true },
   { label: 'Blocks', sort: 'depth', title: 'Depth in blocks' },
   { label: 'Tokens', title: 'Depth in tokens' },
   { label: 'Resident', sort: 'resident', title: 'Blocks of the chain in a cache now' },
@@ -74,7 +76,7 @@ export function ChainList({
           <div
             key={c.label}
             role="columnheader"
-            className="cell"
+            className={c.narrowHidden ? 'cell narrow-hidden' : 'cell'}
             title={c.title}
             aria-sort={c.sort === sort ? (desc ? 'descending' : 'ascending') : undefined}
           >
@@ -141,7 +143,7 @@ export function ChainList({
                 <div role="cell" className="cell">
                   <HashText hash={c.leaf} fit />
                 </div>
-                <div role="cell" className="cell">
+                <div role="cell" className="cell narrow-hidden">
                   <HashText hash={c.root} fit />
                 </div>
                 <div role="cell" className="cell num">

@@ -77,7 +77,7 @@ export function EventRow({ r, names, tabIndex, selected, onSelect }: Props) {
             is cut short: it is what tells a data-parallel engine's ranks apart. */}
         {r.dp_rank != null ? <span className="muted rank"> dp{r.dp_rank}</span> : null}
       </div>
-      <div role="cell" className="cell num">
+      <div role="cell" className="cell num narrower-hidden">
         {formatInt(r.seq)}
       </div>
       <div role="cell" className={`cell ${TYPE_CLASS[e.type]}`}>
@@ -87,7 +87,7 @@ export function EventRow({ r, names, tabIndex, selected, onSelect }: Props) {
         {first != null ? <HashText hash={first} fit /> : <span className="muted">—</span>}
         {hashes.length > 1 && <span className="muted more">+{formatInt(hashes.length - 1)}</span>}
       </div>
-      <div role="cell" className="cell hash-cell">
+      <div role="cell" className="cell hash-cell narrow-hidden">
         {e.type === 'BlockStored' ? (
           <HashText hash={e.parent_block_hash} fit />
         ) : (

@@ -17,6 +17,8 @@ import { VirtualRows } from '../components/virtual-rows';
 import { hashSearch } from '../lib/hash-search';
 
 const HEADERS = ['Time', 'Source', 'Seq', 'Type', 'Block hashes', 'Parent', 'Medium', 'Details'];
+/** Left out of a narrow table, then a narrower one (tables.css): the event's detail shows them. */
+const LEFT_OUT: Record<string, string> = { Parent: 'narrow-hidden', Seq: 'narrower-hidden' };
 
 interface Props {
   /** An event time from a chart's point (or a #events?at= link): only the events before it. */
@@ -334,7 +336,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
         <div className="table event-table" role="table" aria-label="Events, newest first">
           <div className="trow thead" role="row">
             {HEADERS.map((h) => (
-              <div key={h} role="columnheader" className="cell">
+              <div key={h} role="columnheader" className={`cell ${LEFT_OUT[h] ?? ''}`}>
                 {h}
               </div>
             ))}
