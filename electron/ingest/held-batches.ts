@@ -35,6 +35,11 @@ export class HeldBatches<T> {
     return this.head < this.entries.length ? (this.entries[this.head] as Entry<T>).seq : null;
   }
 
+  /** The lowest batch held, left held, or null when empty. */
+  first(): T | null {
+    return this.head < this.entries.length ? (this.entries[this.head] as Entry<T>).item : null;
+  }
+
   /** The highest seq held, or null when empty. */
   lastSeq(): bigint | null {
     return this.size > 0 ? (this.entries[this.entries.length - 1] as Entry<T>).seq : null;

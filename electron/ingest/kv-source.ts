@@ -218,6 +218,7 @@ export class KvSource {
         reset: (prev, item) => this.onReset(prev, decodeBatch(item, this.limits)),
         duplicate: () => void this.counters.duplicates++,
         rejected: () => void this.counters.replayRejected++,
+        foreign: (seq) => this.onForeignReplay(seq),
         badSeq: (seq, item, newest) => this.onBadSeq(seq, item, newest),
         request: (id, from) => this.replay(id, from),
       },
@@ -652,6 +653,20 @@ export class KvSource {
       `${publishers} publishers are connected to ${this.cfg.endpoint} at once: KV Scope reads one ` +
       'stream per source, so their seqs mix here and the restarts, gaps and losses counted are not ' +
       'real; give each engine an endpoint of its own (its own port to connect to)';
+    this.notify();
+  }
+
+  /**
+   * The replay endpoint answered with another stream's batches (a wrong port: another engine's or
+   * another rank's). Nothing of the answer was applied, and the gap is lost; said, and it stays.
+   */
+  private onForeignReplay(seq: bigint): void {
+    this.lastError =
+      `the replay endpoint ${this.cfg.replayEndpoint} answered with batches that are not this ` +
+      `engine's (its batch ${seq} is not the one received live): it belongs to another engine or ` +
+      `rank, so nothing it sent was applied and gaps are counted lost; give the replay endpoint of ` +
+      `the engine at ${this.cfg.endpoint}`;
+    this.replayWarning = null;
     this.notify();
   }
 

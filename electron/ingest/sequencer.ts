@@ -16,9 +16,15 @@
 //   its end marker, or when it makes no progress for `replayIdleMs`. With `same`, an exchange
 //   (a gap's or a probe's) asks from `last` itself: an answer whose batch under `last` is
 //   another one tells that the publisher restarted while we were not reading (a paused
-//   consumer, a disconnect) and its new run has passed our last seq. That is a RESET, and the
-//   new run is asked for from seq 0 (what the live stream missed of it, a gap); read as a gap of
-//   the old run, the new engine's blocks were added to the old one's;
+//   consumer, a disconnect) and its new run has passed our last seq, or that the replay endpoint
+//   is another publisher's (a wrong port). Only the live stream tells them apart: the answer goes
+//   on to the first batch held live, which a restarted engine holds too, byte for byte. Then it
+//   is a RESET, and the new run is asked for from seq 0 (what the live stream missed of it, a
+//   gap); read as a gap of the old run, the new engine's blocks were added to the old one's.
+//   Another batch there, or none, is a FOREIGN answer: said, never applied, the gap lost. A
+//   probe's answer (nothing held) cannot be told so: it changes nothing, and the next batch live
+//   opens a gap that tells;
+// - a replayed seq held live must be the same batch (with `same`): another is a FOREIGN answer;
 // - every replayed seq is checked against the request: below its start, not above the previous
 //   frame of the answer, or beyond the newest seq seen live: rejected (counted, never applied,
 //   never moving `lost`). A hole inside an answer (frames dropped on the way) is asked for
@@ -83,6 +89,11 @@ export interface SequencerOut<T> {
   duplicate(seq: bigint): void;
   /** A replay frame was refused: outside the request, out of order, or unreadable. */
   rejected(): void;
+  /**
+   * A replay answer is not this stream's: its batch under `seq` is not the one the live stream
+   * delivered or holds (the replay endpoint is another publisher's). Nothing of it is applied.
+   */
+  foreign(seq: bigint): void;
   /** A live batch whose seq is absurd (see MAX_SEQ, MAX_SEQ_JUMP); `newest` the newest real seq. */
   badSeq(seq: bigint, item: T, newest: bigint | null): void;
   /**
@@ -111,6 +122,11 @@ interface Exchange<T> {
    * restart.
    */
   checkItem: T | undefined;
+  /**
+   * The answer's batch under `check`, another than the one delivered: a restart if the answer's
+   * copy of the first held batch is that batch (confirmRestart), else a foreign answer.
+   */
+  suspect: T | null;
 }
 
 /** Seqs next..to, delivered from a replay before their live copies came (see the header). */
@@ -275,10 +291,18 @@ export class Sequencer<T> {
       ex.check = null;
       const same = this.opts.same;
       if (seq === check && same && !same(ex.checkItem as T, item)) {
-        this.restartedMeanwhile(item, now);
-        return false;
+        // Nothing held to tell a restart from another publisher's answer: take neither.
+        if (this.held.size === 0) {
+          this.endExchange(ex, true, now);
+          return false;
+        }
+        ex.suspect = item;
+        ex.lastReplayed = seq;
+        ex.lastProgress = now;
+        return true;
       }
     }
+    if (ex.suspect !== null) return this.confirmRestart(ex, seq, item, now);
     const last = this.last as bigint;
     if (ex.lastReplayed !== null && seq > ex.lastReplayed + 1n && seq > last + 1n) {
       // A hole in the middle of an answer: the engine evicts only from the front of its buffer,
@@ -298,8 +322,14 @@ export class Sequencer<T> {
       this.flushHeld(seq - 1n);
     }
     const live = this.held.firstSeq() === seq ? this.held.shift() : null;
-    if (live !== null) this.advance(seq, live.item, false);
-    else if (seq > (this.liveHigh as bigint)) this.deliverAhead(seq, item);
+    const same = this.opts.same;
+    if (live !== null) {
+      this.advance(seq, live.item, false);
+      if (same && !same(live.item, item)) {
+        this.foreignAnswer(ex, seq, now);
+        return false;
+      }
+    } else if (seq > (this.liveHigh as bigint)) this.deliverAhead(seq, item);
     else this.advance(seq, item, true);
     this.drain();
     if (ex.kind === 'gap' && this.held.size === 0) {
@@ -375,6 +405,7 @@ export class Sequencer<T> {
       retries,
       check,
       checkItem: check === null ? undefined : this.recentItem[this.slotOf(check)],
+      suspect: null,
     };
     this.ex = ex;
     this.out.request(ex.id, ex.start);
@@ -385,7 +416,44 @@ export class Sequencer<T> {
     this.out.rejected();
   }
 
+  /**
+   * A frame of an answer whose batch under the last seq was another one: skipped up to the first
+   * batch held live, whose copy in the answer tells a restart (the same batch) from another
+   * publisher's answer. False when the exchange needs no more frames.
+   */
+  private confirmRestart(ex: Exchange<T>, seq: bigint, item: T, now: number): boolean {
+    const first = this.held.firstSeq() as bigint;
+    if (seq < first) {
+      // The new run's, if it is one: asked again from 0 once that is known.
+      ex.lastReplayed = seq;
+      ex.lastProgress = now;
+      return true;
+    }
+    const same = this.opts.same as (a: T, b: T) => boolean;
+    if (seq === first && same(this.held.first() as T, item)) {
+      this.restartedMeanwhile(ex.suspect as T, now);
+      return false;
+    }
+    this.foreignAnswer(ex, seq, now);
+    return false;
+  }
+
+  /**
+   * The answer is not this stream's (see the header): said, its frame refused, and the exchange
+   * ended as a bad one (held batches delivered, holes lost, nothing asked again until the
+   * stream moves on).
+   */
+  private foreignAnswer(ex: Exchange<T>, seq: bigint, now: number): void {
+    ex.suspect = null;
+    this.out.foreign(seq);
+    this.reject(ex);
+    this.endExchange(ex, false, now);
+  }
+
   private endExchange(ex: Exchange<T>, clean: boolean, now: number): void {
+    // An answer that ended before the batch that would have told a restart (confirmRestart):
+    // a restarted engine's would have held it (it was published before the engine was asked).
+    if (ex.suspect !== null) return this.foreignAnswer(ex, this.held.firstSeq() ?? ex.upTo, now);
     this.ex = null;
     // Held batches settle below, the reset before them; with none held it is said now.
     if (this.held.size === 0) this.sayReset(null);
@@ -438,8 +506,8 @@ export class Sequencer<T> {
 
   /**
    * The publisher restarted while we were not reading: `item`, its batch under `last`, is not the
-   * one delivered. What is held is the new run's; the new run is asked for from seq 0 (a probe's
-   * answer when nothing is held: a gap's exchange ends as soon as nothing is).
+   * one delivered, and the answer holds the first held batch (confirmRestart). What is held is
+   * the new run's; the new run is asked for from seq 0.
    */
   private restartedMeanwhile(item: T, now: number): void {
     this.ex = null;
@@ -447,12 +515,7 @@ export class Sequencer<T> {
     this.closeRun(null);
     this.pendingReset = { previous: this.last as bigint, revealedBy: item };
     this.last = -1n;
-    if (this.held.size > 0) this.ask('gap', now);
-    else {
-      // Nothing of the new run came live yet: the newest live seq was the old run's.
-      this.liveHigh = -1n;
-      this.ask('probe', now);
-    }
+    this.ask('gap', now);
   }
 
   private backwards(seq: bigint, item: T, bytes: number, now: number): void {

@@ -400,3 +400,47 @@ describe('KvSource asking a quiet source for its tail', () => {
     expect([c.gaps, c.duplicates, c.resets]).toEqual([0, 0, 0]);
   });
 });
+
+describe("KvSource given another engine's replay endpoint", () => {
+  it('applies nothing of its answers: the gap is lost, no restart, and the status says why', async () => {
+    // Engine B, with batches under the same seqs as A's (another workload): its replay
+    // endpoint is given for A, as a wrong port (another engine's, another rank's) would be.
+    const other = await SimPublisher.start({ format: 'map', hash: 'int', seed: 99, replay: true });
+    open.push(other);
+    await other.publish(40);
+    const s = await setup(other.ranks[0]!.replayEndpoint!);
+    expect(s.f).toBeLessThan(36);
+    await runGap(s);
+    await waitFor(() => s.rec.gaps.length === 1, 'the gap settled');
+    expect(s.rec.gaps[0]).toMatchObject({ from: s.f + 1, to: s.f + 3, recovered: 0, lost: 3 });
+    expect(s.rec.resets).toEqual([]);
+    const st = s.src.status();
+    expect(st.counters).toMatchObject({ gaps: 1, recovered: 0, lost: 3, resets: 0 });
+    expect(st.lastError).toMatch(
+      new RegExp(
+        `^the replay endpoint ${other.ranks[0]!.replayEndpoint} answered with batches that are not this engine's`,
+      ),
+    );
+    // What was applied is A's own: each seq's events as A published them.
+    for (const q of s.rec.seqs)
+      expect(s.rec.events.filter((e) => e.seq === q)).toHaveLength(s.events.get(q)!);
+  }, 30_000);
+
+  it('takes no restart from its answer to a probe of a quiet engine (a paused one)', async () => {
+    const other = await SimPublisher.start({ format: 'map', hash: 'int', seed: 99, replay: true });
+    open.push(other);
+    await other.publish(40);
+    const s = await setup(other.ranks[0]!.replayEndpoint!, { probeAfterMs: 150 });
+    s.drop.clear();
+    // Quiet: the source probes B from its last seq and gets another batch there.
+    await waitFor(() => other.replayRequests().length > 0, 'a probe');
+    await new Promise((r) => setTimeout(r, 500));
+    await s.sim.publish(5);
+    await waitFor(() => s.rec.seqs.at(-1) === s.f + 5, 'the batches after the pause');
+    expect(s.rec.seqs.slice(-6)).toEqual([0, 1, 2, 3, 4, 5].map((d) => s.f + d));
+    expect(s.rec.resets).toEqual([]);
+    expect(s.rec.gaps).toEqual([]);
+    for (const q of s.rec.seqs)
+      expect(s.rec.events.filter((e) => e.seq === q)).toHaveLength(s.events.get(q)!);
+  }, 30_000);
+});

@@ -8,6 +8,7 @@ type Ev =
   | { k: 'reset'; previous: number }
   | { k: 'dup'; seq: number }
   | { k: 'rejected' }
+  | { k: 'foreign'; seq: number }
   | { k: 'bad'; seq: bigint; newest: number | null }
   | { k: 'request'; id: number; from: number };
 
@@ -32,6 +33,7 @@ function make(opts: SequencerOptions<string>) {
     },
     duplicate: (seq) => log.push({ k: 'dup', seq: Number(seq) }),
     rejected: () => log.push({ k: 'rejected' }),
+    foreign: (seq) => log.push({ k: 'foreign', seq: Number(seq) }),
     badSeq: (seq, _item, newest) =>
       log.push({ k: 'bad', seq, newest: newest === null ? null : Number(newest) }),
     request: (id, from) => log.push({ k: 'request', id, from: Number(from) }),
@@ -684,10 +686,17 @@ describe('sequencer with a publisher that restarted while we were not reading', 
     // The new engine, past our last seq by the time we read again.
     t.feed(7, 8);
     expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 2 }]);
-    expect(t.s.replayedBatch(1, 2n, 'new2', 0)).toBe(false);
+    // Another batch under 2: a restart, or another publisher's answer. The answer's copy of the
+    // first batch held live tells; until then nothing of it is applied.
+    expect(t.s.replayedBatch(1, 2n, 'new2', 0)).toBe(true);
+    for (let q = 3; q <= 6; q++) expect(t.s.replayedBatch(1, BigInt(q), `new${q}`, 0)).toBe(true);
+    expect(t.delivered()).toEqual([0, 1, 2]);
+    expect(t.of('request')).toHaveLength(1);
+    // The engine that answered holds the batch received live under 7: it restarted.
+    expect(t.s.replayedBatch(1, 7n, 'live7', 0)).toBe(false);
     expect(t.of('request').at(-1)).toEqual({ k: 'request', id: 2, from: 0 });
     // The rest of the first answer is not read: the second one gives the new run.
-    expect(t.s.replayedBatch(1, 3n, 'new3', 0)).toBe(false);
+    expect(t.s.replayedBatch(1, 8n, 'live8', 0)).toBe(false);
     // The reset is said with the new run's first batch, and dated by it (not by new2).
     expect(t.of('reset')).toEqual([]);
     for (let q = 0; q <= 6; q++) t.s.replayedBatch(2, BigInt(q), `new${q}`, 0);
@@ -716,8 +725,10 @@ describe('sequencer with a publisher that restarted while we were not reading', 
     const t = make({ replay: true, same });
     t.feed(0, 1, 2, 30);
     t.s.replayedBatch(1, 2n, 'new2', 0);
-    // Its buffer begins at 25 now.
-    t.replay(2, [25, 26, 27, 28, 29, 30]);
+    t.s.replayedBatch(1, 30n, 'live30', 0);
+    // Its buffer begins at 25 now; its 30 is the one received live.
+    t.replay(2, [25, 26, 27, 28, 29], 0, false);
+    t.s.replayedBatch(2, 30n, 'live30', 0);
     expect(t.of('reset')).toEqual([{ k: 'reset', previous: 2 }]);
     expect(t.resetItems).toEqual(['replay25']);
     expect(t.of('gap')).toEqual([{ k: 'gap', from: 0, to: 29, recovered: 5, lost: 25 }]);
@@ -742,6 +753,7 @@ describe('sequencer with a publisher that restarted while we were not reading', 
     t.feed(20);
     expect(t.of('request')).toEqual([{ k: 'request', id: 1, from: 10 }]);
     t.s.replayedBatch(1, 10n, 'new10', 0);
+    t.s.replayedBatch(1, 20n, 'live20', 0);
     // The new run's replay brings nothing: the reset is said as the exchange ends, before the
     // held live batch, the new run's first applied (0..19 lost), which dates it.
     t.replay(2, []);
@@ -780,45 +792,97 @@ describe('sequencer probing a publisher that only paused', () => {
     expect(t.of('reset')).toEqual([]);
     expect(t.of('gap')).toEqual([]);
     expect(t.delivered()).toEqual(Array.from({ length: 603 }, (_, q) => q));
-    // Another batch under that seq is still a restart, however late it comes.
-    const restarted = probedAt100();
-    restarted.feed(...Array.from({ length: 500 }, (_, q) => 101 + q));
-    expect(restarted.s.replayedBatch(1, 100n, 'new100', 0)).toBe(false);
-    expect(restarted.of('request').at(-1)).toEqual({ k: 'request', id: 2, from: 0 });
+    // Another batch under that seq, with nothing held to tell a restart from another publisher's
+    // answer, changes nothing: the stream went on from 101 live.
+    const other = probedAt100();
+    other.feed(...Array.from({ length: 500 }, (_, q) => 101 + q));
+    expect(other.s.replayedBatch(1, 100n, 'new100', 0)).toBe(false);
+    expect(other.of('request')).toHaveLength(1);
+    expect(other.s.waiting).toBe(false);
+    other.feed(601);
+    expect(other.delivered()).toEqual(Array.from({ length: 602 }, (_, q) => q));
+    expect([...other.of('reset'), ...other.of('gap'), ...other.of('foreign')]).toEqual([]);
   });
 });
 
 describe('sequencer probing a publisher that restarted while we were not reading', () => {
-  it('reads another batch under the last seq in a probe answer as a restart, and takes the new run', () => {
-    const same = (a: string, b: string): boolean => a === b;
+  it('takes no restart from a probe answer alone; the next batch live opens a gap that tells', () => {
     const t = probedAt100();
-    // The new engine published 0..100 while we were not reading, and went quiet.
+    // The new engine published 0..104 while we were not reading, and went quiet: the probe's
+    // answer has another batch under 100, with nothing live to tell it from a wrong endpoint.
     expect(t.s.replayedBatch(1, 100n, 'new100', 0)).toBe(false);
-    expect(t.of('request').at(-1)).toEqual({ k: 'request', id: 2, from: 0 });
-    t.replay(2, [0, 1, 2, 3, 4]);
+    expect(t.of('request')).toHaveLength(1);
+    expect([...t.of('reset'), ...t.of('foreign')]).toEqual([]);
+    // Its next batch live is past our last seq: a gap, whose answer holds that batch.
+    t.feed(105);
+    expect(t.of('request').at(-1)).toEqual({ k: 'request', id: 2, from: 100 });
+    t.replay(2, [100, 101, 102, 103, 104], 0, false);
+    t.s.replayedBatch(2, 105n, 'live105', 0);
+    expect(t.of('request').at(-1)).toEqual({ k: 'request', id: 3, from: 0 });
+    t.replay(3, [0, 1, 2, 3, 4], 0, false);
     expect(t.of('reset')).toEqual([{ k: 'reset', previous: 100 }]);
     expect(t.resetItems).toEqual(['replay0']);
+    for (let q = 5; q <= 104; q++) t.s.replayedBatch(3, BigInt(q), `replay${q}`, 0);
+    t.s.replayedBatch(3, 105n, 'live105', 0);
     expect(
       t
         .of('deliver')
         .map((d) => d.item)
         .slice(101),
-    ).toEqual([0, 1, 2, 3, 4].map((q) => `replay${q}`));
-    // Its next batch live is the next one of the new run: not another restart (the old run's
-    // newest seq was 100), nor a gap.
-    t.feed(5);
-    expect(t.delivered().at(-1)).toBe(5);
+    ).toEqual([...Array.from({ length: 105 }, (_, q) => `replay${q}`), 'live105']);
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 0, to: 104, recovered: 105, lost: 0 }]);
+    expect(t.s.waiting).toBe(false);
+    t.feed(106);
+    expect(t.delivered().at(-1)).toBe(106);
     expect(t.of('reset')).toHaveLength(1);
-    expect(t.of('gap')).toEqual([{ k: 'gap', from: 0, to: 4, recovered: 5, lost: 0 }]);
+    expect(t.of('foreign')).toEqual([]);
+  });
+});
 
-    // An answer with nothing of the new run (nothing held either): the reset is said as it ends,
-    // dated by the batch that revealed it.
-    const empty = make({ replay: true, same });
-    empty.feed(0, 1, 2);
-    empty.s.probe(0);
-    empty.s.replayedBatch(1, 2n, 'new2', 0);
-    empty.replay(2, []);
-    expect(empty.of('reset')).toEqual([{ k: 'reset', previous: 2 }]);
-    expect(empty.resetItems).toEqual(['new2']);
+describe("sequencer asking a replay endpoint that is another publisher's", () => {
+  const same = (a: string, b: string): boolean => a === b;
+
+  it('applies nothing of an answer whose last batch differs and whose copy of the held one differs', () => {
+    const t = make({ replay: true, same });
+    t.feed(0, 1, 2, 7, 8);
+    // The other publisher's 2..8: another batch under 2, and under 7.
+    expect(t.s.replayedBatch(1, 2n, 'other2', 0)).toBe(true);
+    for (let q = 3; q <= 6; q++) t.s.replayedBatch(1, BigInt(q), `other${q}`, 0);
+    expect(t.s.replayedBatch(1, 7n, 'other7', 0)).toBe(false);
+    expect(t.of('foreign')).toEqual([{ k: 'foreign', seq: 7 }]);
+    expect(t.of('reset')).toEqual([]);
+    // What was received live is applied, what the live stream missed is lost, not recovered.
+    expect(t.of('deliver').map((d) => d.item)).toEqual([0, 1, 2, 7, 8].map((q) => `live${q}`));
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 3, to: 6, recovered: 0, lost: 4 }]);
+    expect(t.of('rejected')).toHaveLength(1);
+    expect(t.s.waiting).toBe(false);
+    t.feed(9);
+    expect(t.delivered().at(-1)).toBe(9);
+  });
+
+  it("takes an answer that ends before the held batch as another publisher's", () => {
+    for (const end of ['marker', 'idle'] as const) {
+      const t = make({ replay: true, same });
+      t.feed(0, 1, 2, 9);
+      t.s.replayedBatch(1, 2n, 'other2', 0);
+      t.s.replayedBatch(1, 3n, 'other3', 0);
+      if (end === 'marker') t.s.replayEnded(1, true, 0);
+      else t.s.tick(10_000);
+      expect(t.of('foreign')).toEqual([{ k: 'foreign', seq: 9 }]);
+      expect(t.of('reset')).toEqual([]);
+      expect(t.delivered()).toEqual([0, 1, 2, 9]);
+      expect(t.lost()).toBe(6);
+    }
+  });
+
+  it('says so when an answer that starts past the last seq has another copy of a held batch', () => {
+    const t = make({ replay: true, same });
+    t.feed(0, 1, 2, 5, 6);
+    // Nothing under 2 to check: 3 and 4 are gone from this answer, and its 5 is not ours.
+    expect(t.s.replayedBatch(1, 5n, 'other5', 0)).toBe(false);
+    expect(t.of('foreign')).toEqual([{ k: 'foreign', seq: 5 }]);
+    expect(t.of('deliver').map((d) => d.item)).toEqual([0, 1, 2, 5, 6].map((q) => `live${q}`));
+    expect(t.of('gap')).toEqual([{ k: 'gap', from: 3, to: 4, recovered: 0, lost: 2 }]);
+    expect(t.of('reset')).toEqual([]);
   });
 });

@@ -145,7 +145,9 @@ describe('record field checks', () => {
     expect(captureHash('0xABCDEF', 'h')).toBe('abcdef');
     // A digest whose hex is all digits, as capture quotes it when it does not read as a u64.
     expect(captureHash('010101', 'h')).toBe('010101');
-    expect(() => captureHash('0101010', 'h')).toThrow(/not an integer or a hex string of whole bytes/);
+    expect(() => captureHash('0101010', 'h')).toThrow(
+      /not an integer or a hex string of whole bytes/,
+    );
     expect(() => captureHash('-9223372036854775809', 'h')).toThrow(/does not fit 64 bits/);
     expect(() => captureHash('ab'.repeat(200), 'h')).toThrow(/longer than any block hash/);
     expect(() => captureHash(1.5, 'h')).toThrow(/not an integer or a hex string/);
