@@ -451,9 +451,13 @@ export class Sequencer<T> {
   }
 
   private endExchange(ex: Exchange<T>, clean: boolean, now: number): void {
-    // An answer that ended before the batch that would have told a restart (confirmRestart):
-    // a restarted engine's would have held it (it was published before the engine was asked).
-    if (ex.suspect !== null) return this.foreignAnswer(ex, this.held.firstSeq() ?? ex.upTo, now);
+    if (ex.suspect !== null) {
+      // It ended before the batch that would have told a restart (confirmRestart): a restarted
+      // engine's answer would have held it (it was published before the engine was asked).
+      ex.suspect = null;
+      this.out.foreign(this.held.firstSeq() ?? ex.upTo);
+      clean = false;
+    }
     this.ex = null;
     // Held batches settle below, the reset before them; with none held it is said now.
     if (this.held.size === 0) this.sayReset(null);

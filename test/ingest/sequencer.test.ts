@@ -861,14 +861,17 @@ describe("sequencer asking a replay endpoint that is another publisher's", () =>
   });
 
   it("takes an answer that ends before the held batch as another publisher's", () => {
-    for (const end of ['marker', 'idle'] as const) {
+    for (const end of ['marker', 'idle', 'past the newest'] as const) {
       const t = make({ replay: true, same });
       t.feed(0, 1, 2, 9);
       t.s.replayedBatch(1, 2n, 'other2', 0);
       t.s.replayedBatch(1, 3n, 'other3', 0);
       if (end === 'marker') t.s.replayEnded(1, true, 0);
-      else t.s.tick(10_000);
+      else if (end === 'idle') t.s.tick(10_000);
+      else expect(t.s.replayedBatch(1, 12n, 'other12', 0)).toBe(false);
       expect(t.of('foreign')).toEqual([{ k: 'foreign', seq: 9 }]);
+      // Only a frame past the newest live seq is refused, once.
+      expect(t.of('rejected')).toHaveLength(end === 'past the newest' ? 1 : 0);
       expect(t.of('reset')).toEqual([]);
       expect(t.delivered()).toEqual([0, 1, 2, 9]);
       expect(t.lost()).toBe(6);
