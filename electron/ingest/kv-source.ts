@@ -120,6 +120,8 @@ export class KvSource {
   private clockOffsetS: number | null = null;
   /** While a live message is sequenced: when it arrived (ms); null for replayed batches. */
   private arrivedAtMs: number | null = null;
+  /** When the clock offset was last measured (ms, our clock). */
+  private clockMeasuredAtMs = 0;
   /** The endpoint's host name did not resolve when looked up at start (connect only). */
   private hostNotFound: { host: string; code: string } | null = null;
   /**
@@ -454,17 +456,20 @@ export class KvSource {
   }
 
   /**
-   * How far the engine's clock is off ours, in whole seconds (0 within CLOCK_OFFSET_MIN_S), from a
-   * batch delivered as it arrived: the first after a start or a restart, when nothing queues ahead
-   * of it, so the difference is the clocks' and not a backlog's. Said to the sink before the batch
-   * is recorded, so the charts place it, live and in the file, with its offset.
+   * How far the engine's clock is off ours, in whole seconds (0 within CLOCK_OFFSET_MIN_S), from
+   * `off`, a live batch's arrival less its ts: at the first after a start or a restart, when
+   * nothing normally queues ahead of it, so the difference is the clocks' and not a backlog's;
+   * again at a batch that shows the first was queued. Said to the sink before the batch is
+   * recorded, so the charts place it, live and in the file, with its offset.
    */
-  private measureClock(ts: number, arrivedAtMs: number): void {
-    const off = arrivedAtMs / 1000 - ts;
+  private measureClock(off: number, atMs: number): void {
     const seconds = Math.abs(off) < CLOCK_OFFSET_MIN_S ? 0 : Math.round(off);
+    const before = this.clockOffsetS ?? 0;
     this.clockOffsetS = seconds;
+    this.clockMeasuredAtMs = atMs;
     this.sink.clockOffset?.(this.cfg.id, seconds);
-    if (seconds !== 0) this.notify();
+    // The status line's note comes or goes (a new figure shows with the next status read).
+    if ((seconds === 0) !== (before === 0)) this.notify();
   }
 
   /**
@@ -524,8 +529,18 @@ export class KvSource {
     const records = d.events;
     c.events += records.length;
     if (d.ts !== null) {
-      if (this.clockOffsetS === null && this.arrivedAtMs !== null)
-        this.measureClock(d.ts, this.arrivedAtMs);
+      if (this.arrivedAtMs !== null) {
+        const off = this.arrivedAtMs / 1000 - d.ts;
+        // The first batch; or one that came 2 s sooner than the offset allows, which shows the
+        // first waited in a queue (KV Scope paused or busy as the engine started).
+        // At most once a second: a ts that runs faster than time would say it at every batch.
+        const current = this.clockOffsetS;
+        if (
+          current === null ||
+          (off <= current - CLOCK_OFFSET_MIN_S && this.arrivedAtMs - this.clockMeasuredAtMs >= 1000)
+        )
+          this.measureClock(off, this.arrivedAtMs);
+      }
       this.lastBatchTs = d.ts;
       this.sink.record({
         k: 'batch',
