@@ -104,6 +104,11 @@ export class KvSource {
   private replayWarning: string | null = null;
   /** A check of the replay endpoint is under way (see recheckReplay). */
   private rechecking = false;
+  /**
+   * A replay went unanswered while the live stream was silent too (a paused engine, not a wrong
+   * endpoint): the endpoint is asked again once the stream is back (see replayFailed).
+   */
+  private replayUnverified = false;
   /** Times the last peer hung up: a replay that spans one was asked of an engine that was down. */
   private hangups = 0;
   private hint: string | null = null;
@@ -430,7 +435,7 @@ export class KvSource {
       this.hintCase = null;
       this.setState('connected');
       this.recheckReplay();
-    }
+    } else if (this.replayUnverified) this.recheckReplay();
     const m = parseMessage(frames);
     if (!m.ok) {
       c.bytes += m.bytes;
@@ -596,6 +601,7 @@ export class KvSource {
     const ac = new AbortController();
     this.replays.add(ac);
     const hangupsAtAsk = this.hangups;
+    const messagesAtAsk = this.counters.messages;
     const handlers = {
       batch: (seq: bigint, payload: Uint8Array): boolean =>
         !this.closed && this.seq.replayedBatch(id, seq, payload, Date.now()),
@@ -614,25 +620,29 @@ export class KvSource {
         ended(outcome === 'complete');
       },
       (e: unknown) => {
-        if (!this.closed) this.replayFailed((e as Error).message, hangupsAtAsk);
+        if (!this.closed) this.replayFailed((e as Error).message, hangupsAtAsk, messagesAtAsk);
         ended(false);
       },
     );
   }
 
   /**
-   * The stream is back while a replay warning shows: ask the replay endpoint once more (from far
-   * ahead, nothing kept) and take the warning back if it answers. A probe asked while the engine
-   * was paused (SIGSTOP, a debugger) got no answer either, and a stream without gaps asks no
-   * replay again: its warning stayed, pointing at a configuration that was right.
+   * The stream is back while a replay warning shows, or after a replay the silent engine left
+   * unanswered: ask the replay endpoint once more (from far ahead, nothing kept), and take the
+   * warning back if it answers, or give it if it does not while the stream flows. A stream
+   * without gaps asks no replay again: a warning would stay, pointing at a configuration that
+   * was right.
    */
   private recheckReplay(): void {
     const endpoint = this.cfg.replayEndpoint;
-    if (endpoint === null || this.replayWarning === null || this.rechecking) return;
+    const due = this.replayWarning !== null || this.replayUnverified;
+    if (endpoint === null || !due || this.rechecking) return;
     this.rechecking = true;
+    this.replayUnverified = false;
     const ac = new AbortController();
     this.replays.add(ac);
     const hangupsAtAsk = this.hangups;
+    const messagesAtAsk = this.counters.messages;
     const none = (): boolean => false;
     streamReplay(
       endpoint,
@@ -646,7 +656,7 @@ export class KvSource {
       .then(
         () => this.replayAnswered(),
         (e: unknown) => {
-          if (!this.closed) this.replayFailed((e as Error).message, hangupsAtAsk);
+          if (!this.closed) this.replayFailed((e as Error).message, hangupsAtAsk, messagesAtAsk);
         },
       )
       .finally(() => {
@@ -694,9 +704,17 @@ export class KvSource {
     this.notify();
   }
 
-  /** A replay that failed is a warning, unless the engine was down meanwhile (that explains it). */
-  private replayFailed(message: string, hangupsAtAsk: number): void {
+  /**
+   * A replay that failed is a warning, unless the engine was down meanwhile (that explains it) or
+   * silent on its live stream too since it was asked: a paused engine (SIGSTOP, a debugger) is
+   * no wrong endpoint, so the endpoint is asked again once the stream is back (recheckReplay).
+   */
+  private replayFailed(message: string, hangupsAtAsk: number, messagesAtAsk: number): void {
     if (this.peerHungUp || this.hangups !== hangupsAtAsk) return;
+    if (this.counters.messages === messagesAtAsk) {
+      this.replayUnverified = true;
+      return;
+    }
     this.lastError = message;
     this.replayWarning = message;
   }
