@@ -32,8 +32,9 @@ export interface IngestSink {
   record(r: IngestRecord): void;
   /**
    * The source's clock is `seconds` (whole) off the receiver's, measured where its first batch
-   * (after a start or a restart) arrived; 0: within CLOCK_OFFSET_MIN_S. Said before that batch is
-   * recorded, and again only when it changed. Sinks without charts need not listen.
+   * (after a start or a restart) arrived, and again, lower, where a later one shows that the first
+   * waited in a queue; 0: within CLOCK_OFFSET_MIN_S. Said before the batch it was measured at is
+   * recorded. Sinks without charts need not listen.
    */
   clockOffset?(source: string, seconds: number): void;
 }

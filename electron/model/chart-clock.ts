@@ -11,8 +11,8 @@
 // the sources' own times only (no wall clock), so a session file charts as it did live.
 //
 // Sources whose clocks disagree (a host off by a minute, an engine stamping time since boot) are
-// put on one axis by each source's clock offset: whole seconds to add, measured live where its
-// first batch arrived (kv-source.ts) and written in the session, so a file charts as live did.
+// put on one axis by each source's clock offset: whole seconds to add, measured live as its
+// batches arrive (kv-source.ts) and written in the session, so a file charts as live did.
 
 import { isEventTime } from '../../shared/event-bounds';
 

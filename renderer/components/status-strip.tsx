@@ -44,7 +44,7 @@ export function StatusStrip({ sources }: Props) {
             <span
               className="muted"
               data-testid={`status-clock-${s.id}`}
-              title="Its batches are charted at their time plus this offset, measured when its first batch arrived; the Events list shows the engine's own times."
+              title="Its batches are charted at their time plus this offset, measured as its batches arrive (at the first, and again if the first waited in a queue); the Events list shows the engine's own times."
             >
               {clockOffsetText(s.clockOffsetS)}: charted on KV Scope&apos;s clock
             </span>
