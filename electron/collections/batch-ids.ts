@@ -2,40 +2,39 @@
 // shared-hash-ids.ts): per event, a BlockStored's parent (NO_ID when it names none) and then its
 // blocks, a BlockRemoved's blocks, nothing for AllBlocksCleared. Every hash is interned, removals
 // too: a hash the batch stores before it removes it must have its sid by the time it is removed.
+// The batch's hashes are looked up together (SharedHashIds.internAll), so that their cache misses
+// overlap.
 
-import type { EventRecord } from '../../shared/events';
-import { NO_ID, type SharedHashIds } from './shared-hash-ids';
+import type { EventRecord, HashKey } from '../../shared/events';
+import type { SharedHashIds } from './shared-hash-ids';
 
 /** The sids of a batch's hashes, event by event (reused from batch to batch). */
 export class BatchIds {
   /** Per event of the batch, where its sids start in `sids`. */
   start = new Int32Array(64);
   sids = new Int32Array(1024);
+  /** The batch's hashes in the order of `sids` (null: a BlockStored without a parent). */
+  private readonly keys: (HashKey | null)[] = [];
 
   constructor(readonly table: SharedHashIds) {}
 
   /** Looks up every hash of events; call table.hold() first and table.settle() once applied. */
   resolve(events: readonly EventRecord[]): void {
     if (events.length > this.start.length) this.start = new Int32Array(2 * events.length);
-    let n = 0;
+    const keys = this.keys;
+    keys.length = 0;
     for (let i = 0; i < events.length; i += 1) {
       const ev = (events[i] as EventRecord).event;
-      this.start[i] = n;
+      this.start[i] = keys.length;
       if (ev.type === 'AllBlocksCleared') continue;
+      if (ev.type === 'BlockStored') keys.push(ev.parent_block_hash);
       const hashes = ev.block_hashes;
-      const need = n + hashes.length + 1;
-      if (need > this.sids.length) {
-        const grown = new Int32Array(Math.max(need, 2 * this.sids.length));
-        grown.set(this.sids.subarray(0, n));
-        this.sids = grown;
-      }
-      const sids = this.sids;
-      const table = this.table;
-      if (ev.type === 'BlockStored') {
-        const parent = ev.parent_block_hash;
-        sids[n++] = parent === null ? NO_ID : table.intern(parent);
-      }
-      for (let j = 0; j < hashes.length; j += 1) sids[n++] = table.intern(hashes[j] as string);
+      for (let j = 0; j < hashes.length; j += 1) keys.push(hashes[j] as HashKey);
     }
+    if (keys.length > this.sids.length)
+      this.sids = new Int32Array(Math.max(keys.length, 2 * this.sids.length));
+    this.table.internAll(keys, this.sids);
+    // No key stays alive past its batch.
+    keys.length = 0;
   }
 }

@@ -11,7 +11,7 @@
 // a later event of the batch never names another hash by then.
 
 import type { HashKey } from '../../shared/events';
-import { HashIds, type DecimalParts } from './hash-ids';
+import { FIND_ALL_KEYS, HashIds, type DecimalParts } from './hash-ids';
 
 /** No id / no forest id. */
 export const NO_ID = -1;
@@ -68,7 +68,31 @@ export class SharedHashIds {
   /** The sid of key, made when it has none (the caller takes it as an owner next). */
   intern(key: HashKey): number {
     const found = this.table.find(key);
-    if (found !== NO_ID) return found;
+    return found !== NO_ID ? found : this.add(key);
+  }
+
+  /**
+   * Interns every key of keys into out at its index (NO_ID for a null), as intern() one after
+   * another would: the table's findAll a chunk at a time, then a sid made for each key it did not
+   * find.
+   */
+  internAll(keys: readonly (HashKey | null)[], out: Int32Array): void {
+    const table = this.table;
+    for (let from = 0; from < keys.length; from += FIND_ALL_KEYS) {
+      const to = Math.min(keys.length, from + FIND_ALL_KEYS);
+      table.findAll(keys, from, to, out);
+      for (let i = from; i < to; i += 1) {
+        const key = keys[i] as HashKey | null;
+        if (out[i] !== NO_ID || key === null) continue;
+        // Made since findAll when the batch named key before.
+        const found = table.findAgain(i, key);
+        out[i] = found !== NO_ID ? found : this.add(key);
+      }
+    }
+  }
+
+  /** A new sid for key, which has none. */
+  private add(key: HashKey): number {
     const sid = this.free.pop() ?? this.next++;
     this.table.set(key, sid);
     this.table.setPayload(sid, pack(NO_ID, 0));
