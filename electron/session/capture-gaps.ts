@@ -48,6 +48,14 @@ export class CaptureGaps {
     }
   }
 
+  /**
+   * The source's last gap was none (the batch that revealed it was a line out of place): forgets it
+   * and returns where it began (null when source has none open).
+   */
+  dropLast(source: string): number | null {
+    return this.open.get(source)?.pop()?.from ?? null;
+  }
+
   /** Gives every open gap of source (a restart), or of every source (the end of the file). */
   close(source?: string): void {
     for (const [s, gaps] of this.open) {

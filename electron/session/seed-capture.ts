@@ -186,7 +186,10 @@ export async function importSeedCapture(
     const before = highest.get(source);
     // A new run counts from 0: one whose first batches the capture missed has a gap, as live.
     const from = restart ? 0 : before === undefined ? seq : before + 1;
-    if (seq > from) gaps.missing(source, from, seq - 1, at, appliedTs.get(source) ?? null);
+    // A batch read out of place before (a line moved earlier) is no batch missing.
+    let to = seq - 1;
+    while (to >= from && dedup.readOutOfPlace(source, to)) to -= 1;
+    if (to >= from) gaps.missing(source, from, to, at, appliedTs.get(source) ?? null);
     else if (before !== undefined && seq < before && gaps.came(source, seq)) res.lateBatches += 1;
     if (restart || before === undefined || seq > before) {
       highest.set(source, seq);
@@ -279,6 +282,11 @@ export async function importSeedCapture(
         // The old run's gaps can fill no more: given before its end.
         gaps.close(source);
         onRecord({ k: 'reset', rec: { source, previousSeq: before ?? 0, at: time.ts } });
+      }
+      if (verdict === 'resume') {
+        // The jump ahead was a line out of place: the gap it opened is none.
+        const from = gaps.dropLast(source);
+        if (from !== null) highest.set(source, from - 1);
       }
       noteSeq(source, givenSeq, time.ts, verdict === 'restart');
     }

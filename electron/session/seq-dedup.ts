@@ -10,6 +10,10 @@
 // under its very ts is that batch again, a duplicate: without it, one line copied to much later in
 // a file started a new run there, and the resident blocks began again from empty. So does a line
 // of an earlier run: a batch timed before this run's first cannot start a new one.
+// A line moved far from its place is neither a restart: one moved later (far back, never read, timed
+// before the run's latest batch) is a batch out of order, not applied; one moved earlier (far
+// ahead) is noticed when the run goes on behind it, timed after the batch before the jump: the run
+// resumes there ('resume'). Each had begun a new run, its resident blocks from empty.
 
 /** What to do with one event line. */
 export type SeqVerdict =
@@ -21,7 +25,12 @@ export type SeqVerdict =
    * The seq went back to 0, or far back, or back to a seq read under another ts: a publisher
    * restart. Apply it as a new run.
    */
-  | 'restart';
+  | 'restart'
+  /**
+   * The run goes on behind a forward jump of its seq (a line moved earlier in the file): apply it,
+   * the highest seq is this one again.
+   */
+  | 'resume';
 
 /** How far back a seq may go and still be a duplicate rather than a restart (the sequencer's). */
 export const RESTART_WINDOW = 64;
@@ -35,8 +44,22 @@ interface SourceSeqs {
   idxs: (Set<number> | null)[];
   /** The ts of the run's batches read, by seq: the slots' and further back. */
   history: SeqHistory;
-  /** The ts of the run's first batch read. */
+  /** The ts of the run's first batch read, and its latest. */
   since: number;
+  latest: number;
+  /**
+   * Where the run was before its seq jumped ahead past the window, until the next batch: its
+   * highest seq and its latest ts then (null: no such jump, or a batch after it kept it).
+   */
+  beforeJump: { max: number; latest: number } | null;
+  /**
+   * Batches read out of place ahead of the run (lines moved earlier), by seq, with the event
+   * indexes read: their other lines, where they belong, apply; and those skipped as out of order
+   * (null). At most RESTART_WINDOW kept.
+   */
+  strays: Map<number, Set<number> | null>;
+  /** The last batch found out of order (far back, never read, timed before the latest), or null. */
+  late: { seq: number; ts: number } | null;
   /** Another recording was joined on: the next event starts a new run, whatever its seq. */
   startOver: boolean;
 }
@@ -105,6 +128,13 @@ export class SeqDedup {
       s = newSource(seq, ts);
       this.bySource.set(source, s);
     } else if (
+      s.beforeJump !== null &&
+      s.max - seq > RESTART_WINDOW &&
+      resumes(s.beforeJump, seq, ts)
+    ) {
+      // The jump's batch was a line out of place: the run goes on from here, as it was.
+      return this.resume(s, s.beforeJump, seq, idx, ts);
+    } else if (
       s.startOver ||
       (seq < s.max && ((seq === 0 && s.open !== 0) || s.max - seq > RESTART_WINDOW)) ||
       // Back behind the batch last read, to a seq read under another ts. (A line whose seq was
@@ -118,13 +148,49 @@ export class SeqDedup {
         if (seq !== s.open) s.open = -1;
         return this.duplicate();
       }
+      // Far back to a batch never read, timed before the run's latest: a batch out of order; but
+      // the batch after one such goes on from it (the run's highest seq was a line out of place).
+      if (!s.startOver && seq !== 0 && seq < s.max && ts < s.latest && isNaN(s.history.tsOf(seq))) {
+        const late = s.late;
+        if (late !== null && seq > late.seq && seq - late.seq <= RESTART_WINDOW)
+          return this.resume(s, { max: late.seq, latest: late.ts }, seq, idx, ts);
+        s.late = { seq, ts };
+        this.keepStray(s, seq, null);
+        return this.duplicate();
+      }
       s = newSource(seq, ts);
       this.bySource.set(source, s);
       this.read(s, seq, idx, ts);
       return 'restart';
     }
+    // A line moved earlier is found out by the next batch after it; any other batch keeps the jump.
+    if (s.beforeJump !== null && seq !== s.max) s.beforeJump = null;
+    if (seq > s.max + RESTART_WINDOW) s.beforeJump = { max: s.max, latest: s.latest };
     if (seq > s.max) s.max = seq;
     return this.read(s, seq, idx, ts) ?? this.duplicate();
+  }
+
+  /** The run goes on at seq from where it was at `from` (past lines out of place). */
+  private resume(
+    s: SourceSeqs,
+    from: { max: number; latest: number },
+    seq: number,
+    idx: number | null,
+    ts: number,
+  ): 'resume' | 'duplicate' {
+    // The event indexes read of the batch that jumped ahead: its other lines, in place, apply.
+    const slot = s.max % SLOTS;
+    if (s.max > from.max && s.seqs[slot] === s.max) this.keepStray(s, s.max, s.idxs[slot] ?? null);
+    s.max = Math.max(seq, from.max);
+    s.latest = from.latest;
+    s.beforeJump = null;
+    s.late = null;
+    return this.read(s, seq, idx, ts) === null ? this.duplicate() : 'resume';
+  }
+
+  private keepStray(s: SourceSeqs, seq: number, idxs: Set<number> | null): void {
+    if (s.strays.size >= RESTART_WINDOW) s.strays.delete(s.strays.keys().next().value as number);
+    s.strays.set(seq, idxs);
   }
 
   /** Marks an event of seq read: 'apply', or null when it (or its batch) was read already. */
@@ -132,8 +198,17 @@ export class SeqDedup {
     const slot = seq % SLOTS;
     const seen = s.seqs[slot] === seq;
     const idxs = s.idxs[slot] ?? null;
-    if (!seen) {
+    const stray = seen || s.strays.size === 0 ? undefined : s.strays.get(seq);
+    if (stray !== undefined && stray !== null && idx !== null && s.history.tsOf(seq) === ts) {
+      // Its line that came out of place was read: the rest of the batch, in place, goes on.
+      s.strays.delete(seq);
+      s.seqs[slot] = seq;
+      s.idxs[slot] = stray;
+      if (stray.has(idx)) return null;
+      stray.add(idx);
+    } else if (!seen) {
       s.history.note(seq, ts);
+      if (ts > s.latest) s.latest = ts;
       s.seqs[slot] = seq;
       s.idxs[slot] = idx === null ? null : new Set([idx]);
     } else if (idx === null || idxs === null) {
@@ -153,6 +228,14 @@ export class SeqDedup {
   /** The highest seq seen of a source (for the reset record of a restart), or null. */
   maxSeq(source: string): number | null {
     return this.bySource.get(source)?.max ?? null;
+  }
+
+  /**
+   * Whether a batch of seq was read in source's run out of place (or skipped as out of order), so
+   * is not missing where it belonged.
+   */
+  readOutOfPlace(source: string, seq: number): boolean {
+    return this.bySource.get(source)?.strays.has(seq) ?? false;
   }
 
   /** A reset record for source: whatever seq comes next starts a new run. */
@@ -182,6 +265,18 @@ function newSource(seq: number, since: number): SourceSeqs {
     idxs: [],
     history: new SeqHistory(),
     since,
+    latest: since,
+    beforeJump: null,
+    late: null,
+    strays: new Map(),
     startOver: false,
   };
+}
+
+/**
+ * Whether seq, far behind the highest, goes on from where the run was before its jump ahead (within
+ * the window of it, timed no earlier than its latest batch then).
+ */
+function resumes(before: { max: number; latest: number }, seq: number, ts: number): boolean {
+  return Math.abs(seq - before.max) <= RESTART_WINDOW && ts >= before.latest;
 }

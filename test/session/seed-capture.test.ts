@@ -128,6 +128,25 @@ describe('capture import', () => {
     expect(loaded.analysis.input).toMatchObject({ gaps: 1, lostBatches: 7 });
   });
 
+  it('reads a line moved far from its place as a batch out of place, not a restart and thousands of batches lost', async () => {
+    const line = (seq: number): string =>
+      `{"seq": ${seq}, "ts": ${1 + seq / 100}, "type": "BlockStored", "block_hashes": ["${seq + 1}"], "parent_block_hash": null, "token_count": 16, "block_size": 16}`;
+    const seqs = Array.from({ length: 1000 }, (_, i) => i);
+    // 700 moved to just after 100; 300 moved to just after 900.
+    const moved = seqs
+      .filter((s) => s !== 700 && s !== 300)
+      .flatMap((s) => (s === 100 ? [100, 700] : s === 900 ? [900, 300] : [s]));
+    const { recs, res } = await collect(moved.map(line).join('\n'));
+    expect(recs.filter((r) => r.k === 'reset')).toEqual([]);
+    // 700, read early, is no gap; 300 was missing at its place and came too late to be applied.
+    expect(recs.filter((r) => r.k === 'gap').map((r) => r.rec)).toMatchObject([
+      { from: 300, to: 300, lost: 1 },
+    ]);
+    expect(res).toMatchObject({ gaps: 1, lostBatches: 1, duplicates: 1 });
+    // Every batch but the one out of order (300, skipped as one) is applied.
+    expect(recs.filter((r) => r.k === 'event')).toHaveLength(999);
+  });
+
   it('counts a batch that came after later ones (a replayed batch printed when it came) as recovered, not lost', async () => {
     const line = (seq: number, ts: number, hash: number): string =>
       `{"seq": ${seq}, "ts": ${ts}, "type": "BlockStored", "block_hashes": [${hash}], "parent_block_hash": null, "token_count": 16, "block_size": 16}`;

@@ -83,6 +83,52 @@ describe('SeqDedup, the one rule for seqs seen again in a file', () => {
     expect(d.maxSeq('a')).toBe(153);
   });
 
+  it('reads a line moved far earlier as a batch out of place, not a restart: the run resumes behind it', () => {
+    // Batches 0..2000 of three events; batch 1500's event 1 moved to just after batch 200's event 0.
+    const d = new SeqDedup();
+    const verdicts: string[] = [];
+    for (let seq = 0; seq <= 2000; seq++) {
+      for (let idx = 0; idx < 3; idx++) {
+        if (seq === 1500 && idx === 1) continue;
+        verdicts.push(d.event('a', seq, idx, at(seq)));
+        if (seq === 200 && idx === 0) verdicts.push(d.event('a', 1500, 1, at(1500)));
+      }
+    }
+    // The run goes on where it was (no restart); each event is applied once, batch 1500's all three.
+    expect(verdicts.filter((v) => v === 'restart')).toEqual([]);
+    expect(verdicts.filter((v) => v === 'duplicate')).toEqual([]);
+    expect(verdicts.filter((v) => v === 'resume')).toHaveLength(1);
+    expect(d.maxSeq('a')).toBe(2000);
+    // Its events are still told from their copies.
+    expect(d.event('a', 1999, 2, at(1999))).toBe('duplicate');
+  });
+
+  it('reads a line moved far later as a batch out of order, skipped as one, not a restart', () => {
+    const d = new SeqDedup();
+    const verdicts: string[] = [];
+    for (let seq = 0; seq <= 2000; seq++) {
+      if (seq === 300) continue;
+      verdicts.push(d.event('a', seq, 0, at(seq)));
+      if (seq === 1700) verdicts.push(d.event('a', 300, 0, at(300)));
+    }
+    expect(verdicts.filter((v) => v !== 'apply')).toEqual(['duplicate']);
+    expect(d.maxSeq('a')).toBe(2000);
+    // A run that goes on far behind (its highest seq was the line out of place) resumes at its
+    // second batch rather than being skipped up to there.
+    const e = new SeqDedup();
+    for (let seq = 0; seq <= 100; seq++) e.event('a', seq, 0, at(seq));
+    expect(e.event('a', 5000, 0, at(5000))).toBe('apply');
+    expect(e.event('a', 5001, 0, at(5001))).toBe('apply');
+    expect(e.event('a', 101, 0, at(101))).toBe('duplicate');
+    expect(e.event('a', 102, 0, at(102))).toBe('resume');
+    expect(e.event('a', 103, 0, at(103))).toBe('apply');
+    // A restart is still one: back to 0, or far back timed after every batch read.
+    expect(e.event('a', 0, 0, at(9000))).toBe('restart');
+    expect(e.event('a', 900, 0, at(9100))).toBe('apply');
+    expect(e.event('a', 901, 0, at(9101))).toBe('apply');
+    expect(e.event('a', 10, 0, at(9200))).toBe('restart');
+  });
+
   it('keeps batches by seq within a bound its seqs cannot blow up', () => {
     // Seqs a million apart: each a gap, none growing the memory past the lines read.
     const d = new SeqDedup();
