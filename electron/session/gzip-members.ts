@@ -25,6 +25,19 @@ export interface GzipEnd {
   compressedIn: number;
 }
 
+/**
+ * Where a member's deflate data was found damaged, in bytes of the compressed stream: zlib drops
+ * the output of the write it fails on (up to a slice of it), so the reader may inflate the member
+ * again from bodyAt, the failed write (writeAt, writeBytes long) a little at a time, for the lines
+ * before the damage past the handedOn bytes of output already handed on.
+ */
+export interface DamagedMember {
+  bodyAt: number;
+  writeAt: number;
+  writeBytes: number;
+  handedOn: number;
+}
+
 /** A slice of at most this many compressed bytes is inflated at a time, so abort() is prompt. */
 const SLICE = 64 * 1024;
 
@@ -71,6 +84,10 @@ export class GzipMembers {
   private writing: InflateRaw | null = null;
   private ended: Promise<void> = Promise.resolve();
   private readonly end: GzipEnd = { damaged: null, trailingBytes: 0, members: 0, compressedIn: 0 };
+  /** Bytes given to write() so far; where the member under way's deflate data began. */
+  private fed = 0;
+  private bodyAt = 0;
+  private damagedMember: DamagedMember | null = null;
 
   constructor(private readonly onData: (chunk: Buffer) => void) {}
 
@@ -82,6 +99,11 @@ export class GzipMembers {
   /** Compressed bytes given to the decompressor so far. */
   get compressedIn(): number {
     return this.end.compressedIn;
+  }
+
+  /** Where the member whose deflate data was corrupt failed, or null (see DamagedMember). */
+  get damagedAt(): DamagedMember | null {
+    return this.damagedMember;
   }
 
   /** Give the next compressed chunk; resolves when its output has been handed on. */
@@ -132,6 +154,7 @@ export class GzipMembers {
 
   private async take(input: Buffer): Promise<void> {
     let chunk = input;
+    this.fed += input.length;
     while (chunk.length > 0 && !this.aborted) {
       switch (this.state) {
         case 'failed':
@@ -160,8 +183,10 @@ export class GzipMembers {
             }
             return;
           }
-          this.startMember();
           chunk = buf.subarray(n);
+          // What is left of the input is the stream's last bytes given.
+          this.bodyAt = this.fed - chunk.length;
+          this.startMember();
           break;
         }
         case 'body':
@@ -237,6 +262,14 @@ export class GzipMembers {
     this.writing = null;
     if (this.aborted) return Buffer.alloc(0);
     if (err) {
+      // The chunk is the end of what was given: it began this many bytes before its end.
+      const writeAt = this.fed - chunk.length;
+      this.damagedMember = {
+        bodyAt: this.bodyAt,
+        writeAt,
+        writeBytes: chunk.length,
+        handedOn: this.outSize,
+      };
       this.fail(err.message);
       return Buffer.alloc(0);
     }

@@ -8,6 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { GzipMembers } from './gzip-members';
+import { recoverBeforeDamage } from './gzip-recover';
 import { regularFileSize } from './regular-file';
 
 /** What a reader can open. */
@@ -236,6 +237,9 @@ export async function readLines(
   if (head !== null && head.length > 0) feed(head);
   const end = gz ? await gz.finish() : null;
   drain();
+  const damagedAt = gz?.damagedAt ?? null;
+  if (damagedAt && visitError === null && bombStoppedAt === null && !(input instanceof Readable))
+    await recoverBeforeDamage(input, damagedAt, MAX_INFLATE_RATIO * damagedAt.writeBytes, feed);
   if (visitError !== null || bombStoppedAt !== null || gz?.failed) stream.destroy();
   if (visitError !== null) throw visitError;
   // A bomb's unfinished line is not a line of the file: drop it rather than call it cut off.

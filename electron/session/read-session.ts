@@ -263,7 +263,12 @@ export async function readSession(
   outOfReach.flush();
   if (header === null)
     throw end.lines === 0
-      ? new NotASessionError('it is empty (no line to read)', true)
+      ? new NotASessionError(
+          end.damaged === null
+            ? 'it is empty (no line to read)'
+            : `it is damaged before its first line (gzip: ${end.damaged})`,
+          true,
+        )
       : ((damaged as { error: NotASessionError } | null)?.error ??
           new NotASessionError('first line is not a header'));
   const dup = duplicateProblem(counts.duplicates);

@@ -1,5 +1,8 @@
 // Hostile compressed files: garbage after the gzip data, gzip bombs. Every file is made here.
 import { Readable } from 'node:stream';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { deflateRawSync, constants, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { encodeRecord, makeHeader } from '../../electron/session/format';
@@ -136,6 +139,44 @@ describe('garbage after the gzip data', () => {
     expect(r.problems).toEqual([
       'file is damaged (gzip: invalid block type): read 40 events up to there',
     ]);
+  });
+
+  it.each([40, 20_000])(
+    'keeps the events of a member damaged after %d of them, which zlib dropped with the write it failed on',
+    async (n) => {
+      // The events' deflate data flushed to a block's end, then a block of the reserved type: the
+      // damage comes right after the last event, in the write that holds the end of their data
+      // (all of it for 40 events: the file is smaller than a write).
+      const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+      const data = deflateRawSync(sessionText(n), { finishFlush: constants.Z_SYNC_FLUSH });
+      const damaged = Buffer.concat([header, data, Buffer.alloc(64, 0xff)]);
+      const dir = await mkdtemp(path.join(tmpdir(), 'kvscope-damaged-'));
+      try {
+        const file = path.join(dir, 'damaged.kvscope.jsonl.gz');
+        await writeFile(file, damaged);
+        for (const input of [damaged, file]) {
+          let events = 0;
+          const r = await readSession(input, (rec) => {
+            if (rec.k === 'event') events += 1;
+          });
+          // At most the events in the piece of 256 compressed bytes that holds the damage go.
+          expect(events).toBeGreaterThan(n - 60);
+          expect(events).toBeLessThanOrEqual(n);
+          expect(r.problems[0]).toBe(
+            `file is damaged (gzip: invalid block type): read ${events} events up to there`,
+          );
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('says a gzip damaged before its first line is damaged, not empty', async () => {
+    const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+    await expect(read(Buffer.concat([header, Buffer.from('garbagegzip')]))).rejects.toThrow(
+      /^not a KV Scope session: it is damaged before its first line \(gzip: .+\)$/,
+    );
   });
 
   it('takes zero padding after the member as padding, not a problem', async () => {
