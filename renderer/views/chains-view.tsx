@@ -20,6 +20,7 @@ import { plural } from '../lib/format';
 import { useFrameState } from '../state/frames';
 import { usePauseKey } from '../state/pause-key';
 import { useSourceNames } from '../state/use-source-names';
+import { useSourceChoice } from '../state/use-source-choice';
 import { usePagedRows } from '../state/use-paged-rows';
 import { useThrottledRefresh } from '../state/use-throttled-refresh';
 import { ChainDetail } from './chain-detail';
@@ -57,7 +58,11 @@ export function ChainsView({ initialHash, notify }: Props) {
   const [sort, setSort] = useState<ChainSort>('lastSeen');
   const [desc, setDesc] = useState(true);
   const [search, setSearch] = useState(initialHash ?? '');
-  const [source, setSource] = useState('');
+  const [source, setSource] = useSourceChoice(
+    frame ? frame.view.sources.map((s) => s.id) : null,
+    names,
+    notify,
+  );
   const [residentOnly, setResidentOnly] = useState(false);
   const [paused, setPaused] = useState(false);
   // Scrolled down, with a chain open, or with the keyboard on a row, the list holds its rows as a

@@ -7,6 +7,7 @@ import { formatDateTime, plural } from '../lib/format';
 import { useFrameState } from '../state/frames';
 import { usePauseKey } from '../state/pause-key';
 import { useSourceNames } from '../state/use-source-names';
+import { useSourceChoice } from '../state/use-source-choice';
 import { usePagedRows } from '../state/use-paged-rows';
 import { EventDetail } from './event-detail';
 import { EventRow } from './event-row';
@@ -41,7 +42,11 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   const { frame } = useFrameState();
   const names = useSourceNames();
   const [types, setTypes] = useState<KvEventType[]>([...KV_EVENT_TYPES]);
-  const [source, setSource] = useState('');
+  const [source, setSource] = useSourceChoice(
+    frame ? frame.view.sources.map((s) => s.id) : null,
+    names,
+    notify,
+  );
   const [medium, setMedium] = useState('');
   const [selected, setSelected] = useState<Row | null>(null);
   const [hashText, setHashText] = useState('');
@@ -52,7 +57,15 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   const typed = hashSearch(hashText);
   const hash = useDeferredValue(typed.hash);
 
-  const key = JSON.stringify([types, source, medium, hash, at]);
+  // The sources too: a removed one's events leave the log with it, not as the oldest go.
+  const key = JSON.stringify([
+    types,
+    source,
+    medium,
+    hash,
+    at,
+    frame?.view.sources.map((s) => s.id),
+  ]);
   const filter = useMemo<EventFilter>(
     () => ({
       ...(types.length < KV_EVENT_TYPES.length ? { types } : {}),

@@ -164,4 +164,63 @@ describe('sources that go away, in the browser', () => {
     expect(simResident()).toBeGreaterThan(0);
     await shot('overview-after-restart');
   }, 90_000);
+
+  it('drops a Source filter on a source removed elsewhere: all sources again, and says why', async () => {
+    const chosen = `${NAME}-2`;
+    // Another source to be shown once the chosen one goes: the demo engine again.
+    await showView(page, 'Connections');
+    const demo = page.getByRole('switch', { name: 'Demo engine' });
+    await demo.click();
+    await expect.poll(() => demo.isChecked()).toBe(true);
+    // Events filtered on it here, Chains in a second window, the removal from a third.
+    const chainsPage = await openApp(ws.browser, serve.url);
+    const other = await openApp(ws.browser, serve.url);
+    try {
+      await showView(chainsPage, 'Chains');
+      const chainSource = chainsPage.getByTestId('chain-source');
+      await chainSource.selectOption({ label: chosen });
+      await showView(page, 'Events');
+      const filter = page.getByTestId('event-source');
+      await filter.selectOption({ label: chosen });
+      const countOf = async (p: Page, id: string): Promise<number> =>
+        Number(
+          ((await p.getByTestId(id).textContent()) ?? '')
+            .replace(/[^\d,].*$/s, '')
+            .replace(/,/g, '') || 0,
+        );
+      await eventually(
+        () => countOf(page, 'event-count'),
+        (n) => n > 0,
+        `events of ${chosen}`,
+      );
+      await showView(other, 'Connections');
+      other.once('dialog', (d) => void d.accept());
+      await other.getByRole('button', { name: `Remove ${chosen}` }).click();
+      // The demo's events, not an empty list filtered on the source gone under "all sources".
+      await eventually(
+        () => page.getByTestId('notices').textContent(),
+        (t) => (t ?? '').includes(`${chosen} was removed: showing all sources`),
+        'the notice of the removal',
+      );
+      expect(await filter.inputValue()).toBe('');
+      await eventually(
+        () => countOf(page, 'event-count'),
+        (n) => n > 0,
+        "the demo's events under all sources",
+      );
+      await shot('events-source-removed');
+      expect(await chainSource.inputValue()).toBe('');
+      await eventually(
+        () => countOf(chainsPage, 'chain-count'),
+        (n) => n > 0,
+        "the demo's chains under all sources",
+      );
+      expect(await chainsPage.getByTestId('notices').textContent()).toContain(
+        `${chosen} was removed: showing all sources`,
+      );
+    } finally {
+      await chainsPage.close();
+      await other.close();
+    }
+  }, 90_000);
 });
