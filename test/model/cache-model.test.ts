@@ -192,4 +192,19 @@ describe('CacheModel counts', () => {
     // The total stays over the whole window: (10 x 1 + 3 x 6) / 10.
     expect(m.kpis().storedPerSec).toBeCloseTo(2.8, 10);
   });
+
+  it('rates a source over the part of its first second it was known for, not the whole second', () => {
+    // 20 blocks a second, in batches every 0.1 s from 100.7 on: 0.3 s of second 100.
+    const m = new CacheModel();
+    const rates: number[] = [];
+    for (let i = 0; i < 150; i += 1) {
+      const ts = 100.7 + i / 10;
+      m.apply(batch([stored('a', ts, [`x${i}`, `y${i}`])]));
+      // Live, as each second is whole: its last batch in, read early in the next (settled).
+      if (i % 10 === 2) rates.push(m.sourceStats('a', Math.floor(ts) + 1.3).storedPerSec);
+    }
+    // From its first second (a part of one) on, and once that left the window, the true 20 a second.
+    expect(rates).toHaveLength(15);
+    for (const r of rates) expect(r).toBeCloseTo(20, 6);
+  });
 });
