@@ -301,18 +301,18 @@ function parseRecordOrThrow(
     case 'gap': {
       if (source === undefined) throw new BadLine('gap without source');
       const [from, to] = [seqField(o.from, 'from'), seqField(o.to, 'to')];
-      const at = tsField(o.at);
+      const at = tsField(o.at, 'at');
       if ('error' in at) throw new BadLine(`gap at an unusable time: ${at.error}`);
       const recovered = countField(o.recovered, 'recovered');
       const lost = countField(o.lost, 'lost');
       const rec: GapRecord = { source, from, to, at: at.ts, recovered, lost };
-      const since = o.since === undefined ? null : tsField(o.since);
+      const since = o.since === undefined ? null : tsField(o.since, 'since');
       if (since !== null && 'ts' in since) rec.since = since.ts;
       return ok({ k: 'gap', rec });
     }
     case 'reset': {
       if (source === undefined) throw new BadLine('reset without source');
-      const at = tsField(o.at);
+      const at = tsField(o.at, 'at');
       if ('error' in at) throw new BadLine(`reset at an unusable time: ${at.error}`);
       const previousSeq = o.previousSeq === undefined ? 0 : seqField(o.previousSeq, 'previousSeq');
       return ok({ k: 'reset', rec: { source, at: at.ts, previousSeq } });

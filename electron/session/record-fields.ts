@@ -110,11 +110,15 @@ export function seqField(v: unknown, what = 'seq'): number {
   return Number(n);
 }
 
-/** The batch time of a line: the time, or why it is not usable (its events become event errors). */
-export function tsField(v: unknown): { ts: number } | { error: string } {
+/**
+ * The batch time of a line (`what`: the field's name): the time, or why it is not usable (its
+ * events become event errors).
+ */
+export function tsField(v: unknown, what = 'ts'): { ts: number } | { error: string } {
   if (typeof v === 'string' && DIGITS.test(v)) v = Number(v);
-  if (v === null) return { error: 'batch ts is null (it was NaN or Infinity when written)' };
-  if (typeof v !== 'number') throw new BadLine(`ts ${describe(v)} is not a number`);
+  if (v === null) return { error: `batch ${what} is null (it was NaN or Infinity when written)` };
+  if (v === undefined) throw new BadLine(`${what} is missing`);
+  if (typeof v !== 'number') throw new BadLine(`${what} ${describe(v)} is not a number`);
   const problem = eventTimeProblem(v);
   return problem === null ? { ts: v } : { error: problem };
 }

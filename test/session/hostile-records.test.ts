@@ -102,6 +102,19 @@ describe('event time in files', () => {
   });
 });
 
+describe('session record times', () => {
+  it("names a reset's or a gap's missing or wrong time by its field, not as the ts", async () => {
+    const reset = JSON.stringify({ k: 'reset', source: 'a', previousSeq: 1 });
+    const gap = JSON.stringify({ k: 'gap', source: 'a', from: 2, to: 3, at: 'soon' });
+    const r = await session([header, ev(1, T0, '1'), reset, gap, ev(4, T0, '4')]);
+    expect(r.problems).toEqual([
+      'line 3: at is missing (skipped)',
+      'line 4: at "soon" is not a number (skipped)',
+    ]);
+    expect(r.events).toHaveLength(2);
+  });
+});
+
 describe('session headers', () => {
   it('reads a version 3 session as made by a newer KV Scope, keeping what it understands', async () => {
     const v3 = JSON.stringify({ ...makeHeader('9.0.0', new Date(0), []), version: 3 });
