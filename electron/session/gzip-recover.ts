@@ -24,6 +24,8 @@ export async function recoverBeforeDamage(
   onData: (chunk: Buffer) => void,
 ): Promise<void> {
   const inf = createInflateRaw({ finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 64 * 1024 });
+  // Each write listens for its own failure; this one keeps a late error from being unhandled.
+  inf.on('error', () => undefined);
   let out = 0;
   let handed = 0;
   inf.on('data', (c: Buffer) => {

@@ -10,7 +10,7 @@
 // under its very ts is that batch again, a duplicate: without it, one line copied to much later in
 // a file started a new run there, and the resident blocks began again from empty. So does a line
 // of an earlier run: a batch timed before this run's first cannot start a new one.
-// A line moved far from its place is neither a restart: one moved later (far back, never read, timed
+// A line moved far from its place starts no run either: one moved later (far back, never read, timed
 // before the run's latest batch) is a batch out of order, not applied; one moved earlier (far
 // ahead) is noticed when the run goes on behind it, timed after the batch before the jump: the run
 // resumes there ('resume'). Each had begun a new run, its resident blocks from empty.
