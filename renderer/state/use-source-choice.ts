@@ -2,9 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { sourceLabel, type SourceNames } from '../lib/source-names';
 
 /**
- * A view's Source filter: the chosen source id ('' for all). A source removed while chosen goes
- * with its rows: the choice reads as all sources from then on, and `notify` says why the rows
- * changed (the select showed "all sources" while the list stayed filtered on the source gone).
+ * A view's Source filter: the chosen source id ('' for all). A source that leaves the view's
+ * sources while chosen (removed, or not in a file opened) goes with its rows: the choice reads as
+ * all sources from then on, and `notify` says why the rows changed (the select showed "all
+ * sources" while the list stayed filtered on the source gone).
  */
 export function useSourceChoice(
   ids: readonly string[] | null,
@@ -17,7 +18,7 @@ export function useSourceChoice(
   const told = useRef<string | null>(null);
   useEffect(() => {
     if (removed !== null && told.current !== removed)
-      notify(`${sourceLabel(names, removed)} was removed: showing all sources`);
+      notify(`${sourceLabel(names, removed)} is no longer among the sources: showing all sources`);
     told.current = removed;
   }, [removed, names, notify]);
   return [removed === null ? chosen : '', setChosen];

@@ -199,7 +199,7 @@ describe('sources that go away, in the browser', () => {
       // The demo's events, not an empty list filtered on the source gone under "all sources".
       await eventually(
         () => page.getByTestId('notices').textContent(),
-        (t) => (t ?? '').includes(`${chosen} was removed: showing all sources`),
+        (t) => (t ?? '').includes(`${chosen} is no longer among the sources: showing all sources`),
         'the notice of the removal',
       );
       expect(await filter.inputValue()).toBe('');
@@ -216,7 +216,7 @@ describe('sources that go away, in the browser', () => {
         "the demo's chains under all sources",
       );
       expect(await chainsPage.getByTestId('notices').textContent()).toContain(
-        `${chosen} was removed: showing all sources`,
+        `${chosen} is no longer among the sources: showing all sources`,
       );
     } finally {
       await chainsPage.close();
