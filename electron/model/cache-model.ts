@@ -608,8 +608,9 @@ export class CacheModel {
     if (to < span.first) return { storedPerSec: 0, removedPerSec: 0 };
     // A source known for 3 s is rated over those 3 s, not over 10 with 7 empty ones; and over the
     // part of its first second from its first batch on (it joined at 0.7 s: 0.3 s of the second),
-    // which read 42 blocks/s of 1,600 at first and 1,453 when nine seconds were whole.
-    const known = source === null ? null : (this.sourceRows.get(source)?.firstTs ?? null);
+    // which read 42 blocks/s of 1,600 at first and 1,453 when nine seconds were whole. The total,
+    // likewise from the first batch of the sources present.
+    const known = source === null ? this.firstTs() : (this.sourceRows.get(source)?.firstTs ?? null);
     const from = Math.max(
       span.first,
       known === null ? span.first : Math.floor(known),
@@ -626,6 +627,16 @@ export class CacheModel {
       removed += this.bins.sum(rows.removed, from, to);
     }
     return { storedPerSec: stored / secs, removedPerSec: removed / secs };
+  }
+
+  /** The chart time of the first batch of the sources present, null before one. */
+  private firstTs(): number | null {
+    let first: number | null = null;
+    for (const id of this.sourceIds) {
+      const ts = this.sourceRows.get(id)?.firstTs ?? null;
+      if (ts !== null && (first === null || ts < first)) first = ts;
+    }
+    return first;
   }
 
   private rowsOf(source: string): SourceRows {

@@ -201,10 +201,14 @@ describe('CacheModel counts', () => {
       const ts = 100.7 + i / 10;
       m.apply(batch([stored('a', ts, [`x${i}`, `y${i}`])]));
       // Live, as each second is whole: its last batch in, read early in the next (settled).
-      if (i % 10 === 2) rates.push(m.sourceStats('a', Math.floor(ts) + 1.3).storedPerSec);
+      if (i % 10 === 2) {
+        rates.push(m.sourceStats('a', Math.floor(ts) + 1.3).storedPerSec);
+        // The total too, from the first batch of any source.
+        rates.push(m.kpis(Math.floor(ts) + 1.3).storedPerSec);
+      }
     }
     // From its first second (a part of one) on, and once that left the window, the true 20 a second.
-    expect(rates).toHaveLength(15);
+    expect(rates).toHaveLength(30);
     for (const r of rates) expect(r).toBeCloseTo(20, 6);
   });
 });
