@@ -58,9 +58,10 @@ export interface SourceRows {
   allSlotsBits: boolean;
   /** Event time of the source's last level write (its last batch), null before one. */
   levelTs: number | null;
-  /** The second of its first batch (null before one): its rates are over no longer than it is known. */
-  firstSec: number | null;
-  /** The chart time of its first batch (null before one): its first second, it was known for part of. */
+  /**
+   * The chart time of its first batch (null before one): its rates are over no longer than it is
+   * known, its first second only from that batch on.
+   */
   firstTs: number | null;
 }
 
@@ -214,7 +215,6 @@ export class CacheModel {
     const ts = placed.at;
     if (placed.outlier !== null)
       this.markOutlier(first.source, placed.outlier, placed.streamAt, ts);
-    rows.firstSec ??= Math.floor(ts);
     rows.firstTs ??= ts;
     this.bins.add(rows.batches, ts, 1);
     // A batch is one source's: its rows, counts and index are looked up once, not per event.
@@ -653,7 +653,6 @@ export class CacheModel {
         slotMask: 0,
         allSlotsBits: true,
         levelTs: null,
-        firstSec: null,
         firstTs: null,
       };
       this.sourceRows.set(source, rows);

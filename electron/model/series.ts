@@ -27,8 +27,8 @@ export interface SeriesView {
       removed: number;
       resident: number;
       residentIn: ReadonlyMap<string, { row: number }>;
-      /** The second of its first batch (null: none yet). */
-      firstSec: number | null;
+      /** The chart time of its first batch (null: none yet). */
+      firstTs: number | null;
     }
   >;
   markers: readonly Marker[];
@@ -72,7 +72,10 @@ export function buildSeries(model: SeriesView, query: SeriesQuery, nowTs?: numbe
   const media = model.media.filter((m) =>
     sources.some((s) => model.sourceRows.get(s)?.residentIn.has(m)),
   );
-  const since = sources.map((s) => model.sourceRows.get(s)?.firstSec ?? null);
+  const since = sources.map((s) => {
+    const first = model.sourceRows.get(s)?.firstTs ?? null;
+    return first === null ? null : Math.floor(first);
+  });
   const span = model.bins.span();
   if (!span) return { binSec: 1, sources, since, media, points: [], markers: [] };
   const q = clampQuery(query);

@@ -6,7 +6,6 @@
 // the damage. A stream (stdin) cannot be read again, and keeps what it had.
 
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { constants, createInflateRaw, type InflateRaw } from 'node:zlib';
 import type { DamagedMember } from './gzip-members';
 
@@ -74,14 +73,7 @@ function read(input: string | Uint8Array, from: number, to: number): AsyncIterab
 
 /** Bytes from .. to - 1 of input, at most a slice of GzipMembers (64 KB), at once. */
 async function readAll(input: string | Uint8Array, from: number, to: number): Promise<Buffer> {
-  if (typeof input !== 'string')
-    return Buffer.from(input.buffer, input.byteOffset, input.byteLength).subarray(from, to);
-  const f = await open(input, 'r');
-  try {
-    const buf = Buffer.alloc(to - from);
-    const { bytesRead } = await f.read(buf, 0, buf.length, from);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await f.close();
-  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of read(input, from, to)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

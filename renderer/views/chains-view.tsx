@@ -58,11 +58,8 @@ export function ChainsView({ initialHash, notify }: Props) {
   const [sort, setSort] = useState<ChainSort>('lastSeen');
   const [desc, setDesc] = useState(true);
   const [search, setSearch] = useState(initialHash ?? '');
-  const [source, setSource] = useSourceChoice(
-    frame ? frame.view.sources.map((s) => s.id) : null,
-    names,
-    notify,
-  );
+  const viewSources = frame ? frame.view.sources.map((s) => s.id) : null;
+  const [source, setSource] = useSourceChoice(viewSources, names, notify);
   const [residentOnly, setResidentOnly] = useState(false);
   const [paused, setPaused] = useState(false);
   // Scrolled down, with a chain open, or with the keyboard on a row, the list holds its rows as a
@@ -182,7 +179,6 @@ export function ChainsView({ initialHash, notify }: Props) {
       setDesc(true);
     }
   };
-  const sourceIds = frame?.view.sources.map((s) => s.id) ?? [];
   const bodyRef = useRef<HTMLDivElement>(null);
   // Closing the detail from inside it (Close, Escape) hands the focus back to the chain's own row
   // (the Tab stop may be another chain's once the list was sorted) or else to the list's Tab stop,
@@ -237,7 +233,7 @@ export function ChainsView({ initialHash, notify }: Props) {
           value={source}
           onChange={setSource}
           names={names}
-          ids={sourceIds}
+          ids={viewSources ?? []}
           testId="chain-source"
         />
         <label

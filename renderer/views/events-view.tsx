@@ -42,11 +42,8 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   const { frame } = useFrameState();
   const names = useSourceNames();
   const [types, setTypes] = useState<KvEventType[]>([...KV_EVENT_TYPES]);
-  const [source, setSource] = useSourceChoice(
-    frame ? frame.view.sources.map((s) => s.id) : null,
-    names,
-    notify,
-  );
+  const viewSources = frame ? frame.view.sources.map((s) => s.id) : null;
+  const [source, setSource] = useSourceChoice(viewSources, names, notify);
   const [medium, setMedium] = useState('');
   const [selected, setSelected] = useState<Row | null>(null);
   const [hashText, setHashText] = useState('');
@@ -58,14 +55,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   const hash = useDeferredValue(typed.hash);
 
   // The sources too: a removed one's events leave the log with it, not as the oldest go.
-  const key = JSON.stringify([
-    types,
-    source,
-    medium,
-    hash,
-    at,
-    frame?.view.sources.map((s) => s.id),
-  ]);
+  const key = JSON.stringify([types, source, medium, hash, at, viewSources]);
   const filter = useMemo<EventFilter>(
     () => ({
       ...(types.length < KV_EVENT_TYPES.length ? { types } : {}),
@@ -206,7 +196,6 @@ export function EventsView({ at, onClearAt, notify }: Props) {
         ? ts.filter((x) => x !== t)
         : KV_EVENT_TYPES.filter((x) => x === t || ts.includes(x)),
     );
-  const sourceIds = frame?.view.sources.map((s) => s.id) ?? [];
   const media = frame?.media ?? [];
 
   return (
@@ -230,7 +219,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
           value={source}
           onChange={setSource}
           names={names}
-          ids={sourceIds}
+          ids={viewSources ?? []}
           testId="event-source"
         />
         <label className="field">
