@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { BlockHistory, ChainDetail as Detail } from '../../shared/api-types';
 import { HashText } from '../components/hash-text';
 import { formatClock, formatDateTime, formatDuration, formatInt, plural } from '../lib/format';
@@ -18,10 +19,17 @@ const noop = (): void => undefined;
  * The latest of `total` times and how many came before it: "(+228)" beside 229 stores, not the
  * count the history keeps (it keeps the last few; "(+7)" beside 93 stores read as 7 more).
  */
-function times(ts: number[], total: number): string {
+function times(ts: number[], total: number): ReactNode {
   if (ts.length === 0) return '—';
   const last = ts[ts.length - 1] ?? 0;
-  return total <= 1 ? formatClock(last) : `${formatClock(last)} (+${formatInt(total - 1)})`;
+  if (total <= 1) return formatClock(last);
+  // A narrow table leaves the count out: the Stores column and the tooltip still have it.
+  return (
+    <>
+      {formatClock(last)}
+      <span className="narrow-hidden"> (+{formatInt(total - 1)})</span>
+    </>
+  );
 }
 
 /** The tooltip: the times kept, and that they are the latest of more when some were let go. */
@@ -53,7 +61,7 @@ function BlockRow({ b, i, names, tabIndex }: RowProps) {
       <div role="cell" className="cell ellipsis">
         {b.medium ?? '—'}
       </div>
-      <div role="cell" className="cell num">
+      <div role="cell" className="cell num narrow-hidden">
         {formatInt(b.tokens)}
       </div>
       <div role="cell" className="cell num">
@@ -130,7 +138,12 @@ export function ChainDetail({ detail, loading, onClose, names }: Props) {
             'Last lifetime',
             'Held by',
           ].map((h) => (
-            <div key={h} role="columnheader" className="cell">
+            // The blocks' tokens are the chain's head line over its blocks: left out when narrow.
+            <div
+              key={h}
+              role="columnheader"
+              className={h === 'Tokens' ? 'cell narrow-hidden' : 'cell'}
+            >
               {h}
             </div>
           ))}

@@ -69,8 +69,9 @@ export function ConnectionsView({ notify }: Props) {
       notify(`Saved connection ${saved.name}`);
       return;
     }
-    // A connection is added to be watched: it connects at once, no second click.
-    notify(`Added connection ${saved.name}: connecting`);
+    // A connection is added to be watched: it connects at once, no second click. Its card shows
+    // how far the connect got; the notice outlives that, so it tells only of the add.
+    notify(`Added connection ${saved.name}`);
     await act(saved.id, 'Connect', () => bridge().connect(saved.id));
   };
   const remove = (p: Profile) => {
