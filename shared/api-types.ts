@@ -345,6 +345,11 @@ export interface EventQuery {
 export interface EventRow extends EventRecord {
   /** Arrival number within the view, for stable keys. */
   n: number;
+  /**
+   * Its time on the charts' axis: ts with its source's clock offset (the same as ts for a source
+   * on KV Scope's clock), to say how long ago it was against the charts' now.
+   */
+  chartTs?: number;
 }
 
 export interface EventPage {

@@ -35,6 +35,7 @@ import { Holdings } from './holdings';
 import { HotPrefixes } from './hot-prefixes';
 import { LifetimeStats, type SamplePool } from './lifetime-stats';
 import { RestoreBins } from './restore-series';
+import { ChartClock } from '../model/chart-clock';
 
 /** The engine's real capacity of one (source, medium), e.g. num_gpu_blocks from its metrics. */
 export interface CapacityOverride {
@@ -86,6 +87,13 @@ export class CacheAnalysis {
   hot = new HotPrefixes();
   /** Every source's re-stores over time (a removed source's share is subtracted). */
   series = new RestoreBins();
+  /**
+   * Where the series puts each source's batches: on the charts' axis, as the model's rates are
+   * (a source's clock offset added, a lone outlier held). The figures keep every raw ts.
+   */
+  private readonly clock = new ChartClock();
+  /** The chart time of the batch being applied (see clock). */
+  private batchChartTs = 0;
   readonly capacities = new Map<string, number>();
   /** Over the sources there are now (each source's share is its `input`). */
   readonly input: InputCounts = zeroInput();
@@ -117,6 +125,14 @@ export class CacheAnalysis {
     this.holdings = new Holdings(hashIds);
     this.ownIds = new BatchIds(hashIds);
     for (const c of opts.capacities ?? []) this.setCapacity(c.source, c.medium, c.blocks);
+  }
+
+  /**
+   * Charts `source`'s re-stores from now on at their ts plus `seconds`: its clock is that far off
+   * the others' (chart-clock.ts), as the model charts its rates.
+   */
+  setClockOffset(source: string, seconds: number): void {
+    this.clock.setOffset(source, seconds);
   }
 
   /** The engine's real capacity of (source, medium) in blocks; null goes back to peak resident. */
@@ -164,8 +180,10 @@ export class CacheAnalysis {
         return;
       }
       case 'reset': {
-        // A new engine process: its cache starts empty, like AllBlocksCleared.
+        // A new engine process: its cache starts empty, like AllBlocksCleared, and its clock is
+        // followed afresh from its first batch.
         const src = this.sourceOf(r.rec.source);
+        this.clock.forget(r.rec.source);
         this.input.resets += 1;
         src.input.resets += 1;
         this.clearSource(src);
@@ -198,6 +216,7 @@ export class CacheAnalysis {
     // It holds nothing now: its holder slot can serve the next source.
     this.holdings.leave(src.slot);
     this.bySource.delete(name);
+    this.clock.remove(name);
     // The input counts are of the sources there are: a removed source's events, batches and
     // losses leave them, as its events leave the view's.
     for (const k of Object.keys(src.input) as (keyof InputCounts)[]) this.input[k] -= src.input[k];
@@ -326,6 +345,9 @@ export class CacheAnalysis {
     const src = this.sourceOf(meta.source);
     src.input.batches += 1;
     if (src.dpRank === null && meta.dpRank !== null) src.dpRank = meta.dpRank;
+    // Placed as the model places the batch: by its first event's ts.
+    const first = events[0];
+    if (first !== undefined) this.batchChartTs = this.clock.place(meta.source, first.ts).at;
     for (let i = 0; i < events.length; i += 1)
       this.applyEvent(src, events[i] as EventRecord, ids.sids, ids.start[i] as number);
   }
@@ -466,9 +488,11 @@ export class CacheAnalysis {
         src.thrashAt[i] = (src.thrashAt[i] as number) + ghost.weight;
     m.distances.add(ghost.distance, ghost.weight);
     this.count(m.c, src.c, ghost.weight, thrash);
-    // The analysis' series first: the source's share starts where it does.
-    this.series.add(ts, ghost.weight, thrash, gap);
-    src.series.add(ts, ghost.weight, thrash, gap);
+    // The analysis' series first: the source's share starts where it does. On the charts' axis,
+    // where the source's clock is off the others'.
+    const at = this.batchChartTs;
+    this.series.add(at, ghost.weight, thrash, gap);
+    src.series.add(at, ghost.weight, thrash, gap);
   }
 
   /** sids: the event's blocks' shared ids from `at`. */

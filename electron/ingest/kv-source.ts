@@ -338,6 +338,17 @@ export class KvSource {
     };
   }
 
+  /**
+   * The connection was given another name: shown from now on, the subscription going on (a new
+   * socket would lose what the engine publishes meanwhile). A name given is never replaced by a
+   * topic's.
+   */
+  rename(name: string): void {
+    this.name = name;
+    this.nameFromTopic = false;
+    this.notify();
+  }
+
   /** Called on state changes and notable events (gap, reset, error); counters: read status(). */
   onStatus(listener: StatusListener): () => void {
     this.listeners.add(listener);

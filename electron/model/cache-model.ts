@@ -454,7 +454,10 @@ export class CacheModel {
 
   /** The newest events held in memory, filtered and paged. */
   events(q: EventQuery): EventPage {
-    return this.ring.query(q);
+    const page = this.ring.query(q);
+    // How long ago an event was is read against the charts' now: its time on their axis too.
+    for (const row of page.rows) row.chartTs = this.clock.shifted(row.source, row.ts);
+    return page;
   }
 
   /**

@@ -58,7 +58,7 @@ export class ChartClock {
   }
 
   /** A time of source on the charts: with its offset, unless that leaves the event times (a hostile file's). */
-  private shifted(source: string, ts: number): number {
+  shifted(source: string, ts: number): number {
     const offset = this.offsets.get(source);
     if (offset === undefined) return ts;
     const at = ts + offset;

@@ -105,6 +105,8 @@ export class Connections {
     } else if (input.id === undefined) {
       this.refuseTwice(subscriptionsOf({ ...input, id: 'new' }) ?? []);
     }
+    const before =
+      input.id !== undefined && this.sources.has(input.id) ? this.profile(input.id) : null;
     let saved: Profile;
     if (input.id && this.transient.has(input.id)) {
       saved = { ...input, id: input.id };
@@ -112,13 +114,23 @@ export class Connections {
     } else {
       saved = await this.deps.store.save(input);
     }
-    if (this.sources.has(saved.id)) {
+    if (before !== null && sameSubscription(before, saved)) this.rename(saved);
+    else if (this.sources.has(saved.id)) {
       await this.close(saved.id);
       await this.connect(saved.id);
     }
     this.forgetDroppedRanks(saved);
     this.deps.changed();
     return saved;
+  }
+
+  /** A connected profile given another name alone: its sources take it, still subscribed. */
+  private rename(profile: Profile): void {
+    const configs = expandProfile(profile);
+    this.subscribed.set(profile.id, configs);
+    const sources = this.sources.get(profile.id) ?? [];
+    // Its status listener (connect) announces the new name: the recording says it too.
+    sources.forEach((s, rank) => s.rename(configs[rank]?.name ?? profile.name));
   }
 
   /** Removes a connection: its sources close and leave every total. */
@@ -335,6 +347,18 @@ export class Connections {
       this.deps.forget(id);
     }
   }
+}
+
+/** Whether b subscribes as a does (a name is not a subscription's: renamed, nothing reconnects). */
+function sameSubscription(a: Profile, b: Profile): boolean {
+  return (
+    a.endpoint === b.endpoint &&
+    a.mode === b.mode &&
+    a.topic === b.topic &&
+    a.replayEndpoint === b.replayEndpoint &&
+    a.dpRanks === b.dpRanks &&
+    (a.metricsUrl ?? null) === (b.metricsUrl ?? null)
+  );
 }
 
 /**

@@ -51,7 +51,7 @@ export class LiveSession {
       },
       clockOffset: (source, seconds) => {
         recording.setClockOffset(source, seconds);
-        this.model.setClockOffset(source, seconds);
+        this.both.setClockOffset(source, seconds);
       },
     };
   }

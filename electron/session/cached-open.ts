@@ -159,6 +159,7 @@ export async function analyzeCached(
       analysis.removeSource(id);
       removed.push(id);
     },
+    onClockOffset: (id, seconds) => analysis.setClockOffset(id, seconds),
     onProgress,
     onBytes: tap?.onBytes,
   });

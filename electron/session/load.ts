@@ -280,7 +280,7 @@ export async function loadIntoModel(
   const r = await replayWithLines(input, (rec, lines) => both.apply(rec, lines), {
     ...opts,
     onSourceRemoved: (id) => both.removeSource(id),
-    onClockOffset: (id, seconds) => both.model.setClockOffset(id, seconds),
+    onClockOffset: (id, seconds) => both.setClockOffset(id, seconds),
   });
   return { model: both.model, analysis: both.analysis, ...r };
 }

@@ -31,6 +31,12 @@ export class ModelAndAnalysis {
     };
   }
 
+  /** Charts a source's batches at their ts plus `seconds` in both (its clock is that far off). */
+  setClockOffset(id: string, seconds: number): void {
+    this.model.setClockOffset(id, seconds);
+    this.analysis.setClockOffset(id, seconds);
+  }
+
   /** Takes a removed source out of both (every total), live or where a session marks it removed. */
   removeSource(id: string): void {
     this.model.removeSource(id);

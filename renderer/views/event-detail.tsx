@@ -77,7 +77,7 @@ export function EventDetail({ row, names, nowTs, onClose }: Props) {
           <span className="mono" data-testid="event-detail-time">
             {formatIso(row.ts)}
           </span>
-          <span className="muted"> · {formatAgo(row.ts, nowTs)}</span>
+          <span className="muted"> · {formatAgo(row.chartTs ?? row.ts, nowTs)}</span>
         </Field>
         <Field term="Medium">{e.medium ?? UNSPECIFIED_MEDIUM}</Field>
         <Field term="Locality">{placed?.locality}</Field>

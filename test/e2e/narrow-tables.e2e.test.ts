@@ -97,7 +97,10 @@ describe('narrow tables', () => {
     expect(list.sideways).toBe(false);
     const [table, pane] = await Promise.all(
       ['.event-table', '[data-testid=event-detail]'].map((s) =>
-        page.locator(s).evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect),
+        page.locator(s).evaluate((el) => {
+          const { top, bottom, width } = el.getBoundingClientRect();
+          return { top, bottom, width };
+        }),
       ),
     );
     expect(pane!.top).toBeGreaterThanOrEqual(table!.bottom);

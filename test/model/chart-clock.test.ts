@@ -104,7 +104,11 @@ describe('CacheModel charts with sources whose clocks disagree', () => {
     expect(all.points.at(-1)?.storedBy).toEqual([1, 2]);
     // The figures and the forest keep b's own times.
     expect(aligned.kpis().storedBlocks).toBe(180);
-    expect(aligned.events({ source: 'b', offset: 0, limit: 1 }).rows[0]?.ts).toBe(T0 + 59 - 30);
+    const newestOfB = aligned.events({ source: 'b', offset: 0, limit: 1 }).rows[0];
+    expect(newestOfB?.ts).toBe(T0 + 59 - 30);
+    // Its age is read on the charts' axis, where the now is (the event detail's "1 s ago").
+    expect(newestOfB?.chartTs).toBe(T0 + 59);
+    expect(aligned.events({ source: 'a', offset: 0, limit: 1 }).rows[0]?.chartTs).toBe(T0 + 59);
   });
 });
 

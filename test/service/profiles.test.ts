@@ -64,7 +64,7 @@ describe('connection profiles', () => {
       .poll(() => states.join(), { timeout: 5000 })
       .toMatch(/^engine:(waiting|connected|connecting)$/);
 
-    // Editing a connected profile reconnects it under its new name.
+    // Renaming a connected profile shows its new name (in place: see the next test).
     await second.saveProfile({ ...saved, name: 'engine 0' });
     await expect.poll(() => states.join(), { timeout: 5000 }).toMatch(/^engine 0:/);
     await second.disconnect(saved.id);
@@ -75,6 +75,59 @@ describe('connection profiles', () => {
     // Disconnected at exit and nothing else configured: the demo runs again.
     expect(third.listProfiles().map((p) => p.id)).toContain('demo');
     await third.close();
+  });
+
+  it('renames a connected profile in place: the same subscription, no batch lost', async () => {
+    const fast = await SimPublisher.start({ format: 'array', hash: 'int', rate: 200, seed: 6 });
+    const service = await KvScopeService.start({
+      dataDir: mkdtempSync(path.join(dir, 'rename-')),
+      demo: false,
+      persistProfiles: false,
+      transport: 'ipc',
+      frameIntervalMs: 20,
+    });
+    try {
+      const saved = await service.saveProfile({
+        name: 'fast',
+        endpoint: fast.ranks[0]?.pubEndpoint ?? '',
+        mode: 'connect',
+        topic: '',
+        replayEndpoint: null,
+        dpRanks: 1,
+      });
+      await service.connect(saved.id);
+      let last: UpdateFrame | null = null;
+      const sub = service.subscribe({
+        send: (frame) => {
+          last = frame;
+          sub.ack(frame.n);
+        },
+      });
+      const frame = (): UpdateFrame | null => last;
+      const health = () => frame()?.sources.find((h) => h.id === saved.id);
+      await expect
+        .poll(() => health()?.counters.messages ?? 0, { timeout: 5000 })
+        .toBeGreaterThan(20);
+      const subscription = health()?.subscription;
+      for (const name of ['fast 1', 'fast 2', 'fast 3', 'fast 4']) {
+        const messages = health()?.counters.messages ?? 0;
+        await service.saveProfile({ ...saved, name });
+        await expect.poll(() => health()?.name).toBe(name);
+        // Batches go on arriving between the renames.
+        await expect.poll(() => health()?.counters.messages ?? 0).toBeGreaterThan(messages + 5);
+      }
+      const after = health();
+      expect(after?.subscription).toBe(subscription);
+      expect(after?.counters).toMatchObject({ gaps: 0, lost: 0, resets: 0 });
+      // The view (its filters and legends) names the source by its new name too.
+      expect(frame()?.view.sources.find((s) => s.id === saved.id)?.name).toBe('fast 4');
+      // A change of what it subscribes to still makes a new subscription.
+      await service.saveProfile({ ...saved, name: 'fast 4', topic: 'kv' });
+      await expect.poll(() => health()?.subscription).not.toBe(subscription);
+    } finally {
+      await service.close();
+      await fast.close();
+    }
   });
 
   it('sets a corrupt profiles file aside and says so, instead of failing to start', async () => {

@@ -1,13 +1,15 @@
 // A source's clock offset, measured live, goes into the recording as a source line (clockOffset),
-// so the session reopened charts its batches where live did; a hostile offset is a bad line.
+// so the session reopened charts its batches where live did, the Insights' re-stores over time as
+// well as the Overview's rates; a hostile offset is a bad line.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LiveSession } from '../../electron/service/live-session';
+import { analyzeCached } from '../../electron/session/cached-open';
 import { loadIntoModel } from '../../electron/session/load';
-import { batch, stored } from '../model/helpers';
+import { batch, removed, stored } from '../model/helpers';
 
 const T0 = 1_767_225_600;
 let dir = '';
@@ -57,5 +59,38 @@ describe('a session with a source whose clock is 30 s behind', () => {
     expect(opened.problems.join('\n')).toMatch(/clockOffset 1e\+300 is not whole seconds/);
     expect(opened.problems.join('\n')).toMatch(/clockOffset "30" is not whole seconds/);
     expect(opened.model.series({ rangeSec: null, maxPoints: 600 }).points[0]?.t).toBe(T0);
+  });
+
+  it("puts the re-stores of a source stamping time since its start on the others' seconds", async () => {
+    const live = await LiveSession.start(join(dir, 'recordings'));
+    live.addSource({ id: 'a', name: 'alpha', endpoint: 'tcp://a:5557' });
+    live.addSource({ id: 'b', name: 'since-start', endpoint: 'tcp://b:5557' });
+    // Each second from the second on, each source evicts its block and stores it again.
+    const turn = (source: string, ts: number, s: number) =>
+      live.sink.record(
+        batch(
+          s === 0
+            ? [stored(source, ts, [`${source}1`])]
+            : [removed(source, ts, [`${source}1`]), stored(source, ts, [`${source}1`])],
+        ),
+      );
+    for (let s = 0; s < 20; s += 1) {
+      turn('a', T0 + s, s);
+      if (s === 0) live.sink.clockOffset?.('b', T0 - 5);
+      turn('b', 5 + s, s);
+    }
+    const series = live.analysis.report().restoreSeries;
+    // One bin a second from the first re-store, two re-stores in each: no pile in the first bin
+    // (b's times are before a's), no span from 1970.
+    expect(series.startS).toBe(T0 + 1);
+    expect(series.binS).toBe(1);
+    expect(series.restores).toEqual(Array.from({ length: 19 }, () => 2));
+    expect(live.analysis.report().totals.restores).toBe(38);
+    const file = join(dir, 'since-start.kvscope.jsonl.gz');
+    await live.saveAs(file);
+    await live.close();
+    expect((await loadIntoModel(file)).analysis.report().restoreSeries).toEqual(series);
+    // `kvscope analyze`: the analysis alone, from the file.
+    expect((await analyzeCached(file)).analysis.report().restoreSeries).toEqual(series);
   });
 });
