@@ -16,7 +16,19 @@ interface Props {
 export function ConnectionsView({ notify }: Props) {
   const { frame, receivedAt } = useFrameState();
   const [profiles, setProfiles] = useState<Profile[] | null>(null);
-  const [editing, setEditing] = useState<Profile | 'new' | null>(null);
+  const [editing, setFormOf] = useState<Profile | 'new' | null>(null);
+  // What opened the form (Add connection, an Edit button) has the focus again once it closes.
+  const opener = useRef<HTMLElement | null>(null);
+  const setEditing = (what: Profile | 'new' | null) => {
+    if (what !== null && document.activeElement instanceof HTMLElement)
+      opener.current = document.activeElement;
+    setFormOf(what);
+  };
+  useEffect(() => {
+    if (editing !== null) return;
+    opener.current?.focus();
+    opener.current = null;
+  }, [editing]);
   // Ids with an action in flight: two actions on different profiles may overlap.
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const request = useRef(0);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { Profile, ProfileInput } from '../../shared/api-types';
 import { errorText } from '../bridge/bridge';
@@ -31,6 +31,10 @@ export function ProfileForm({ editing, onSave, onCancel }: Props) {
   const current = { ...p, dpRanks: Number(dpText) };
   const errors = profileErrors(current);
   const show = (k: keyof ProfileInput) => (touched ? errors[k] : undefined);
+  // Opened from a button that is disabled while the form is open: the focus would fall to the
+  // page, and a keyboard user would Tab past the form. It starts at the first field.
+  const nameInput = useRef<HTMLInputElement>(null);
+  useEffect(() => nameInput.current?.focus(), []);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -66,6 +70,13 @@ export function ProfileForm({ editing, onSave, onCancel }: Props) {
       className="panel profile-form"
       data-testid="profile-form"
       onSubmit={(e) => void submit(e)}
+      onKeyDown={(e) => {
+        // Escape leaves the form unsaved, as it closes a detail.
+        if (e.key !== 'Escape') return;
+        e.preventDefault();
+        e.stopPropagation();
+        onCancel();
+      }}
       noValidate
     >
       <h2>{editing ? `Edit ${editing.name}` : 'New connection'}</h2>
@@ -74,6 +85,7 @@ export function ProfileForm({ editing, onSave, onCancel }: Props) {
           'name',
           'Name',
           <input
+            ref={nameInput}
             data-testid="profile-name"
             value={p.name}
             aria-invalid={!!show('name')}

@@ -1,7 +1,8 @@
 // The habits of a good viewer, in real Chromium against `kvscope serve` while the demo stream
 // moves: copy a hash (a button, Ctrl+C on a focused row), the event detail pane, exports with the
 // view's filter, the keyboard (Space, ?, Ctrl+O, Ctrl+S, Ctrl+N), back and forward between views,
-// and a new connection that connects when added, with its engine metrics URL field.
+// a new connection that connects when added, with its engine metrics URL field, and its form
+// reached and left by the keyboard (its first field focused, Escape closes it).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileChooser, Page } from 'playwright-core';
@@ -235,4 +236,26 @@ describe('the habits of a good viewer', () => {
       await sim.close();
     }
   }, 60_000);
+
+  it('opens the connection form at its first field from the keyboard, and Escape closes it', async () => {
+    await showView(page, 'Connections');
+    const add = page.getByTestId('profile-add');
+    await add.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('profile-form').waitFor();
+    // The focus is in the form, not on the page: typing fills its name.
+    await page.keyboard.type('typed-name');
+    expect(await page.getByTestId('profile-name').inputValue()).toBe('typed-name');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'profile-endpoint',
+    );
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('profile-form').count()).toBe(0);
+    // Back where it was opened from, nothing saved.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('profile-add');
+    expect(await page.getByText('typed-name').count()).toBe(0);
+  }, 30_000);
 });
