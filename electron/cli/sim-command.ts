@@ -48,11 +48,16 @@ function int(name: string, v: string, lo: number, hi: number): number {
   return n;
 }
 
+/**
+ * Seconds to add to every ts: ahead at most MAX_CLOCK_OFFSET_S, behind as far as the epoch time
+ * now (minus it: an engine stamping seconds since its start), so that no ts is before 0.
+ */
 function clockOffset(v: string): number {
   const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n) || Math.abs(n) > MAX_CLOCK_OFFSET_S) {
+  const behindMost = Math.floor(Date.now() / 1000);
+  if (v.trim() === '' || !Number.isFinite(n) || n > MAX_CLOCK_OFFSET_S || n < -behindMost) {
     throw new Error(
-      `--clock-offset must be a number of seconds (negative: behind), at most ${MAX_CLOCK_OFFSET_S} either way, got "${v}"`,
+      `--clock-offset must be a number of seconds: ahead at most ${MAX_CLOCK_OFFSET_S}, behind (negative) at most the epoch time now, -${behindMost} (an engine stamping seconds since its start), got "${v}"`,
     );
   }
   return n;

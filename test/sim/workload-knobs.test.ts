@@ -118,6 +118,17 @@ describe('workload knobs', { timeout: 60_000 }, () => {
     expect(() => simOptionsFromFlags({ ...flags, clockOffset: 'soon' })).toThrow(
       /--clock-offset must be a number of seconds/,
     );
+    // Minus the epoch time (README): an engine stamping seconds since its start.
+    const sinceStart = String(-Math.floor(Date.now() / 1000));
+    expect(simOptionsFromFlags({ ...flags, clockOffset: sinceStart })).toMatchObject({
+      clockOffsetS: Number(sinceStart),
+    });
+    expect(() => simOptionsFromFlags({ ...flags, clockOffset: '-1e10' })).toThrow(
+      /behind \(negative\) at most the epoch time now/,
+    );
+    expect(() => simOptionsFromFlags({ ...flags, clockOffset: '4e8' })).toThrow(
+      /ahead at most 315360000/,
+    );
   });
 });
 
