@@ -107,12 +107,17 @@ export function insightsVerdict(r: AnalysisReport, label: (source: string) => st
           `(${formatPercent(quarter.extraHits, worst.newStores)} of its new stores).`,
       );
     } else if (quarter) {
-      const twice = worst.points.find((p) => p.extraFraction === 2);
-      out.push(
-        twice && twice.extraHits > 0
-          ? `25% more ${worst.medium} blocks would not have kept them; twice the capacity would have kept ${formatInt(twice.extraHits)}.`
-          : `Even twice the ${worst.medium} capacity would not have kept them: they come back long after eviction.`,
-      );
+      // The largest point: 200% more, three times the capacity. A re-store it misses came back
+      // after at least that many other blocks were evicted (its ghost distance), whatever the time.
+      const most = worst.points.find((p) => p.extraFraction === 2);
+      if (most) {
+        const blocks = `200% more ${worst.medium} blocks (${formatInt(most.extraBlocks)})`;
+        out.push(
+          most.extraHits > 0
+            ? `25% more ${worst.medium} blocks would not have kept them; ${blocks} would have kept ${formatInt(most.extraHits)}.`
+            : `Even ${blocks} would not have kept them: each came back only after at least that many other blocks were evicted.`,
+        );
+      }
     }
   }
   if (r.sources.length >= 2) {
