@@ -1,4 +1,5 @@
 import type { SourceStatus } from '../../shared/api-types';
+import { distinctLabels } from '../../shared/source-labels';
 import { clockOffsetText, formatAge } from '../lib/format';
 
 export const LAMP: Record<SourceStatus['state'], string> = {
@@ -28,13 +29,18 @@ interface Props {
  */
 export function StatusStrip({ sources }: Props) {
   if (sources.length === 0) return null;
+  // Two connections may share a name: each then shows its id after it, as the filters do.
+  const labels = distinctLabels(
+    sources.map((s) => s.id),
+    (id) => sources.find((s) => s.id === id)?.name ?? id,
+  );
   return (
     <ul className="status-strip" aria-label="Sources" data-testid="status-strip">
-      {sources.map((s) => (
+      {sources.map((s, i) => (
         <li key={s.id} className="status-item" data-testid={`status-${s.id}`}>
           <span className={`lamp ${LAMP[s.state]}`} aria-hidden="true" />
           <strong className="ellipsis" title={s.endpoint}>
-            {s.name}
+            {labels[i]}
           </strong>
           <span className={`state state-${s.state}`}>{stateLabel(s)}</span>
           <span className="muted" data-testid={`status-age-${s.id}`}>

@@ -87,7 +87,9 @@ export function ConnectionsView({ notify }: Props) {
     await act(saved.id, 'Connect', () => bridge().connect(saved.id));
   };
   const remove = (p: Profile) => {
-    if (!window.confirm(`Remove the connection “${p.name}”? Its sources are disconnected.`)) return;
+    // Named by its endpoint too: two connections may share a name.
+    const what = `“${p.name}” (${p.endpoint})`;
+    if (!window.confirm(`Remove the connection ${what}? Its sources are disconnected.`)) return;
     void act(p.id, 'Remove', async () => {
       await bridge().deleteProfile(p.id);
       await reload();

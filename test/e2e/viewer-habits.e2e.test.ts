@@ -2,7 +2,8 @@
 // moves: copy a hash (a button, Ctrl+C on a focused row), the event detail pane, exports with the
 // view's filter, the keyboard (Space, ?, Ctrl+O, Ctrl+S, Ctrl+N), back and forward between views,
 // a new connection that connects when added, with its engine metrics URL field, and its form
-// reached and left by the keyboard (its first field focused, Escape closes it).
+// reached and left by the keyboard (its first field focused, Escape closes it), and two
+// connections of one name told apart.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileChooser, Page } from 'playwright-core';
@@ -41,6 +42,9 @@ beforeAll(async () => {
   await page.getByTestId('event-row').first().waitFor({ timeout: 20_000 });
 }, 120_000);
 
+/** The data-testid of the element with the focus. */
+const focusedTestId = () =>
+  page.evaluate<string | null>("document.activeElement?.getAttribute('data-testid') ?? null");
 const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOT_DIR, name) });
 const clipboard = () => page.evaluate<string>('navigator.clipboard.readText()');
 
@@ -247,15 +251,50 @@ describe('the habits of a good viewer', () => {
     await page.keyboard.type('typed-name');
     expect(await page.getByTestId('profile-name').inputValue()).toBe('typed-name');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
-      'profile-endpoint',
-    );
+    expect(await focusedTestId()).toBe('profile-endpoint');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('profile-form').count()).toBe(0);
     // Back where it was opened from, nothing saved.
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
-      .toBe('profile-add');
+    await expect.poll(() => focusedTestId()).toBe('profile-add');
     expect(await page.getByText('typed-name').count()).toBe(0);
   }, 30_000);
+
+  it('tells two connections of one name apart in the status strip and when removing one', async () => {
+    const sims = await Promise.all(
+      [7, 8].map((seed) => SimPublisher.start({ format: 'map', hash: 'int', rate: 20, seed })),
+    );
+    try {
+      await showView(page, 'Connections');
+      for (const sim of sims) {
+        await page.getByTestId('profile-add').click();
+        await page.getByTestId('profile-name').fill('twin');
+        await page.getByTestId('profile-endpoint').fill(sim.ranks[0]?.pubEndpoint ?? '');
+        await page.getByTestId('profile-save').click();
+        await page.getByTestId('profile-form').waitFor({ state: 'detached' });
+      }
+      await showView(page, 'Overview');
+      const names = page.getByTestId('status-strip').locator('strong');
+      await expect
+        .poll(async () => (await names.allTextContents()).filter((n) => n.startsWith('twin')))
+        .toEqual([
+          expect.stringMatching(/^twin \(\w+\)$/),
+          expect.stringMatching(/^twin \(\w+\)$/),
+        ]);
+      const twins = (await names.allTextContents()).filter((n) => n.startsWith('twin'));
+      expect(twins[0]).not.toBe(twins[1]);
+      await shot('habits-twin-names.png');
+
+      await showView(page, 'Connections');
+      const said: string[] = [];
+      page.once('dialog', (d) => {
+        said.push(d.message());
+        void d.dismiss();
+      });
+      await page.getByRole('button', { name: 'Remove twin' }).first().click();
+      await expect.poll(() => said.length).toBe(1);
+      expect(said[0]).toMatch(/^Remove the connection “twin” \(tcp:\/\/127\.0\.0\.1:\d+\)\?/);
+    } finally {
+      await Promise.all(sims.map((s) => s.close()));
+    }
+  }, 60_000);
 });
