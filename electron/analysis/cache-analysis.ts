@@ -35,7 +35,7 @@ import { Holdings } from './holdings';
 import { HotPrefixes } from './hot-prefixes';
 import { LifetimeStats, type SamplePool } from './lifetime-stats';
 import { RestoreBins } from './restore-series';
-import { ChartClock } from '../model/chart-clock';
+import { ChartClock } from '../../shared/chart-clock';
 
 /** The engine's real capacity of one (source, medium), e.g. num_gpu_blocks from its metrics. */
 export interface CapacityOverride {

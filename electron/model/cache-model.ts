@@ -18,7 +18,7 @@ import type { EventRecord, GapRecord, ResetRecord, UndecodedRecord } from '../..
 import { storeIsChain } from '../../shared/events';
 import { missingCase, type IngestRecord } from '../../shared/records';
 import { BinTable } from './bin-table';
-import { ChartClock } from './chart-clock';
+import { ChartClock } from '../../shared/chart-clock';
 import type { BlockNode } from './block-node';
 import { sourceBit } from './block-node';
 import { ChainViews, type ChainGeneration } from './chain-views';
@@ -180,7 +180,7 @@ export class CacheModel {
 
   /**
    * Charts `source`'s batches from now on at their ts plus `seconds`: its clock is that far off the
-   * others' (chart-clock.ts). The forest, the events and the analysis keep its own times.
+   * others' (chart-clock.ts). The forest, the events and the analysis' figures keep its own times.
    */
   setClockOffset(source: string, seconds: number): void {
     this.clock.setOffset(source, seconds);

@@ -34,7 +34,7 @@ import { IdTable } from '../collections/id-table';
 import { SharedHashIds } from '../collections/shared-hash-ids';
 import { BinTable } from '../model/bin-table';
 import { CacheModel } from '../model/cache-model';
-import { ChartClock } from '../model/chart-clock';
+import { ChartClock } from '../../shared/chart-clock';
 import { ChainViews } from '../model/chain-views';
 import { EventRing } from '../model/event-ring';
 import { Forest } from '../model/forest';

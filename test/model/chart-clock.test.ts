@@ -3,7 +3,7 @@
 // really moved (two batches agree) is followed. The figures keep every raw ts. A source whose clock
 // is off the others' (its offset, measured live) is charted on theirs.
 import { describe, expect, it } from 'vitest';
-import { ChartClock, JUMP_SEC } from '../../electron/model/chart-clock';
+import { ChartClock, JUMP_SEC } from '../../shared/chart-clock';
 import { CacheModel } from '../../electron/model/cache-model';
 import { batch, removed, stored } from './helpers';
 

@@ -81,7 +81,7 @@ describe('the event log of an opened session', () => {
     const file = gzipSync(`${JSON.stringify(header)}\n${line}\n`);
     const opened = await loadIntoModel(file);
     const page = opened.model.events({ offset: 0, limit: 10, hash: '72' });
-    expect(page.rows).toEqual([{ ...rec, n: 0 }]);
+    expect(page.rows).toEqual([{ ...rec, n: 0, chartTs: rec.ts }]);
     expect(JSON.stringify(page)).not.toMatch(/token_ids|secret/);
   });
 });

@@ -7,14 +7,15 @@
 // previous one's time, the axis's now not moved. The next batch decides: near the suspect, the
 // clock really moved (a step, or an engine resuming after an idle spell) and is followed from
 // there; near the old time, the suspect was a lone outlier, counted and marked. Nothing but the
-// charts' placement changes: the model's and the analysis' figures keep every raw ts. It looks at
-// the sources' own times only (no wall clock), so a session file charts as it did live.
+// charts' placement changes (the model's rates, the analysis' re-stores over time): the model's and
+// the analysis' figures keep every raw ts. It looks at the sources' own times only (no wall
+// clock), so a session file charts as it did live.
 //
 // Sources whose clocks disagree (a host off by a minute, an engine stamping time since boot) are
 // put on one axis by each source's clock offset: whole seconds to add, measured live as its
-// batches arrive (kv-source.ts) and written in the session, so a file charts as live did.
+// batches arrive (electron/ingest/kv-source.ts) and written in the session, so a file charts as live did.
 
-import { isEventTime } from '../../shared/event-bounds';
+import { isEventTime } from './event-bounds';
 
 /** A batch further than this from its source's previous one waits for the next to confirm it. */
 export const JUMP_SEC = 3600;
