@@ -13,7 +13,8 @@
 //
 // Sources whose clocks disagree (a host off by a minute, an engine stamping time since boot) are
 // put on one axis by each source's clock offset: whole seconds to add, measured live as its
-// batches arrive (electron/ingest/kv-source.ts) and written in the session, so a file charts as live did.
+// batches arrive (electron/ingest/kv-source.ts) and written in the session, so a file charts as
+// live did.
 
 import { isEventTime } from './event-bounds';
 

@@ -17,6 +17,7 @@ import {
   type BlockStoredEvent,
   type EventRecord,
 } from '../../shared/events';
+import { ChartClock } from '../../shared/chart-clock';
 import { isEventTime, MAX_GROUP_IDX } from '../../shared/event-bounds';
 import { BatchIds } from '../collections/batch-ids';
 import { SharedHashIds } from '../collections/shared-hash-ids';
@@ -35,7 +36,6 @@ import { Holdings } from './holdings';
 import { HotPrefixes } from './hot-prefixes';
 import { LifetimeStats, type SamplePool } from './lifetime-stats';
 import { RestoreBins } from './restore-series';
-import { ChartClock } from '../../shared/chart-clock';
 
 /** The engine's real capacity of one (source, medium), e.g. num_gpu_blocks from its metrics. */
 export interface CapacityOverride {

@@ -138,7 +138,7 @@ export function ChainDetail({ detail, loading, onClose, names }: Props) {
             'Last lifetime',
             'Held by',
           ].map((h) => (
-            // The blocks' tokens are the chain's head line over its blocks: left out when narrow.
+            // Left out when narrow: the head line gives the chain's tokens.
             <div
               key={h}
               role="columnheader"
