@@ -110,12 +110,13 @@ export class Recording implements IngestSink {
   }
 
   /**
-   * Note a source added after the start, or renamed (an llm-d topic names a source given no name):
-   * written again only when its name changed; a reader takes the latest line of an id.
+   * Note a source added after the start, renamed (an llm-d topic names a source given no name), or
+   * edited to another endpoint: written again only when its name or endpoint changed; a reader
+   * takes the latest line of an id.
    */
   addSource(s: SessionSource): void {
     const known = this.knownSources.get(s.id);
-    if (known?.name === s.name) return;
+    if (known?.name === s.name && known.endpoint === s.endpoint) return;
     // A renamed source keeps its clock offset (the line says it again: the same value).
     const line = known?.clockOffset === undefined ? s : { ...s, clockOffset: known.clockOffset };
     this.knownSources.set(s.id, line);

@@ -84,6 +84,29 @@ describe('session files', () => {
     expect(again.model.kpis().storedBlocks).toBe(live.kpis().storedBlocks + 1);
   });
 
+  it('writes a source again when its connection is edited to another endpoint under the same name', async () => {
+    const rec = await newRecording();
+    rec.addSource({ id: 'e', name: 'engine', endpoint: 'tcp://10.0.0.1:5557' });
+    rec.setClockOffset('e', 30);
+    rec.record(batch([stored('e', 100, ['1'])]));
+    rec.addSource({ id: 'e', name: 'engine', endpoint: 'tcp://10.0.0.2:5557' });
+    rec.record(batch([stored('e', 101, ['2'])]));
+    await rec.close();
+    const lines = gunzipSync(await readFile(rec.path))
+      .toString()
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as { k?: string; id?: string; endpoint?: string; clockOffset?: number },
+      );
+    const said = lines.filter((l) => l.k === 'source' && l.id === 'e');
+    // The last line of the source names the endpoint it reads now, its offset kept until measured.
+    expect(said.at(-1)).toMatchObject({ endpoint: 'tcp://10.0.0.2:5557', clockOffset: 30 });
+    const loaded = await loadIntoModel(rec.path);
+    expect(loaded.header?.sources.find((x) => x.id === 'e')?.endpoint).toBe('tcp://10.0.0.2:5557');
+  });
+
   it('reads a recording still being written: everything flushed is there, the open end is reported', async () => {
     const rec = await newRecording();
     const live = new CacheModel();
