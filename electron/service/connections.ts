@@ -114,7 +114,7 @@ export class Connections {
     } else {
       saved = await this.deps.store.save(input);
     }
-    if (before !== null && sameSubscription(before, saved)) this.rename(saved);
+    if (before !== null && onlyRenamed(before, saved)) this.rename(saved);
     else if (this.sources.has(saved.id)) {
       await this.close(saved.id);
       await this.connect(saved.id);
@@ -349,16 +349,14 @@ export class Connections {
   }
 }
 
-/** Whether b subscribes as a does (a name is not a subscription's: renamed, nothing reconnects). */
-function sameSubscription(a: Profile, b: Profile): boolean {
-  return (
-    a.endpoint === b.endpoint &&
-    a.mode === b.mode &&
-    a.topic === b.topic &&
-    a.replayEndpoint === b.replayEndpoint &&
-    a.dpRanks === b.dpRanks &&
-    (a.metricsUrl ?? null) === (b.metricsUrl ?? null)
-  );
+/**
+ * Whether b is a with another name at most: every other setting (a field added later too) is the
+ * subscription's, or its engine metrics', and a change of it subscribes again. Absent reads as null.
+ */
+function onlyRenamed(a: Profile, b: Profile): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof Profile)[]);
+  keys.delete('name');
+  return [...keys].every((k) => (a[k] ?? null) === (b[k] ?? null));
 }
 
 /**

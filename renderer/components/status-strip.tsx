@@ -1,6 +1,6 @@
 import type { SourceStatus } from '../../shared/api-types';
-import { distinctLabels } from '../../shared/source-labels';
 import { clockOffsetText, formatAge } from '../lib/format';
+import { sourceNameMap, sourceOptions } from '../lib/source-names';
 
 export const LAMP: Record<SourceStatus['state'], string> = {
   connecting: 'lamp-wait',
@@ -29,10 +29,10 @@ interface Props {
  */
 export function StatusStrip({ sources }: Props) {
   if (sources.length === 0) return null;
-  // Two connections may share a name: each then shows its id after it, as the filters do.
-  const labels = distinctLabels(
+  // Two connections may share a name: each then shows its id after it, as in the filters.
+  const labels = sourceOptions(
+    sourceNameMap(sources),
     sources.map((s) => s.id),
-    (id) => sources.find((s) => s.id === id)?.name ?? id,
   );
   return (
     <ul className="status-strip" aria-label="Sources" data-testid="status-strip">
@@ -40,7 +40,7 @@ export function StatusStrip({ sources }: Props) {
         <li key={s.id} className="status-item" data-testid={`status-${s.id}`}>
           <span className={`lamp ${LAMP[s.state]}`} aria-hidden="true" />
           <strong className="ellipsis" title={s.endpoint}>
-            {labels[i]}
+            {labels[i]?.label}
           </strong>
           <span className={`state state-${s.state}`}>{stateLabel(s)}</span>
           <span className="muted" data-testid={`status-age-${s.id}`}>
