@@ -12,6 +12,14 @@ export function sourceNameMap(sources: readonly Pick<SourceStatus, 'id' | 'name'
   return m;
 }
 
+/**
+ * The names as the views show them: a name two sources share gets each one's id beside it
+ * ("gpu (8acbf317)"), in every place at once (legends, lists, cards), not only in the filters.
+ */
+export function distinctNames(names: SourceNames): SourceNames {
+  return labelsById([...names.keys()], (id) => names.get(id) ?? id);
+}
+
 /** A source's name, or its id when unknown. */
 export function sourceLabel(names: SourceNames, id: string): string {
   return names.get(id) ?? id;
@@ -20,7 +28,9 @@ export function sourceLabel(names: SourceNames, id: string): string {
 /** A hover title: the name with the id after it ("e2e-engine (5f2c7c10)"), or just the id. */
 export function sourceTitle(names: SourceNames, id: string): string {
   const name = names.get(id);
-  return name && name !== id ? `${name} (${id})` : id;
+  if (!name || name === id) return id;
+  // A shared name carries the id already (distinctNames).
+  return name.endsWith(` (${id})`) ? name : `${name} (${id})`;
 }
 
 /** Several sources' names, comma-separated. */

@@ -1,7 +1,12 @@
-import type { SourceNames } from '../lib/source-names';
+import { useMemo } from 'react';
+import { distinctNames, type SourceNames } from '../lib/source-names';
 import { useFrameState } from './frames';
 
-/** The id → name map of every source seen, stable while no name changes (removed ones stay). */
+/**
+ * The id → label map of every source seen (removed ones stay), a shared name told apart by id;
+ * stable while no name changes.
+ */
 export function useSourceNames(): SourceNames {
-  return useFrameState().names;
+  const names = useFrameState().names;
+  return useMemo(() => distinctNames(names), [names]);
 }

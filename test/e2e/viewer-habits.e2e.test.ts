@@ -282,6 +282,11 @@ describe('the habits of a good viewer', () => {
         ]);
       const twins = (await names.allTextContents()).filter((n) => n.startsWith('twin'));
       expect(twins[0]).not.toBe(twins[1]);
+      // The rate chart's legend heads each one's series with the same labels, not one "twin".
+      const groups = page.locator('.legend-group');
+      await expect
+        .poll(async () => (await groups.allTextContents()).filter((n) => n.startsWith('twin')))
+        .toEqual(twins.map((t) => `${t}:`));
       await shot('habits-twin-names.png');
 
       await showView(page, 'Connections');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  distinctNames,
   sourceLabel,
   sourceLabels,
   sourceNameMap,
@@ -39,6 +40,25 @@ describe('source names', () => {
       { id: 'b', name: 'vllm' },
     ]);
     expect(sourceOptions(names, ['a', 'b']).map((o) => o.label)).toEqual(['vllm (a)', 'vllm (b)']);
+  });
+
+  it('gives every view the same told-apart labels, and a title that names the id once', () => {
+    const labels = distinctNames(
+      sourceNameMap([
+        { id: 'a', name: 'vllm' },
+        { id: 'b', name: 'vllm' },
+        { id: 'c', name: 'sglang' },
+      ]),
+    );
+    expect([...labels]).toEqual([
+      ['a', 'vllm (a)'],
+      ['b', 'vllm (b)'],
+      ['c', 'sglang'],
+    ]);
+    expect(sourceTitle(labels, 'a')).toBe('vllm (a)');
+    expect(sourceTitle(labels, 'c')).toBe('sglang (c)');
+    // The filters' options add nothing more to labels already apart.
+    expect(sourceOptions(labels, ['a', 'b']).map((o) => o.label)).toEqual(['vllm (a)', 'vllm (b)']);
   });
 
   it('tells a removed source from another of its name, present or removed (a connection added again)', () => {
