@@ -18,6 +18,20 @@ const pct = (part: number, whole: number): string =>
 const secs = (s: number | null): string =>
   s === null ? '-' : s < 100 ? `${s.toPrecision(3)} s` : `${s.toFixed(0)} s`;
 
+/** The widest a name is shown in a table (a source's or a medium's from a file can be thousands of characters). */
+const MAX_NAME = 48;
+
+/**
+ * A name cut to max in its middle: its start and its end stay, and the end is where two names
+ * alike tell apart (the id a shared name carries: "vllm (8acbf317)"). --json has it whole. Hashes
+ * are never cut: they are copied from here.
+ */
+function cutName(text: string, max = MAX_NAME): string {
+  if (text.length <= max) return text;
+  const tail = Math.floor((max - 1) / 2);
+  return `${text.slice(0, max - 1 - tail)}…${text.slice(text.length - tail)}`;
+}
+
 /** Columns padded to their widest cell; columns before rightFrom left-aligned, the rest right-aligned. */
 export function table(head: string[], rows: string[][], rightFrom = 1): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -32,7 +46,7 @@ export function table(head: string[], rows: string[][], rightFrom = 1): string {
 
 function whatIfRow(w: WhatIfReport): string[] {
   return [
-    `${w.source} ${w.medium}`,
+    `${cutName(w.source, 24)} ${cutName(w.medium, 23)}`,
     `${int(w.capacityBlocks)} (${w.capacityBasis === 'engine' ? 'engine' : 'peak'})`,
     int(w.restores),
     ...w.points.map((p) => `${int(p.extraHits)} (${pct(p.extraHits, w.newStores)})`),
@@ -49,7 +63,7 @@ function groupsText(r: AnalysisReport): string[] {
   if (multi.length === 0 && r.group === null) return [];
   const rows = r.sources.flatMap((s) =>
     s.kvCacheGroups.map((g) => [
-      s.source,
+      cutName(s.source),
       String(g.group),
       [g.kind ?? '-', g.slidingWindow === null ? '' : ` ${int(g.slidingWindow)}`].join(''),
       int(g.storedBlocks),
@@ -68,7 +82,7 @@ function groupsText(r: AnalysisReport): string[] {
   for (const s of unlisted) {
     const more = int(s.kvCacheGroupCount - s.kvCacheGroups.length);
     out.push(
-      `  ${s.source}: ${s.kvCacheGroupsCapped ? `${more} more groups, and more past the ${KV_CACHE_GROUPS_TRACKED} counted` : `${more} more groups`}`,
+      `  ${cutName(s.source)}: ${s.kvCacheGroupsCapped ? `${more} more groups, and more past the ${KV_CACHE_GROUPS_TRACKED} counted` : `${more} more groups`}`,
     );
   }
   if (r.group === null)
@@ -152,7 +166,7 @@ export function analyzeText(
         'resident',
       ],
       r.sources.map((s) => [
-        s.source,
+        cutName(s.source),
         s.dpRank === null ? '-' : String(s.dpRank),
         int(s.storedBlocks),
         int(s.newStores),
@@ -181,7 +195,7 @@ export function analyzeText(
     table(
       ['medium', 'count', 'p50', 'p90', 'p99', ''],
       r.lifetimes.map((l) => [
-        l.medium,
+        cutName(l.medium),
         int(l.count),
         secs(l.p50S),
         secs(l.p90S),
@@ -194,7 +208,7 @@ export function analyzeText(
     const cells = l.histogram.map(
       (b) => `${b.upperS === null ? '>=3600' : `<${b.upperS}`}: ${int(b.count)}`,
     );
-    out.push(`  ${l.medium} histogram (s): ${cells.join(', ')}`);
+    out.push(`  ${cutName(l.medium)} histogram (s): ${cells.join(', ')}`);
   }
   const x = r.crossSource;
   out.push('', "The router's view (any medium)");
@@ -220,7 +234,11 @@ export function analyzeText(
     out.push(
       table(
         ['pair', 'blocks held by both'],
-        x.overlap.map((c) => [`${c.sourceA} / ${c.sourceB}`, int(c.blocks)]),
+        // Each name cut to half the cell, so that both show.
+        x.overlap.map((c) => [
+          `${cutName(c.sourceA, 22)} / ${cutName(c.sourceB, 23)}`,
+          int(c.blocks),
+        ]),
       ),
     );
   }

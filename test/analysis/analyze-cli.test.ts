@@ -434,6 +434,33 @@ describe('kvscope analyze (text and errors)', () => {
     expect(r.stdout).toMatch(/^ {2}beta \(70e01516\) /m);
   });
 
+  it('cuts names of thousands of characters in its tables, keeping the ends that tell them apart', async () => {
+    const long = 'x'.repeat(5_000);
+    const medium = `M${'m'.repeat(1_000)}`;
+    const source = (id: string) => ({ id, name: `${long}-${id}`, endpoint: 'tcp://127.0.0.1:1' });
+    const lines = [JSON.stringify(makeHeader('test', new Date(0), [source('a1'), source('b2')]))];
+    for (const id of ['a1', 'b2'])
+      lines.push(
+        encodeRecord({
+          k: 'event',
+          rec: { ...storedRecord(id, 10, ['1', '2'], null, medium), seq: 0 },
+        }),
+      );
+    const file = path.join(dir, 'long-names.kvscope.jsonl.gz');
+    writeFileSync(file, gzipSync(`${lines.join('\n')}\n`));
+    const r = await analyze([file, '--no-cache']);
+    expect(r.code).toBe(0);
+    // Before, each table was as wide as its longest name: over 6,000 characters.
+    const widest = Math.max(...r.stdout.split('\n').map((l) => l.length));
+    expect(widest).toBeLessThan(160);
+    expect(r.stdout).toMatch(/^ {2}x+…x+-a1 {2}/m);
+    expect(r.stdout).toMatch(/^ {2}x+…x+-b2 {2}/m);
+    // The what-if names the source and the medium, each cut.
+    expect(r.stdout).toMatch(/^ {2}x+…x+-a1 Mm+…m+ +2 \(peak\)/m);
+    // The router's view names both of the pair.
+    expect(r.stdout).toMatch(/^ {2}x+…x+-a1 \/ x+…x+-b2 +2$/m);
+  });
+
   it('lists the KV cache groups of a hybrid model, and with --group N gives the figures of that group alone', async () => {
     // The legacy fixture as a hybrid model publishes it: each store and removal once per group.
     const rows = readFileSync(LEGACY_INT.truth, 'utf8').trim().split('\n');
