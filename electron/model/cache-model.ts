@@ -454,7 +454,9 @@ export class CacheModel {
 
   /** The newest events held in memory, filtered and paged. */
   events(q: EventQuery): EventPage {
-    const page = this.ring.query(q);
+    // beforeTs is a time on the charts (a click on one): each source's events are placed there
+    // with its clock offset, as the charts place them.
+    const page = this.ring.query(q, (source, ts) => this.clock.shifted(source, ts));
     // How long ago an event was is read against the charts' now: its time on their axis too.
     for (const row of page.rows) row.chartTs = this.clock.shifted(row.source, row.ts);
     return page;

@@ -15,6 +15,8 @@ export const DEFAULT_RING_SIZE = 50_000;
 
 /** Turns a line the ring was given with its event back into that event (the session format's reader). */
 export type EventLineReader = (line: string) => EventRecord;
+/** A source's event time placed on the charts' axis (ChartClock.shifted). */
+export type ChartTime = (source: string, ts: number) => number;
 
 /** A batch's event lines as UTF-8 bytes, line i at buf[lineStart(i), lineEnd(i)) (session/event-line-encoder.ts). */
 export interface LineBytes {
@@ -253,24 +255,36 @@ export class EventRing {
    * rows leave the ring as new events arrive, and a reader at its end asked for rows already gone
    * (2,000 events a second outran every fetch, and the rows stayed "…").
    */
-  query(q: EventQuery): EventPage {
-    const page = this.page(q, Math.max(0, Math.floor(q.offset)));
-    if (page.total === 0) return this.withHeldFrom(page, q.beforeTs);
+  query(q: EventQuery, chartTime?: ChartTime): EventPage {
+    const timeOf = this.timeOf(chartTime);
+    const page = this.page(q, Math.max(0, Math.floor(q.offset)), timeOf);
+    if (page.total === 0) return this.withHeldFrom(page, q.beforeTs, timeOf);
     if (page.rows.length > 0 || page.offset < page.total) return page;
-    return this.page(q, Math.max(0, page.total - Math.max(0, Math.floor(q.limit))));
+    return this.page(q, Math.max(0, page.total - Math.max(0, Math.floor(q.limit))), timeOf);
+  }
+
+  /** A slot's time as beforeTs is given: on the charts' axis with chartTime, else its own ts. */
+  private timeOf(chartTime: ChartTime | undefined): (slot: number) => number {
+    if (chartTime === undefined) return (slot) => this.ts[slot] as number;
+    return (slot) =>
+      chartTime(this.sources.name(this.src[slot] as number), this.ts[slot] as number);
   }
 
   /** An empty page before `beforeTs`, saying so when the events before it left the log. */
-  private withHeldFrom(page: EventPage, beforeTs: number | undefined): EventPage {
+  private withHeldFrom(
+    page: EventPage,
+    beforeTs: number | undefined,
+    timeOf: (slot: number) => number,
+  ): EventPage {
     if (beforeTs === undefined || this.n === this.count) return page;
-    const heldFromTs = this.earliestTs();
+    const heldFromTs = this.earliestTs(timeOf);
     return heldFromTs !== null && heldFromTs >= beforeTs ? { ...page, heldFromTs } : page;
   }
 
-  private page(q: EventQuery, offset: number): EventPage {
+  private page(q: EventQuery, offset: number, timeOf: (slot: number) => number): EventPage {
     const newest = this.n - 1;
     const limit = Math.max(0, Math.floor(q.limit));
-    const matches = this.matcher(q);
+    const matches = this.matcher(q, timeOf);
     // A name never seen matches nothing.
     if (matches === null) return { total: 0, offset, rows: [], newest, ...newerOf(q, 0) };
     const out: EventRow[] = [];
@@ -294,7 +308,10 @@ export class EventRing {
   }
 
   /** Whether the event in a slot matches q's filters; null when none can (a name never seen). */
-  private matcher(q: EventQuery): ((slot: number) => boolean) | null {
+  private matcher(
+    q: EventQuery,
+    timeOf: (slot: number) => number,
+  ): ((slot: number) => boolean) | null {
     // A bit per type asked for (a type not known sets a bit no row has).
     let typeMask = 0;
     for (const t of q.types ?? []) typeMask |= 1 << (TYPE_CODES.get(t) ?? 7);
@@ -307,7 +324,7 @@ export class EventRing {
     return (slot) => {
       if ((this.flags[slot] as number) & GONE) return false;
       if (typeMask !== 0 && !(typeMask & (1 << (this.type[slot] as number)))) return false;
-      if (q.beforeTs !== undefined && !((this.ts[slot] as number) < q.beforeTs)) return false;
+      if (q.beforeTs !== undefined && !(timeOf(slot) < q.beforeTs)) return false;
       if (src >= 0 && this.src[slot] !== src) return false;
       if (med >= 0 && this.medium[slot] !== med) return false;
       if (match && verdict) {
@@ -328,10 +345,10 @@ export class EventRing {
   }
 
   /** The earliest event time held (a removed source's rows aside), null when none is. */
-  private earliestTs(): number | null {
+  private earliestTs(timeOf: (slot: number) => number): number | null {
     let min: number | null = null;
     for (let i = 0, slot = this.oldest(); i < this.count; i += 1) {
-      const ts = this.ts[slot] as number;
+      const ts = timeOf(slot);
       if (!((this.flags[slot] as number) & GONE) && (min === null || ts < min)) min = ts;
       slot = (slot + 1) % this.capacity;
     }

@@ -3,6 +3,7 @@
 /** Names numbered in order of first appearance. */
 export class NameTable {
   private readonly ids = new Map<string, number>();
+  private readonly names: string[] = [];
   /** The last name looked up and its id: consecutive rows mostly repeat it. */
   private lastName: string | null = null;
   private lastId = 0;
@@ -14,10 +15,16 @@ export class NameTable {
     if (id === undefined) {
       id = this.ids.size;
       this.ids.set(name, id);
+      this.names.push(name);
     }
     this.lastName = name;
     this.lastId = id;
     return id;
+  }
+
+  /** The name numbered `id`. */
+  name(id: number): string {
+    return this.names[id] as string;
   }
 
   /** The id of a name already numbered, else undefined. */

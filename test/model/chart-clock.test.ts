@@ -109,6 +109,15 @@ describe('CacheModel charts with sources whose clocks disagree', () => {
     // Its age is read on the charts' axis, where the now is (the event detail's "1 s ago").
     expect(newestOfB?.chartTs).toBe(T0 + 59);
     expect(aligned.events({ source: 'a', offset: 0, limit: 1 }).rows[0]?.chartTs).toBe(T0 + 59);
+    // A click on the charts at T0 + 10 opens the events before it on their axis: b's at its own
+    // T0 - 21 to T0 - 20 among them, not its events up to T0 + 9 of its clock (40 s later).
+    const before = aligned.events({ source: 'b', offset: 0, limit: 5, beforeTs: T0 + 10 });
+    expect(before.total).toBe(10);
+    expect(before.rows[0]?.ts).toBe(T0 + 9 - 30);
+    // Before the first of them, the log holds nothing: said on the charts' axis too.
+    const small = new CacheModel({ ringSize: 8 });
+    feed(small, 30);
+    expect(small.events({ offset: 0, limit: 5, beforeTs: T0 + 50 }).heldFromTs).toBe(T0 + 56);
   });
 });
 
