@@ -23,7 +23,8 @@
 //   gap); read as a gap of the old run, the new engine's blocks were added to the old one's.
 //   Another batch there, or none, is a FOREIGN answer: said, never applied, the gap lost. A
 //   probe's answer (nothing held) cannot be told so: it changes nothing, and the next batch live
-//   opens a gap that tells;
+//   opens a gap that tells. Nor can one that starts past what the probe asked for (the check, or
+//   `last` + 1): it is not applied either;
 // - a replayed seq held live must be the same batch (with `same`): another is a FOREIGN answer;
 // - every replayed seq is checked against the request: below its start, not above the previous
 //   frame of the answer, or beyond the newest seq seen live: rejected (counted, never applied,
@@ -284,6 +285,15 @@ export class Sequencer<T> {
     if (seq > bound) {
       this.reject(ex);
       this.endExchange(ex, false, now);
+      return false;
+    }
+    if (ex.kind === 'probe' && ex.lastReplayed === null && seq > ex.start) {
+      // A probe's answer that starts past what it asked for overlaps nothing of this stream: it
+      // could be another engine's (a replay port one off), and nothing is held to tell. Applied,
+      // another engine's batches were taken as this one's and its own live stream then read as
+      // duplicates of them. Taken nowhere: if this engine did move on, its next batch live opens
+      // a gap, whose answer the held batch checks.
+      this.endExchange(ex, true, now);
       return false;
     }
     if (ex.check !== null) {

@@ -432,6 +432,32 @@ describe("KvSource given another engine's replay endpoint", () => {
       expect(s.rec.events.filter((e) => e.seq === q)).toHaveLength(s.events.get(q)!);
   }, 30_000);
 
+  it("applies nothing of its answer to a probe when that answer starts past the seq asked (B's buffer moved on)", async () => {
+    // B published further than its buffer holds: its answer to A's probe starts past A's last
+    // seq and overlaps nothing of A's stream. Applied, B's batches were taken as A's (its pool,
+    // its blocks) and every batch of A's after them read as a duplicate.
+    const other = await SimPublisher.start({
+      format: 'map',
+      hash: 'int',
+      seed: 99,
+      replay: true,
+      replayBuffer: 20,
+    });
+    open.push(other);
+    await other.publish(200);
+    const s = await setup(other.ranks[0]!.replayEndpoint!, { probeAfterMs: 150 });
+    s.drop.clear();
+    await waitFor(() => other.replayRequests().length > 0, 'a probe');
+    await new Promise((r) => setTimeout(r, 500));
+    await s.sim.publish(5);
+    await waitFor(() => s.rec.seqs.at(-1) === s.f + 5, 'the batches after the pause');
+    expect(s.rec.seqs.slice(-6)).toEqual([0, 1, 2, 3, 4, 5].map((d) => s.f + d));
+    expect(s.rec.seqs.every((q) => q <= s.f + 5)).toBe(true);
+    expect(s.src.status().counters).toMatchObject({ gaps: 0, duplicates: 0, resets: 0 });
+    for (const q of s.rec.seqs)
+      expect(s.rec.events.filter((e) => e.seq === q)).toHaveLength(s.events.get(q)!);
+  }, 30_000);
+
   it('takes no restart from its answer to a probe of a quiet engine (a paused one)', async () => {
     const other = await SimPublisher.start({ format: 'map', hash: 'int', seed: 99, replay: true });
     open.push(other);

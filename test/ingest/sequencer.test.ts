@@ -496,16 +496,26 @@ describe('sequencer probing a quiet source', () => {
     expect(t.delivered()).toEqual([0, 1]);
   });
 
-  it('counts what the engine skipped at the end of a burst as lost, but refuses a far-fetched seq', () => {
+  it('takes no probe answer that starts past the seq asked; the next batch live opens a gap that counts it', () => {
     const t = make({ replay: true, probeReach: 1000n });
     t.feed(0);
     t.s.probe(0);
-    t.replay(1, [5, 6]);
-    // The live stream passing 5 and 6 tells they were missed: one run, with the skipped part.
+    // The engine skipped what it no longer holds, or the answer is another engine's: nothing
+    // overlaps to tell, so nothing of it is applied.
+    expect(t.s.replayedBatch(1, 5n, 'replay5', 0)).toBe(false);
+    t.s.replayedBatch(1, 6n, 'replay6', 0);
+    expect(t.delivered()).toEqual([0]);
+    expect([...t.of('gap'), ...t.of('rejected'), ...t.of('foreign')]).toEqual([]);
+    // The engine's next batch live opens a gap: its answer, checked by the held batch, counts
+    // the skipped part lost and recovers the rest.
     t.feed(7);
+    expect(t.of('request').at(-1)).toEqual({ k: 'request', id: 2, from: 1 });
+    t.replay(2, [5, 6, 7]);
     expect(t.of('gap')).toEqual([{ k: 'gap', from: 1, to: 6, recovered: 2, lost: 4 }]);
+    expect(t.delivered()).toEqual([0, 5, 6, 7]);
+    // A probe answer past its reach is refused as before.
     t.s.probe(0);
-    expect(t.s.replayedBatch(2, 5000n, 'far', 0)).toBe(false);
+    expect(t.s.replayedBatch(3, 5000n, 'far', 0)).toBe(false);
     expect(t.of('rejected')).toHaveLength(1);
     expect(t.lost()).toBe(4);
   });
@@ -531,7 +541,7 @@ describe('sequencer probing a quiet source', () => {
 
   it('counts a probe truly in every order of its answer, its live copies and a quiet period', () => {
     // Seqs 3..6 are published after the last live batch (2); `missed` never arrive live. Every
-    // interleaving of the answer (3..6, then its end) with the live copies that do come (in
+    // interleaving of the answer (2..6, then its end) with the live copies that do come (in
     // order), then either quiet or a next live batch (7): each seq delivered once, in order;
     // the gaps are exactly the runs the live stream missed, all recovered; nothing duplicate.
     const seqs = [3, 4, 5, 6];
@@ -546,7 +556,8 @@ describe('sequencer probing a quiet source', () => {
     for (let mask = 0; mask < 1 << seqs.length; mask++) {
       const missed = seqs.filter((_, i) => (mask & (1 << i)) !== 0);
       const live = seqs.filter((q) => !missed.includes(q)).map((q) => `l${q}`);
-      const answer = [...seqs.map((q) => `r${q}`), 'end'];
+      // The answer starts at the seq the probe asks again (2, to check the run), as an engine's does.
+      const answer = ['r2', ...seqs.map((q) => `r${q}`), 'end'];
       for (const order of orders(answer, live)) {
         for (const finish of ['quiet', 'next'] as const) {
           cases++;
