@@ -323,7 +323,8 @@ export class EventRing {
     const verdict = terms === null ? null : this.hashVerdicts(terms);
     return (slot) => {
       if ((this.flags[slot] as number) & GONE) return false;
-      if (typeMask !== 0 && !(typeMask & (1 << (this.type[slot] as number)))) return false;
+      // No type asked for (an empty list) matches nothing, as every unticked box says.
+      if (q.types !== undefined && !(typeMask & (1 << (this.type[slot] as number)))) return false;
       if (q.beforeTs !== undefined && !(timeOf(slot) < q.beforeTs)) return false;
       if (src >= 0 && this.src[slot] !== src) return false;
       if (med >= 0 && this.medium[slot] !== med) return false;

@@ -137,7 +137,12 @@ export function ellipsizeMiddle(s: string, max: number): string {
   return `${s.slice(0, head)}…${s.slice(s.length - tail)}`;
 }
 
+/** The noun for n of it: singular for exactly one. */
+export function nounFor(n: number, one: string, many = `${one}s`): string {
+  return n === 1 ? one : many;
+}
+
 /** "1 point", "3 points": a count with its noun, singular for exactly one. */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatInt(n)} ${n === 1 ? one : many}`;
+  return `${formatInt(n)} ${nounFor(n, one, many)}`;
 }

@@ -1,5 +1,6 @@
 import type { EventRow as Row } from '../../shared/api-types';
 import { HashText } from '../components/hash-text';
+import { MiddleCut } from '../components/middle-cut';
 import { formatClock, formatDateTime, formatInt, plural } from '../lib/format';
 import { sourceLabel, sourceTitle } from '../lib/source-names';
 import type { SourceNames } from '../lib/source-names';
@@ -72,7 +73,7 @@ export function EventRow({ r, names, tabIndex, selected, onSelect }: Props) {
         {formatClock(r.ts, true)}
       </div>
       <div role="cell" className="cell source-cell" title={sourceTitle(names, r.source)}>
-        <span className="ellipsis">{sourceLabel(names, r.source)}</span>
+        <MiddleCut text={sourceLabel(names, r.source)} />
         {/* Every rank the batch named, rank 0 too (dp0 beside dp1), kept in view when the name
             is cut short: it is what tells a data-parallel engine's ranks apart. */}
         {r.dp_rank != null ? <span className="muted rank"> dp{r.dp_rank}</span> : null}

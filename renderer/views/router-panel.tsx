@@ -1,5 +1,5 @@
 import type { AnalysisReport } from '../../shared/analysis-report';
-import { ellipsizeMiddle, formatInt, formatPercent } from '../lib/format';
+import { ellipsizeMiddle, formatInt, formatPercent, nounFor, plural } from '../lib/format';
 
 /**
  * Characters of a source name in the heatmap's headers: a longer one is cut in the middle (ranks
@@ -31,19 +31,21 @@ export function RouterPanel({ report, label }: Props) {
       <h3>The router&apos;s view</h3>
       <ul className="insight-facts">
         <li>
-          <strong>{formatInt(c.duplicateStores)}</strong> duplicate stores (
+          <strong>{formatInt(c.duplicateStores)}</strong>{' '}
+          {nounFor(c.duplicateStores, 'duplicate store')} (
           {formatPercent(c.duplicateStores, report.totals.newStores)} of new stores): blocks stored
           while another source already held them.
         </li>
         <li>
-          Routing regret: <strong>{formatInt(c.routingRegretBlocks)}</strong> blocks (
-          {formatInt(c.routingRegretTokens)} tokens
+          Routing regret: <strong>{formatInt(c.routingRegretBlocks)}</strong>{' '}
+          {nounFor(c.routingRegretBlocks, 'block')} ({plural(c.routingRegretTokens, 'token')}
           {blockSize !== null ? `, ${blockSize} per block` : ''}) that one other source held as a
           leading run when they were stored.
         </li>
         <li>
-          Held now by two or more sources: <strong>{formatInt(c.sharedBlocksNow)}</strong> blocks;
-          duplicate copies: <strong>{formatInt(c.duplicateBlocksNow)}</strong>.
+          Held now by two or more sources: <strong>{formatInt(c.sharedBlocksNow)}</strong>{' '}
+          {nounFor(c.sharedBlocksNow, 'block')}; duplicate copies:{' '}
+          <strong>{formatInt(c.duplicateBlocksNow)}</strong>.
         </li>
       </ul>
       {names.length >= 2 && (
@@ -82,7 +84,7 @@ export function RouterPanel({ report, label }: Props) {
                         title={
                           v === null
                             ? ''
-                            : `${label(a)} and ${label(b)} both hold ${formatInt(v)} blocks`
+                            : `${label(a)} and ${label(b)} both hold ${plural(v, 'block')}`
                         }
                       >
                         {v === null ? '—' : formatInt(v)}

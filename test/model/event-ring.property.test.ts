@@ -15,7 +15,7 @@ function reference(held: EventRecord[], firstN: number, q: EventQuery) {
   const newest = firstN + held.length - 1;
   const matches = (rec: EventRecord): boolean => {
     const ev = rec.event;
-    if (q.types && q.types.length > 0 && !q.types.includes(ev.type)) return false;
+    if (q.types && !q.types.includes(ev.type)) return false;
     if (q.beforeTs !== undefined && !(rec.ts < q.beforeTs)) return false;
     if (q.source !== undefined && q.source !== '' && rec.source !== q.source) return false;
     if (q.medium !== undefined && (ev.medium ?? 'unspecified') !== q.medium) return false;

@@ -26,6 +26,14 @@ describe('the event ring', () => {
     expect(ring.query({ offset: 0, limit: 5 })).not.toHaveProperty('newer');
   });
 
+  it('matches no event when no type is asked for (every type box unticked listed them all)', () => {
+    const ring = new EventRing(10);
+    for (let i = 0; i < 4; i++) ring.push(stored('s', i, [`h${i}`]));
+    expect(ring.query({ offset: 0, limit: 5, types: [] }).total).toBe(0);
+    expect(ring.query({ offset: 0, limit: 5, types: ['BlockStored'] }).total).toBe(4);
+    expect(ring.query({ offset: 0, limit: 5, types: ['BlockRemoved'] }).total).toBe(0);
+  });
+
   it('grows to what a filling ring will need, not a quarter at a time', () => {
     // 20,000 rows of about the same length: a quarter at a time from 64 bytes a row took six
     // grows and ended up to a quarter past the need; the rows' mean length gets there at once.

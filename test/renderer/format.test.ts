@@ -12,6 +12,7 @@ import {
   formatIso,
   formatPercent,
   formatRate,
+  nounFor,
   plural,
 } from '../../renderer/lib/format';
 
@@ -19,6 +20,8 @@ describe('format', () => {
   it('says one point, not 1 points', () => {
     expect(plural(1, 'point')).toBe('1 point');
     expect(plural(0, 'point')).toBe('0 points');
+    expect(nounFor(1, 'duplicate store')).toBe('duplicate store');
+    expect(nounFor(2, 'block')).toBe('blocks');
     expect(plural(1200, 'point')).toBe('1,200 points');
     expect(plural(2, 'match', 'matches')).toBe('2 matches');
   });
