@@ -191,7 +191,10 @@ export interface UpdateFrame {
   /** Changes when the view switches (open session, back to live): the renderer resets. */
   epoch: number;
   view: ViewInfo;
-  /** Latest event time seen, seconds. */
+  /**
+   * The charts' now, seconds: live, the latest event time and the wall time since it arrived; a
+   * file's, its latest event time.
+   */
   nowTs: number | null;
   kpis: Kpis;
   sources: SourceStatus[];

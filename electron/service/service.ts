@@ -468,7 +468,9 @@ export class KvScopeService {
         this.connections.connectedNames(),
         this.liveSources(),
       ),
-      nowTs: model.nowTs(),
+      // Live, the charts' now moves on while the stream is silent (as the status strip's ages
+      // do): an event's or a chain's "how long ago" read "now" for minutes of silence.
+      nowTs: this.view.isLive ? (this.live.eventTimeNow() ?? null) : model.nowTs(),
       kpis: this.kpis(),
       sources: sourceStatuses(
         this.connections.health(),

@@ -126,6 +126,16 @@ const simResident = (): number =>
   Object.values(sim.stats().ranks[0]?.resident ?? {}).reduce((a, b) => a + b, 0);
 
 describe('sources that go away', () => {
+  it("moves the frames' now on while a source is silent, as the ages of the status strip do", async () => {
+    await connectSim();
+    await waitFor(() => (lastFrame()?.nowTs ?? null) !== null, 'a frame with a now');
+    const first = lastFrame()!.nowTs!;
+    // Nothing published for 1.5 s: the events' and chains' "how long ago" is read against this.
+    await new Promise((r) => setTimeout(r, 1500));
+    await waitFor(() => lastFrame()!.nowTs! - first >= 1, 'the now moving on', 3000);
+    expect(lastFrame()!.nowTs! - first).toBeLessThan(5);
+  });
+
   it('keeps a disconnected source as stale, with its resident blocks named as stale', async () => {
     const id = await connectSim();
     await publishAndSettle(200);
