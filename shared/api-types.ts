@@ -325,8 +325,10 @@ export interface ChainDetail {
 export interface HashMatch {
   hash: HashKey;
   resident: boolean;
-  /** Leaves of chains through this block (bounded). */
+  /** Leaves of chains through this block (the first MAX_MATCH_CHAINS). */
   chainIds: HashKey[];
+  /** Chains through this block, all of them. */
+  chainCount: number;
 }
 
 export interface EventQuery {

@@ -3,6 +3,7 @@
 
 import type { ChainPage, ChainQuery, ChainSummary, HashMatch } from '../../shared/api-types';
 import type { HashKey } from '../../shared/events';
+import { MAX_HASH_MATCHES, MAX_MATCH_CHAINS } from '../../shared/limits';
 import type { Forest } from './forest';
 import { hashMatcher } from './hash-query';
 import { NODE_MASK, NONE } from './node-table';
@@ -189,8 +190,8 @@ export function pageChains(
 export function searchForest(
   forest: Forest,
   text: string,
-  maxResults = 50,
-  maxChains = 20,
+  maxResults = MAX_HASH_MATCHES,
+  maxChains = MAX_MATCH_CHAINS,
 ): HashMatch[] {
   const match = hashMatcher(text);
   if (!match) return [];
@@ -205,7 +206,7 @@ export function searchForest(
   for (const id of ids.slice(0, maxResults)) {
     const hash = forest.hashOf(id);
     const resident = (t.page(id).holders[id & NODE_MASK] as number) > 0;
-    found.set(hash, { hash, resident, chainIds: [] });
+    found.set(hash, { hash, resident, chainIds: [], chainCount: 0 });
   }
   for (const leafId of forest.leaves()) {
     const leaf = forest.hashOf(leafId);
@@ -214,7 +215,10 @@ export function searchForest(
     while (cur !== NONE && !seen.has(cur)) {
       seen.add(cur);
       const m = found.get(forest.hashOf(cur));
-      if (m && m.chainIds.length < maxChains) m.chainIds.push(leaf);
+      if (m) {
+        m.chainCount += 1;
+        if (m.chainIds.length < maxChains) m.chainIds.push(leaf);
+      }
       cur = forest.parentOf(cur);
     }
   }

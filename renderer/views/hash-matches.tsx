@@ -1,6 +1,10 @@
 import type { HashMatch } from '../../shared/api-types';
 import { HashText } from '../components/hash-text';
+import { MAX_HASH_MATCHES } from '../../shared/limits';
 import { plural } from '../lib/format';
+
+/** Matching blocks listed; the rest are counted. */
+const SHOWN = 8;
 
 interface Props {
   text: string;
@@ -20,9 +24,14 @@ export function HashMatches({ text, matches, onSelect }: Props) {
   }
   return (
     <div className="matches" data-testid="hash-matches">
-      <span className="muted">{plural(matches.length, 'matching block')}:</span>
+      <span className="muted">
+        {matches.length >= MAX_HASH_MATCHES
+          ? `${MAX_HASH_MATCHES} or more matching blocks (the first known)`
+          : plural(matches.length, 'matching block')}
+        {matches.length > SHOWN ? `, ${SHOWN} shown: a longer prefix narrows them` : ''}:
+      </span>
       <ul>
-        {matches.slice(0, 8).map((m) => (
+        {matches.slice(0, SHOWN).map((m) => (
           <li key={m.hash}>
             <HashText hash={m.hash} max={28} />{' '}
             <span className={m.resident ? 'ok-text' : 'muted'}>
@@ -39,8 +48,8 @@ export function HashMatches({ text, matches, onSelect }: Props) {
                 chain <HashText hash={c} max={12} copy={false} />
               </button>
             ))}
-            {m.chainIds.length > 4 && (
-              <span className="muted"> +{plural(m.chainIds.length - 4, 'chain')}</span>
+            {m.chainCount > 4 && (
+              <span className="muted"> +{plural(m.chainCount - 4, 'chain')}</span>
             )}
           </li>
         ))}

@@ -53,12 +53,21 @@ describe('the events table at 1280 px', () => {
     await showView(page, 'Events');
     const rows = page.getByTestId('event-row');
     await expect.poll(() => rows.count()).toBe(6);
+    // The page's elements, as far as this reads them (the test's types have no DOM).
+    interface Box {
+      scrollWidth: number;
+      clientWidth: number;
+      textContent: string | null;
+      title: string;
+      querySelector(s: string): Box | null;
+      querySelectorAll(s: string): Iterable<Box>;
+    }
     const cells = await rows.evaluateAll((els) =>
-      els.map((row) => {
-        const [, source, , type] = [...row.querySelectorAll('[role=cell]')] as HTMLElement[];
-        const cut = (el: HTMLElement | undefined) =>
+      (els as unknown as Box[]).map((row) => {
+        const [, source, , type] = [...row.querySelectorAll('[role=cell]')];
+        const cut = (el: Box | undefined) =>
           el !== undefined &&
-          [el, ...el.querySelectorAll<HTMLElement>('*')].some((e) => e.scrollWidth > e.clientWidth);
+          [el, ...el.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth);
         return {
           // What shows: the head's visible part is cut; the tail is whole.
           tail: source?.querySelector('.middle-cut-tail')?.textContent ?? null,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChainQuery } from '../../shared/api-types';
 import { CacheModel } from '../../electron/model/cache-model';
+import { MAX_HASH_MATCHES, MAX_MATCH_CHAINS } from '../../shared/limits';
 import { batch, cleared, removed, stored } from './helpers';
 
 const BIG = '18446744073709551615'; // 0xffffffffffffffff
@@ -184,6 +185,18 @@ describe('chains', () => {
     expect(m.search('  ')).toEqual([]);
   });
 
+  it('counts every chain through a matching block past the ones it lists, and finds 50 at most', () => {
+    const m = new CacheModel();
+    // One root and 30 leaves under it: 30 chains through the root.
+    m.apply(batch([stored('a', 1, ['7000'])]));
+    for (let i = 0; i < 30; i++) m.apply(batch([stored('a', 2, [`${8000 + i}`], '7000')]));
+    const [root] = m.search('7000');
+    expect(root?.chainIds).toHaveLength(MAX_MATCH_CHAINS);
+    expect(root?.chainCount).toBe(30);
+    for (let i = 0; i < 70; i++) m.apply(batch([stored('b', 3, [`${9000 + i}`])]));
+    expect(m.search('9')).toHaveLength(MAX_HASH_MATCHES);
+  });
+
   it('forgets the oldest evicted blocks past the cap and turns their parents into leaves', () => {
     const m = new CacheModel({ evictedCap: 2 });
     m.apply(batch([stored('a', 1, ['p', 'c1'])]));
@@ -211,7 +224,9 @@ describe('chains', () => {
     m.apply(batch([stored('a', 3, ['94'])]));
     expect(m.block('91')).toBeUndefined();
     expect(m.search('9').map((h) => h.hash)).toEqual(['92', '93', '94']);
-    expect(m.search('94')).toEqual([{ hash: '94', resident: true, chainIds: ['94'] }]);
+    expect(m.search('94')).toEqual([
+      { hash: '94', resident: true, chainIds: ['94'], chainCount: 1 },
+    ]);
     expect(m.block('92')).toMatchObject({ holders: 0, removedAt: [2], lastLifetime: 1 });
   });
 });
