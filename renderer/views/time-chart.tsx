@@ -269,6 +269,9 @@ export function TimeChart({
                   fontSize: 12,
                 }}
                 labelStyle={{ color: colors.text }}
+                // Over the card below when it is taller than its own (a row per source's series):
+                // the next card was drawn over its last rows.
+                wrapperStyle={{ zIndex: 10 }}
               />
               {drawn.map(
                 (m, i) =>

@@ -141,6 +141,58 @@ describe('the Overview at laptop widths', () => {
   }, 120_000);
 });
 
+describe("the rate chart's tooltip", () => {
+  it('is drawn over the card below it when it is taller than its own (its last rows were hidden)', async () => {
+    // Four sources: a row per source's stored and removed, under the two totals.
+    const sources = [0, 1, 2, 3].map((i) => ({
+      id: `engine-${i}`,
+      name: `engine-${i}`,
+      endpoint: `tcp://127.0.0.1:${5557 + i}`,
+    }));
+    const t0 = Date.UTC(2026, 0, 1) / 1000;
+    const lines = [JSON.stringify(makeHeader('test', new Date(t0 * 1000), sources))];
+    for (let s = 0; s < 20; s++)
+      sources.forEach((src, i) =>
+        lines.push(
+          encodeRecord({
+            k: 'event',
+            rec: { ...stored(src.id, t0 + s, [`${i + 1}${s + 100}`]), seq: s },
+          }),
+        ),
+      );
+    const file = await ws.file('four.kvscope.jsonl.gz', gzipSync(`${lines.join('\n')}\n`));
+    const opened = await ws.serve('four', ['--open', file]);
+    const page = await openApp(ws.browser, opened.url, { width: 1280, height: 800 });
+    await page.getByTestId('range-all').click();
+    // The plotting area (the grid), not the axes around it: a point there has a tooltip.
+    const grid = page.getByTestId('chart-rates').locator('.recharts-cartesian-grid');
+    const box = await grid.boundingBox();
+    if (!box) throw new Error('no rate chart');
+    // Low in the plot: the tooltip, ten rows, runs past the card's bottom.
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height - 4);
+    const tip = page.getByTestId('chart-rates').locator('.recharts-tooltip-wrapper');
+    const rows = tip.locator('.recharts-tooltip-item');
+    await expect.poll(() => rows.count()).toBeGreaterThan(2);
+    const last = await rows.last().boundingBox();
+    const card = await page.getByTestId('chart-rates').boundingBox();
+    if (!last || !card) throw new Error('no tooltip row');
+    expect(last.y + last.height, 'the test needs a tooltip past the card').toBeGreaterThan(
+      card.y + card.height,
+    );
+    // What is drawn at the last row's middle is the tooltip, not the card below (its wrapper
+    // lets the pointer through, so the hit test is asked with that off: paint order decides).
+    const hit = await page.evaluate<boolean>(`(() => {
+      const tip = document.querySelector('[data-testid="chart-rates"] .recharts-tooltip-wrapper');
+      tip.style.pointerEvents = 'auto';
+      const at = document.elementFromPoint(${last.x + last.width / 2}, ${last.y + last.height / 2});
+      return tip.contains(at);
+    })()`);
+    expect(hit).toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'chart-tooltip-over-card.png') });
+    await page.context().close();
+  }, 60_000);
+});
+
 describe('the session header', () => {
   it('wraps the badges of many removed sources: no sideways scroll, the file name shown, at 800 to 1920 px', async () => {
     // Eight sources, each removed once it has sent an event: a badge each in the header.
