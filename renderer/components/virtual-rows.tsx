@@ -34,6 +34,11 @@ interface Props {
    */
   onKeyboardChange?(on: boolean): void;
   /**
+   * Called as the pointer comes over the rows and leaves them: a live list holds still under it,
+   * or the row under a resting pointer changes and a click opens another one.
+   */
+  onPointerOverChange?(over: boolean): void;
+  /**
    * The key of a row to keep in view when the list grows shorter (the open row's detail panel
    * opening or growing below it): scrolled to if it would leave the screen, else left still.
    */
@@ -56,6 +61,7 @@ export function VirtualRows({
   reveal,
   hashesAt,
   onKeyboardChange,
+  onPointerOverChange,
   keepInView,
 }: Props) {
   const parentRef = useRef<HTMLDivElement>(null);
@@ -230,6 +236,8 @@ export function VirtualRows({
       onFocus={onFocus}
       onBlur={onBlur}
       onPointerDown={() => setKeyboard(false)}
+      onPointerEnter={() => onPointerOverChange?.(true)}
+      onPointerLeave={() => onPointerOverChange?.(false)}
       onScroll={onScroll}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

@@ -44,6 +44,8 @@ interface Props {
   onAtTopChange(atTop: boolean): void;
   /** Told when the keyboard takes a row and when it leaves the list (the list holds meanwhile). */
   onKeyboardChange(on: boolean): void;
+  /** Told when the pointer comes over the rows and leaves them (the list holds meanwhile). */
+  onPointerOverChange(over: boolean): void;
   /** Scrolls back to the top whenever this number changes. */
   toTop: number;
   /** Scrolls to this row, once for each new object given. */
@@ -65,6 +67,7 @@ export function ChainList({
   names,
   onAtTopChange,
   onKeyboardChange,
+  onPointerOverChange,
   toTop,
   reveal,
 }: Props) {
@@ -105,6 +108,7 @@ export function ChainList({
           roving
           onAtTopChange={onAtTopChange}
           onKeyboardChange={onKeyboardChange}
+          onPointerOverChange={onPointerOverChange}
           toTop={toTop}
           reveal={reveal}
           keepInView={selected}

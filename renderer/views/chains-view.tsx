@@ -62,12 +62,14 @@ export function ChainsView({ initialHash, notify }: Props) {
   const [source, setSource] = useSourceChoice(viewSources, names, notify);
   const [residentOnly, setResidentOnly] = useState(false);
   const [paused, setPaused] = useState(false);
-  // Scrolled down, with a chain open, or with the keyboard on a row, the list holds its rows as a
-  // paused one does: new chains would push them (and the one read) down and out of view.
+  // Scrolled down, with a chain open, with the keyboard on a row or the pointer over the rows,
+  // the list holds its rows as a paused one does: new chains would push them (and the one read,
+  // or the one about to be clicked) down and out of view.
   const [atTop, setAtTop] = useState(true);
   const [selected, setSelected] = useState<string | null>(null);
   const [keyboard, setKeyboard] = useState(false);
-  const held = paused || !atTop || selected != null || keyboard;
+  const [pointer, setPointer] = useState(false);
+  const held = paused || !atTop || selected != null || keyboard || pointer;
   const [toTop, setToTop] = useState(0);
   const togglePause = () => {
     // Resume means live: back at the top, where the list is not held by the scroll either.
@@ -204,9 +206,11 @@ export function ChainsView({ initialHash, notify }: Props) {
       ? 'held while scrolled'
       : selected != null
         ? 'held while a chain is open'
-        : held
+        : keyboard
           ? 'held while the keyboard is on a row'
-          : null;
+          : held
+            ? 'held while the pointer is on it'
+            : null;
   const countText =
     (paged.total == null ? '…' : plural(paged.total, 'chain')) +
     (heldWhy === null ? '' : ` (${heldWhy}${renewed ? ', held anew' : ''})`);
@@ -310,6 +314,7 @@ export function ChainsView({ initialHash, notify }: Props) {
           names={names}
           onAtTopChange={setAtTop}
           onKeyboardChange={setKeyboard}
+          onPointerOverChange={setPointer}
           toTop={toTop}
           reveal={reveal}
         />

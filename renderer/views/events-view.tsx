@@ -96,20 +96,30 @@ export function EventsView({ at, onClearAt, notify }: Props) {
   // A row opened holds the list too: new rows on top would push it down and out of view (the
   // list following it there would leave the top and hold only after the rows had moved). So
   // does a row the keyboard is on: the reader is reading it, open or not.
+  // And so does the pointer resting on the rows: the row under it would change, and a click
+  // open another one than the row read.
   const [atTop, setAtTop] = useState(true);
   const [keyboard, setKeyboard] = useState(false);
+  // Read when deciding, a ref and not state: a click right after the pointer left the rows (on
+  // the detail's close button) ran before the render that had it gone, and the list stayed held.
+  const pointerOver = useRef(false);
   const release = () => {
     if (!frozen) setUpTo(null);
   };
   const onAtTopChange = (top: boolean) => {
     setAtTop(top);
     if (!top) hold();
-    else if (!selected && !keyboard) release();
+    else if (!selected && !keyboard && !pointerOver.current) release();
   };
   const onKeyboardChange = (on: boolean) => {
     setKeyboard(on);
     if (on) hold();
-    else if (atTop && !selected) release();
+    else if (atTop && !selected && !pointerOver.current) release();
+  };
+  const onPointerOverChange = (over: boolean) => {
+    pointerOver.current = over;
+    if (over) hold();
+    else if (atTop && !selected && !keyboard) release();
   };
   // Emptied by the log, the list has no rows to be scrolled or on: the reason has gone with them.
   const heldWhy =
@@ -119,7 +129,9 @@ export function EventsView({ at, onClearAt, notify }: Props) {
         ? ' (held while scrolled)'
         : selected
           ? ' (held while a row is open)'
-          : ' (held while the keyboard is on a row)';
+          : keyboard
+            ? ' (held while the keyboard is on a row)'
+            : ' (held while the pointer is on it)';
   const countText =
     paged.total == null
       ? '…'
@@ -161,7 +173,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
     const byKeys = hadFocus && (focused?.matches(':focus-visible') ?? false);
     setSelected(null);
     // The keyboard going back to the list keeps it held (its row takes the focus below).
-    if (atTop && !keyboard && !onRow && !byKeys) release();
+    if (atTop && !keyboard && !pointerOver.current && !onRow && !byKeys) release();
     if (!hadFocus) return;
     // Closed by the keys, the focus goes back to the row; by the mouse, to the list itself: the
     // row, focused, would scroll the list gone live down to it (and hold it there, scrolled).
@@ -365,6 +377,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
               testId="event-rows"
               onAtTopChange={onAtTopChange}
               onKeyboardChange={onKeyboardChange}
+              onPointerOverChange={onPointerOverChange}
               toTop={toTop}
               roving
               keyAt={(i) => keyOf(paged.rowAt(i))}
