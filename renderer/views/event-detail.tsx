@@ -41,6 +41,9 @@ export function EventDetail({ row, names, nowTs, onClose }: Props) {
   const e = row.event;
   const hashes = e.type === 'AllBlocksCleared' ? [] : e.block_hashes;
   const stored = e.type === 'BlockStored' ? e : null;
+  // vLLM's offloading connector moving blocks to another tier: no parent and no token ids (the
+  // chains link nothing of it, README "Chains").
+  const offload = stored !== null && stored.parent_block_hash == null && stored.token_count === 0;
   const placed = e.type === 'AllBlocksCleared' ? null : e;
   return (
     <section
@@ -86,11 +89,18 @@ export function EventDetail({ row, names, nowTs, onClose }: Props) {
           {e.type === 'AllBlocksCleared' ? 'every block of the source' : formatInt(hashes.length)}
           {stored && <span className="muted"> · {plural(stored.block_size, 'token')} each</span>}
         </Field>
-        <Field term="Tokens">{stored && formatInt(stored.token_count)}</Field>
+        <Field term="Tokens">
+          {stored && formatInt(stored.token_count)}
+          {offload && <span className="muted"> (an offload carries no token ids)</span>}
+        </Field>
         <Field term="Parent">
           {stored && (
             <span data-testid="event-detail-parent">
-              {stored.parent_block_hash == null ? (
+              {offload ? (
+                <span className="muted">
+                  none: an offload (to {e.medium ?? 'another tier'}) is a set of blocks, not a chain
+                </span>
+              ) : stored.parent_block_hash == null ? (
                 <span className="muted">none (a root)</span>
               ) : (
                 <HashText hash={stored.parent_block_hash} max={40} />

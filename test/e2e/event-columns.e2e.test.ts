@@ -11,6 +11,7 @@ import type { EventRecord } from '../../shared/events';
 import { cleared, stored } from '../model/helpers';
 import {
   SCREENSHOT_DIR,
+  clickRow,
   openApp,
   showView,
   type ServeProcess,
@@ -39,6 +40,10 @@ beforeAll(async () => {
     ];
     recs.forEach((rec, seq) => lines.push(encodeRecord({ k: 'event', rec: { ...rec, seq } })));
   });
+  // An offload of block 10 to the CPU tier (vLLM's connector): no parent, no token ids.
+  const offload = stored(SOURCES[0] as string, T0 + 3, ['10'], null, 'CPU');
+  if (offload.event.type === 'BlockStored') offload.event.token_count = 0;
+  lines.push(encodeRecord({ k: 'event', rec: { ...offload, seq: 3 } }));
   const file = await ws.file('two-ports.kvscope.jsonl.gz', gzipSync(`${lines.join('\n')}\n`));
   serve = await ws.serve('data', ['--open', file]);
   page = await openApp(ws.browser, serve.url, { width: 1280, height: 700 });
@@ -52,7 +57,7 @@ describe('the events table at 1280 px', () => {
   it('keeps the ends that tell two sources apart, shows AllBlocksCleared whole, and lists nothing with no type ticked', async () => {
     await showView(page, 'Events');
     const rows = page.getByTestId('event-row');
-    await expect.poll(() => rows.count()).toBe(6);
+    await expect.poll(() => rows.count()).toBe(7);
     // The page's elements, as far as this reads them (the test's types have no DOM).
     interface Box {
       scrollWidth: number;
@@ -83,6 +88,18 @@ describe('the events table at 1280 px', () => {
     expect(clears).toHaveLength(2);
     expect(clears.map((c) => c.typeCut)).toEqual([false, false]);
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'event-columns-1280.png') });
+
+    // The offload's detail says what it is, not "a root".
+    await clickRow(rows.first());
+    await expect
+      .poll(() => page.getByTestId('event-detail-parent').textContent())
+      .toBe('none: an offload (to CPU) is a set of blocks, not a chain');
+    await page.getByRole('button', { name: 'Close the event detail' }).click();
+    await clickRow(rows.nth(2));
+    await expect
+      .poll(() => page.getByTestId('event-detail-parent').textContent())
+      .toBe('none (a root)');
+    await page.getByRole('button', { name: 'Close the event detail' }).click();
 
     for (const t of ['BlockStored', 'BlockRemoved', 'AllBlocksCleared'])
       await page.getByTestId(`event-type-${t}`).uncheck();
