@@ -373,6 +373,11 @@ export interface EventPage {
    * can tell events gone from the log from none sent. Absent otherwise.
    */
   heldFromTs?: number;
+  /**
+   * Events the log holds, whatever the filters, when older ones have left it (it keeps the
+   * newest in memory; the recording has every one). Absent while it holds every one.
+   */
+  kept?: number;
 }
 
 /** The text formats the events and chains export to. */

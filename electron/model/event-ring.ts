@@ -286,7 +286,8 @@ export class EventRing {
     const limit = Math.max(0, Math.floor(q.limit));
     const matches = this.matcher(q, timeOf);
     // A name never seen matches nothing.
-    if (matches === null) return { total: 0, offset, rows: [], newest, ...newerOf(q, 0) };
+    if (matches === null)
+      return { total: 0, offset, rows: [], newest, ...newerOf(q, 0), ...this.keptOf() };
     const out: EventRow[] = [];
     let total = 0;
     // The k-th newest arrived as n - k: a snapshot up to `upTo` starts at k = n - upTo.
@@ -299,7 +300,12 @@ export class EventRing {
       if (total >= offset && out.length < limit) out.push({ ...this.decode(slot), n: this.n - k });
       total += 1;
     }
-    return { total, offset, rows: out, newest, ...newerOf(q, newer) };
+    return { total, offset, rows: out, newest, ...newerOf(q, newer), ...this.keptOf() };
+  }
+
+  /** Events held when older ones have left the log (it keeps the newest), for a reader to say. */
+  private keptOf(): { kept?: number } {
+    return this.n > this.count ? { kept: this.count } : {};
   }
 
   /** The slot of the k-th newest event. */

@@ -3,7 +3,7 @@ import type { EventFilter, EventPage, EventRow as Row } from '../../shared/api-t
 import type { KvEventType } from '../../shared/events';
 import { KV_EVENT_TYPES } from '../../shared/events';
 import { bridge } from '../bridge/bridge';
-import { formatDateTime, plural } from '../lib/format';
+import { formatDateTime, formatInt, plural } from '../lib/format';
 import { useFrameState } from '../state/frames';
 import { usePauseKey } from '../state/pause-key';
 import { useSourceNames } from '../state/use-source-names';
@@ -132,10 +132,20 @@ export function EventsView({ at, onClearAt, notify }: Props) {
           : keyboard
             ? ' (held while the keyboard is on a row)'
             : ' (held while the pointer is on it)';
+  const filtered = hash || source || medium || types.length < KV_EVENT_TYPES.length;
+  // The log keeps the newest events in memory: once older ones have left it, the count says so
+  // (50,000 read as every event while the Overview counted 59,542).
+  const kept = paged.page?.kept;
+  const keptText =
+    kept === undefined
+      ? ''
+      : filtered || at !== undefined
+        ? ` of the newest ${formatInt(kept)} kept`
+        : ', the newest kept';
   const countText =
     paged.total == null
       ? '…'
-      : `${plural(paged.total, 'event')}${frozen ? ' (paused)' : held ? heldWhy : ''}`;
+      : `${plural(paged.total, 'event')}${keptText}${frozen ? ' (paused)' : held ? heldWhy : ''}`;
   const select = (r: Row) => {
     hold();
     setSelected(r);
@@ -185,7 +195,6 @@ export function EventsView({ at, onClearAt, notify }: Props) {
     });
   };
 
-  const filtered = hash || source || medium || types.length < KV_EVENT_TYPES.length;
   const heldFromTs = paged.page?.heldFromTs;
   // What has every event: named once a frame says what the view is (before it, a file opened
   // read as "the recording").
@@ -291,8 +300,8 @@ export function EventsView({ at, onClearAt, notify }: Props) {
           className="muted count"
           data-testid="event-count"
           title={
-            leftText
-              ? `${countText}; ${leftText} (the event log keeps the newest events in memory; the recording has every one)`
+            leftText || kept !== undefined
+              ? `${countText}${leftText ? `; ${leftText}` : ''} (the event log keeps the newest events in memory; ${keeper ?? 'the recording'} has every one)`
               : countText
           }
         >

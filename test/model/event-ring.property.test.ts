@@ -47,6 +47,8 @@ function reference(held: EventRecord[], firstN: number, q: EventQuery) {
     rows: rows.slice(offset, offset + q.limit),
     newest,
     ...(q.upTo === undefined ? {} : { newer }),
+    // Older events left: how many it holds, whatever the filters.
+    ...(firstN > 0 ? { kept: held.length } : {}),
   };
   // None before the time asked, while older events left: every one held is at or past it.
   const earliest = Math.min(...held.map((r) => r.ts));
