@@ -37,7 +37,7 @@ export const STREAM_METRICS = {
   kvscope_lost_batches_total: counter('Missing batches the engine no longer held.'),
   kvscope_duplicate_batches_total: counter('Batches whose seq was already applied (not applied).'),
   kvscope_replay_rejected_total: counter(
-    'Replay frames refused (below the request, out of order, past the newest seq, unreadable).',
+    'Replay frames refused (below the request, out of order, unreadable; one past the newest seq ends its answer, counted once).',
   ),
   kvscope_resets_total: counter('Publisher restarts (seq back to 0).'),
   kvscope_undecoded_total: counter('Messages or payloads that could not be decoded.'),
