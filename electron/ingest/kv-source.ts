@@ -116,6 +116,8 @@ export class KvSource {
   private hintCase: SilenceCase | null = null;
   /** Whether a ZeroMQ peer ever connected: tells "never connected" from "connected and silent". */
   private peerConnected = false;
+  /** When the first handshake was made, before any message: a silence is counted from there. */
+  private firstHandshakeAt: number | null = null;
   /** A connect was refused (nobody listened) before any batch came: see MISSED_START_MAX_SEQ. */
   private refusedBeforeFirstBatch = false;
   /**
@@ -274,6 +276,15 @@ export class KvSource {
       if (this.unshakenAccepts > 0) this.unshakenAccepts--;
       if (cfg.mode === 'bind') this.checkSharedEndpoint();
       this.peerConnected = true;
+      if (this.lastMessageAt === null && this.firstHandshakeAt === null) {
+        this.firstHandshakeAt = Date.now();
+        // "never connected" (or "not ZeroMQ") is not so any more: said beside "waiting", it
+        // sent the reader to check an engine that had just come up.
+        if (this.hintCase !== null) {
+          this.hint = `connected to ${cfg.endpoint} (a ZeroMQ handshake made); its first batch has not come yet`;
+          this.hintCase = null;
+        }
+      }
       if (this.peerHungUp) {
         // The hang-up's hint is old news now (collect printed it again beside "waiting").
         this.hint = `${cfg.mode === 'bind' ? 'a publisher connected to' : 'the engine at'} ${cfg.endpoint} is back (a ZeroMQ handshake made); its first batch has not come yet`;
@@ -768,8 +779,12 @@ export class KvSource {
     if (resumed) return;
     this.connectAgainIfEnded(now);
     this.seq.tick(now);
+    // Nothing received: silent since the handshake (a publisher that came up late is not silent
+    // for all the time before it), or since the start.
     const since =
-      this.lastMessageAt === null ? now - this.startedAt : now - this.lastMessageAt * 1000;
+      this.lastMessageAt === null
+        ? now - (this.firstHandshakeAt ?? this.startedAt)
+        : now - this.lastMessageAt * 1000;
     if (since < this.stallMs || this.state === 'error' || this.state === 'closed') return;
     if (this.peerHungUp) return;
     const received = this.lastMessageAt !== null;

@@ -190,6 +190,25 @@ describe('KvSource over real ZeroMQ', () => {
     expect(hint).not.toMatch(/enable_kv_cache_events/);
   });
 
+  it('drops "never connected" once an engine that came up late connects, and counts its silence from then', async () => {
+    const port = await freePorts(1);
+    const ep = `tcp://127.0.0.1:${port}`;
+    const { s } = await source(sourceConfig({ endpoint: ep, topic: 'other', stallAfterSec: 1 }));
+    await waitFor(() => /^never connected/.test(s.status().hint ?? ''), 'the first hint');
+    await new Promise((r) => setTimeout(r, 2000));
+    // The engine comes up 3 s after the source, publishing under another topic: nothing arrives.
+    const p = await sim({ port, topic: 'kv-events' });
+    await waitFor(() => s.status().state === 'waiting', 'the handshake');
+    // Beside "waiting", not the hint of before (collect printed the two together).
+    expect(s.status().hint).toBe(
+      `connected to ${ep} (a ZeroMQ handshake made); its first batch has not come yet`,
+    );
+    await p.publish(3);
+    await waitFor(() => /^connected to .*but no events/.test(s.status().hint ?? ''), 'the hint');
+    // Silent since the handshake, about a second: not since the source started, 3 s before it.
+    expect(s.status().hint).toMatch(/but no events for 1 s:/);
+  });
+
   it('tells a source whose host name does not resolve that it does not, naming the host', async () => {
     // .invalid never resolves (RFC 6761); without DNS at all the lookup fails with EAI_AGAIN.
     const ep = 'tcp://no-such-host.invalid:5557';
