@@ -37,7 +37,11 @@ export function formatRate(n: number): string {
 /** A share as a percentage with one decimal: "12.5%"; "0%" when the whole is empty. */
 export function formatPercent(part: number, whole = 1): string {
   if (!(whole > 0) || !Number.isFinite(part)) return '0%';
-  return `${((100 * part) / whole).toFixed(1)}%`;
+  const pct = (100 * part) / whole;
+  // Some, but under a tenth of a percent: "0.0%" beside a count of 3 read as none.
+  if (pct > 0 && pct < 0.05) return '<0.1%';
+  if (pct < 100 && pct >= 99.95) return '>99.9%';
+  return `${pct.toFixed(1)}%`;
 }
 
 /** A duration in seconds, readable: "850 ms", "12.3 s", "4m 05s", "2h 03m", "3d 04h". */

@@ -53,6 +53,11 @@ describe('format', () => {
     expect(formatPercent(1, 8)).toBe('12.5%');
     expect(formatPercent(0.4321)).toBe('43.2%');
     expect(formatPercent(3, 0)).toBe('0%');
+    // Some, but under a tenth of a percent, is not 0.0%; all but a sliver is not 100.0%.
+    expect(formatPercent(3, 1_000_000)).toBe('<0.1%');
+    expect(formatPercent(0, 1_000_000)).toBe('0.0%');
+    expect(formatPercent(999_999, 1_000_000)).toBe('>99.9%');
+    expect(formatPercent(5, 5)).toBe('100.0%');
   });
 
   it('formats bytes in binary units', () => {
