@@ -150,3 +150,13 @@ export function nounFor(n: number, one: string, many = `${one}s`): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatInt(n)} ${nounFor(n, one, many)}`;
 }
+
+/**
+ * A heatmap cell's tint for `v` of `max` (an alpha, 3 decimals), null for none: nothing shared is
+ * left blank, and on a square-root scale a pair sharing 175 blocks beside one sharing 20,000 is
+ * still tinted apart from none (on a linear one both read as the floor).
+ */
+export function heatAlpha(v: number, max: number): string | null {
+  if (!(v > 0) || !(max > 0)) return null;
+  return (0.12 + 0.55 * Math.sqrt(Math.min(1, v / max))).toFixed(3);
+}

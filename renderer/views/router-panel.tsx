@@ -1,5 +1,12 @@
 import type { AnalysisReport } from '../../shared/analysis-report';
-import { ellipsizeMiddle, formatInt, formatPercent, nounFor, plural } from '../lib/format';
+import {
+  ellipsizeMiddle,
+  formatInt,
+  formatPercent,
+  heatAlpha,
+  nounFor,
+  plural,
+} from '../lib/format';
 
 /**
  * Characters of a source name in the heatmap's headers: a longer one is cut in the middle (ranks
@@ -75,11 +82,9 @@ export function RouterPanel({ report, label }: Props) {
                         className="num"
                         data-value={v ?? ''}
                         style={
-                          v === null
+                          v === null || heatAlpha(v, max) === null
                             ? undefined
-                            : {
-                                background: `rgba(31, 111, 235, ${(0.08 + (0.6 * v) / max).toFixed(3)})`,
-                              }
+                            : { background: `rgba(31, 111, 235, ${heatAlpha(v, max)})` }
                         }
                         title={
                           v === null

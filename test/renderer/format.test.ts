@@ -11,6 +11,7 @@ import {
   formatInt,
   formatIso,
   formatPercent,
+  heatAlpha,
   formatRate,
   nounFor,
   plural,
@@ -127,5 +128,14 @@ describe('format', () => {
     const short = ellipsizeMiddle(h, 11);
     expect(short).toHaveLength(11);
     expect(short).toBe('18446…51615');
+  });
+
+  it('tints a heatmap cell by the square root of its share, and leaves none blank', () => {
+    expect(heatAlpha(0, 20_000)).toBeNull();
+    expect(heatAlpha(5, 0)).toBeNull();
+    expect(heatAlpha(20_000, 20_000)).toBe('0.670');
+    // 175 of 20,000 is tinted clearly past the floor (0.08 on the linear scale before: 0.085).
+    expect(Number(heatAlpha(175, 20_000))).toBeGreaterThan(0.16);
+    expect(Number(heatAlpha(1_000, 20_000))).toBeGreaterThan(Number(heatAlpha(175, 20_000)));
   });
 });
