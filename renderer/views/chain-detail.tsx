@@ -113,7 +113,8 @@ export function ChainDetail({ detail, loading, onClose, names }: Props) {
         <span className="muted">
           {plural(s.depthBlocks, 'block')} · {plural(s.depthTokens, 'token')} ·{' '}
           {formatInt(s.residentBlocks)} resident · {formatInt(s.evictedBlocks)} evicted ·{' '}
-          {plural(s.restores, 'restore')} · root <HashText hash={s.root} max={16} />
+          {/* The list's word for it ("Recomputed"): "re-stores" is the Insights' own figure. */}
+          {formatInt(s.restores)} recomputed · root <HashText hash={s.root} max={16} />
         </span>
         <button
           type="button"

@@ -152,6 +152,8 @@ describe('kvscope serve in Chromium', () => {
       const detail = page.getByTestId('chain-detail');
       await detail.waitFor({ timeout: 20_000 });
       await detail.getByTestId('block-row').first().waitFor();
+      // Its head names the list's figure as the list does ("Recomputed"), not "restores".
+      expect(await detail.locator('.detail-head').textContent()).toMatch(/\d recomputed · root/);
       const hashes = await detail
         .getByTestId('block-row')
         .evaluateAll((rows) =>
