@@ -90,6 +90,8 @@ export function AppHeader({ view, recording = null, notify }: Props) {
           type="button"
           className="btn"
           data-testid="export-csv"
+          // Not the chart's zoom: every second of the view, for a spreadsheet to window itself.
+          title="The rates and resident blocks of the whole view, a row per second (not a zoomed window)"
           onClick={() => void runFileAction('Exported CSV', () => b.exportRatesCsv(), notify)}
         >
           Export CSV
