@@ -43,6 +43,14 @@ export function App() {
     if (next !== 'chains') setChainHash(undefined);
     if (next !== 'events') setEventsAt(undefined);
   }, []);
+  // "Open in Chains" (a hot prefix) and "Show in Chains" (an event): the chains through a block.
+  const openChain = useCallback(
+    (hash: string) => {
+      setView('chains');
+      setChainHash(hash);
+    },
+    [setView],
+  );
 
   // Each view the user goes to is a history entry, so back and forward walk the views; the first
   // one only names the view shown at start.
@@ -209,17 +217,15 @@ export function App() {
             }}
           />
         )}
-        {view === 'insights' && (
-          <InsightsView
-            onOpenChain={(hash) => {
-              setViewState('chains');
-              setChainHash(hash);
-            }}
-          />
-        )}
+        {view === 'insights' && <InsightsView onOpenChain={openChain} />}
         {view === 'chains' && <ChainsView initialHash={chainHash} notify={notify} />}
         {view === 'events' && (
-          <EventsView at={eventsAt} onClearAt={() => setEventsAt(undefined)} notify={notify} />
+          <EventsView
+            at={eventsAt}
+            onClearAt={() => setEventsAt(undefined)}
+            onOpenChain={openChain}
+            notify={notify}
+          />
         )}
         {view === 'connections' && <ConnectionsView notify={notify} />}
       </main>

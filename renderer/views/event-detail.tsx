@@ -12,6 +12,8 @@ interface Props {
   /** The latest event time, for "how long ago". */
   nowTs: number | null;
   onClose(): void;
+  /** Shows the chains through a block in the Chains view. */
+  onOpenChain?(hash: string): void;
 }
 
 /** Hashes listed at most; the copy-all button copies every one. */
@@ -37,7 +39,7 @@ function presence(n: number): string | null {
  * Every redacted field of one event, beside the log. Prompt content never reached the renderer:
  * token ids are a count, extra keys, metadata and session ids a presence count.
  */
-export function EventDetail({ row, names, nowTs, onClose }: Props) {
+export function EventDetail({ row, names, nowTs, onClose, onOpenChain }: Props) {
   const e = row.event;
   const hashes = e.type === 'AllBlocksCleared' ? [] : e.block_hashes;
   const stored = e.type === 'BlockStored' ? e : null;
@@ -127,6 +129,18 @@ export function EventDetail({ row, names, nowTs, onClose }: Props) {
             <h3>Block hashes</h3>
             {hashes.length > 1 && (
               <CopyButton hashes={hashes} label={`Copy all ${formatInt(hashes.length)} hashes`} />
+            )}
+            {onOpenChain && (
+              <button
+                type="button"
+                className="btn btn-small"
+                data-testid="event-open-chain"
+                // Its last block: the deepest of the event, on every chain through the others.
+                title="The chains through this event's last block, in Chains"
+                onClick={() => onOpenChain(hashes[hashes.length - 1] as string)}
+              >
+                Show in Chains
+              </button>
             )}
           </div>
           <ol className="hash-list" data-testid="event-detail-hashes">

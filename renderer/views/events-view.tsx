@@ -25,6 +25,8 @@ interface Props {
   /** An event time from a chart's point (or a #events?at= link): only the events before it. */
   at?: number;
   onClearAt?(): void;
+  /** Shows the chains through a block in the Chains view (an event's "Show in Chains"). */
+  onOpenChain?(hash: string): void;
   notify: Notify;
 }
 
@@ -38,7 +40,7 @@ function rowHashes(r: Row | undefined): readonly string[] | undefined {
  * once the reader scrolls down (new events wait above, counted); paused (Space, as on every
  * live view: Grafana's word), it is a snapshot until "Resume". Choosing a row shows all its fields beside the log; the export takes the filter.
  */
-export function EventsView({ at, onClearAt, notify }: Props) {
+export function EventsView({ at, onClearAt, onOpenChain, notify }: Props) {
   const { frame } = useFrameState();
   const names = useSourceNames();
   const [types, setTypes] = useState<KvEventType[]>([...KV_EVENT_TYPES]);
@@ -417,6 +419,7 @@ export function EventsView({ at, onClearAt, notify }: Props) {
             names={names}
             nowTs={frame?.nowTs ?? null}
             onClose={closeDetail}
+            {...(onOpenChain ? { onOpenChain } : {})}
           />
         )}
       </div>

@@ -94,7 +94,15 @@ describe('the events table at 1280 px', () => {
     await expect
       .poll(() => page.getByTestId('event-detail-parent').textContent())
       .toBe('none: an offload (to CPU) is a set of blocks, not a chain');
-    await page.getByRole('button', { name: 'Close the event detail' }).click();
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'event-detail-offload.png') });
+    // "Show in Chains" finds its block's chains there, then back to the Events.
+    await page.getByTestId('event-open-chain').click();
+    await expect
+      .poll(() => page.getByTestId('hash-matches').locator('.hash').first().getAttribute('title'))
+      .toBe('10');
+    expect(page.url()).toMatch(/#chains\?hash=10$/);
+    await showView(page, 'Events');
+    await expect.poll(() => rows.count()).toBe(7);
     await clickRow(rows.nth(2));
     await expect
       .poll(() => page.getByTestId('event-detail-parent').textContent())
