@@ -407,6 +407,23 @@ describe('KvSource asking a quiet source for its tail', () => {
   });
 });
 
+/**
+ * A source whose replay endpoint is `other`'s goes quiet long enough to probe it, then its own
+ * engine publishes 5 more: they follow its last seq, each seq's events its own engine's.
+ */
+async function quietThenOn(other: SimPublisher): Promise<Setup> {
+  const s = await setup(other.ranks[0]!.replayEndpoint!, { probeAfterMs: 150 });
+  s.drop.clear();
+  await waitFor(() => other.replayRequests().length > 0, 'a probe');
+  await new Promise((r) => setTimeout(r, 500));
+  await s.sim.publish(5);
+  await waitFor(() => s.rec.seqs.at(-1) === s.f + 5, 'the batches after the pause');
+  expect(s.rec.seqs.slice(-6)).toEqual([0, 1, 2, 3, 4, 5].map((d) => s.f + d));
+  for (const q of s.rec.seqs)
+    expect(s.rec.events.filter((e) => e.seq === q)).toHaveLength(s.events.get(q)!);
+  return s;
+}
+
 describe("KvSource given another engine's replay endpoint", () => {
   it('applies nothing of its answers: the gap is lost, no restart, and the status says why', async () => {
     // Engine B, with batches under the same seqs as A's (another workload): its replay
@@ -445,34 +462,18 @@ describe("KvSource given another engine's replay endpoint", () => {
     });
     open.push(other);
     await other.publish(200);
-    const s = await setup(other.ranks[0]!.replayEndpoint!, { probeAfterMs: 150 });
-    s.drop.clear();
-    await waitFor(() => other.replayRequests().length > 0, 'a probe');
-    await new Promise((r) => setTimeout(r, 500));
-    await s.sim.publish(5);
-    await waitFor(() => s.rec.seqs.at(-1) === s.f + 5, 'the batches after the pause');
-    expect(s.rec.seqs.slice(-6)).toEqual([0, 1, 2, 3, 4, 5].map((d) => s.f + d));
+    const s = await quietThenOn(other);
     expect(s.rec.seqs.every((q) => q <= s.f + 5)).toBe(true);
     expect(s.src.status().counters).toMatchObject({ gaps: 0, duplicates: 0, resets: 0 });
-    for (const q of s.rec.seqs)
-      expect(s.rec.events.filter((e) => e.seq === q)).toHaveLength(s.events.get(q)!);
   }, 30_000);
 
   it('takes no restart from its answer to a probe of a quiet engine (a paused one)', async () => {
     const other = await SimPublisher.start({ format: 'map', hash: 'int', seed: 99, replay: true });
     open.push(other);
     await other.publish(40);
-    const s = await setup(other.ranks[0]!.replayEndpoint!, { probeAfterMs: 150 });
-    s.drop.clear();
     // Quiet: the source probes B from its last seq and gets another batch there.
-    await waitFor(() => other.replayRequests().length > 0, 'a probe');
-    await new Promise((r) => setTimeout(r, 500));
-    await s.sim.publish(5);
-    await waitFor(() => s.rec.seqs.at(-1) === s.f + 5, 'the batches after the pause');
-    expect(s.rec.seqs.slice(-6)).toEqual([0, 1, 2, 3, 4, 5].map((d) => s.f + d));
+    const s = await quietThenOn(other);
     expect(s.rec.resets).toEqual([]);
     expect(s.rec.gaps).toEqual([]);
-    for (const q of s.rec.seqs)
-      expect(s.rec.events.filter((e) => e.seq === q)).toHaveLength(s.events.get(q)!);
   }, 30_000);
 });
