@@ -97,9 +97,8 @@ export function EventsView({ at, onClearAt, onOpenChain, notify }: Props) {
 
   // A row opened holds the list too: new rows on top would push it down and out of view (the
   // list following it there would leave the top and hold only after the rows had moved). So
-  // does a row the keyboard is on: the reader is reading it, open or not.
-  // And so does the pointer resting on the rows: the row under it would change, and a click
-  // open another one than the row read.
+  // does a row the keyboard is on: the reader is reading it, open or not. And so does the pointer
+  // resting on the rows: the row under it would change, and a click would open another one.
   const [atTop, setAtTop] = useState(true);
   const [keyboard, setKeyboard] = useState(false);
   // Read when deciding, a ref and not state: a click right after the pointer left the rows (on
