@@ -34,8 +34,9 @@ interface Props {
    */
   onKeyboardChange?(on: boolean): void;
   /**
-   * Called as the pointer comes over the rows and leaves them: a live list holds still under it,
-   * or the row under a resting pointer changes and a click opens another one.
+   * Called as the pointer comes over the rows (and as it moves there) and as it leaves them: a
+   * live list holds still under it, or the row under a resting pointer changes and a click opens
+   * another one.
    */
   onPointerOverChange?(over: boolean): void;
   /**
@@ -237,6 +238,8 @@ export function VirtualRows({
       onBlur={onBlur}
       onPointerDown={() => setKeyboard(false)}
       onPointerEnter={() => onPointerOverChange?.(true)}
+      // Rows that came under a pointer already there (a view just opened) hold once it moves.
+      onPointerMove={() => onPointerOverChange?.(true)}
       onPointerLeave={() => onPointerOverChange?.(false)}
       onScroll={onScroll}
     >

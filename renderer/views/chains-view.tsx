@@ -69,6 +69,9 @@ export function ChainsView({ initialHash, notify }: Props) {
   const [selected, setSelected] = useState<string | null>(null);
   const [keyboard, setKeyboard] = useState(false);
   const [pointer, setPointer] = useState(false);
+  // The pointer holds rows that are there: over an empty list (the view just opened under it) a
+  // hold kept it empty. Set as the page arrives, read as the pointer comes or moves.
+  const rowsShown = useRef(false);
   const held = paused || !atTop || selected != null || keyboard || pointer;
   const [toTop, setToTop] = useState(0);
   const togglePause = () => {
@@ -137,6 +140,9 @@ export function ChainsView({ initialHash, notify }: Props) {
   );
   // Live, the rows follow the frames; held, they come from the chains held as they are scrolled to.
   const paged = usePagedRows<ChainSummary, ChainPage>(fetchPage, key, frame?.n, !held, 1000);
+  useEffect(() => {
+    rowsShown.current = (paged.total ?? 0) > 0;
+  }, [paged.total]);
   useEffect(() => {
     // A new sort or filter shows no page until its own comes: the rows held are still those.
     if (paged.page !== null) shownGeneration.current = paged.page.generation;
@@ -314,7 +320,7 @@ export function ChainsView({ initialHash, notify }: Props) {
           names={names}
           onAtTopChange={setAtTop}
           onKeyboardChange={setKeyboard}
-          onPointerOverChange={setPointer}
+          onPointerOverChange={(over) => setPointer(over && rowsShown.current)}
           toTop={toTop}
           reveal={reveal}
         />

@@ -119,8 +119,11 @@ export function EventsView({ at, onClearAt, onOpenChain, notify }: Props) {
   };
   const onPointerOverChange = (over: boolean) => {
     pointerOver.current = over;
-    if (over) hold();
-    else if (atTop && !selected && !keyboard) release();
+    // Nothing shown yet, nothing moves under it: held then, the list stayed empty ("0 events
+    // (held)" under the pointer of a chart's click that opened this view).
+    if (over) {
+      if (newest !== null) hold();
+    } else if (atTop && !selected && !keyboard) release();
   };
   // Emptied by the log, the list has no rows to be scrolled or on: the reason has gone with them.
   const heldWhy =
