@@ -233,9 +233,13 @@ describe('sessions in the browser', () => {
     await notices.first().getByRole('button', { name: 'Dismiss the notice' }).focus();
     for (let i = 0; i < 10 && (await notices.count()) > 0; i++) {
       const text = (await page.locator('.banner:focus-within > span').textContent()) ?? '';
+      const before = await notices.count();
       await page.keyboard.press('Enter');
       await expect.poll(() => notices.filter({ hasText: text }).count()).toBe(0);
-      if ((await notices.count()) > 0) expect(await focused()).toBe('Dismiss the notice');
+      // A live source's news that arrives after the last one went (a stall of the demo on a busy
+      // machine) takes no focus from the tab: only a notice that was there is handed it.
+      const after = await notices.count();
+      if (after > 0 && after === before - 1) expect(await focused()).toBe('Dismiss the notice');
     }
     expect(await notices.count()).toBe(0);
     expect(await focused()).toBe('tab');
