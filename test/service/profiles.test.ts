@@ -29,6 +29,28 @@ afterAll(async () => {
 const start = () =>
   KvScopeService.start({ dataDir: dir, demo: 'auto', transport: 'ipc', frameIntervalMs: 20 });
 
+/** A connection's settings: connect to `endpoint`, every topic, no replay, one rank. */
+const connectTo = (name: string, endpoint: string) => ({
+  name,
+  endpoint,
+  mode: 'connect' as const,
+  topic: '',
+  replayEndpoint: null,
+  dpRanks: 1,
+});
+
+/** The latest frame the service sent, each acknowledged at once. */
+const latestFrame = (service: KvScopeService): (() => UpdateFrame | null) => {
+  let last: UpdateFrame | null = null;
+  const sub = service.subscribe({
+    send: (frame) => {
+      last = frame;
+      sub.ack(frame.n);
+    },
+  });
+  return () => last;
+};
+
 const statesOf = (service: KvScopeService) => {
   const states: string[] = [];
   const sub = service.subscribe({
@@ -45,14 +67,7 @@ describe('connection profiles', () => {
     const first = await start();
     // Nothing configured yet: the demo runs.
     expect(first.listProfiles().map((p) => p.id)).toEqual(['demo']);
-    const saved = await first.saveProfile({
-      name: 'engine',
-      endpoint: sim.ranks[0]?.pubEndpoint ?? '',
-      mode: 'connect',
-      topic: '',
-      replayEndpoint: null,
-      dpRanks: 1,
-    });
+    const saved = await first.saveProfile(connectTo('engine', sim.ranks[0]?.pubEndpoint ?? ''));
     await first.connect(saved.id);
     await first.setDemo(false);
     await first.close();
@@ -87,23 +102,9 @@ describe('connection profiles', () => {
       frameIntervalMs: 20,
     });
     try {
-      const saved = await service.saveProfile({
-        name: 'fast',
-        endpoint: fast.ranks[0]?.pubEndpoint ?? '',
-        mode: 'connect',
-        topic: '',
-        replayEndpoint: null,
-        dpRanks: 1,
-      });
+      const saved = await service.saveProfile(connectTo('fast', fast.ranks[0]?.pubEndpoint ?? ''));
       await service.connect(saved.id);
-      let last: UpdateFrame | null = null;
-      const sub = service.subscribe({
-        send: (frame) => {
-          last = frame;
-          sub.ack(frame.n);
-        },
-      });
-      const frame = (): UpdateFrame | null => last;
+      const frame = latestFrame(service);
       const health = () => frame()?.sources.find((h) => h.id === saved.id);
       await expect
         .poll(() => health()?.counters.messages ?? 0, { timeout: 5000 })
@@ -196,14 +197,7 @@ describe('connection profiles', () => {
     const file = path.join(folder, 'profiles.json');
     const store = new ProfileStore(file);
     const saves = Array.from({ length: 20 }, (_, i) =>
-      store.save({
-        name: `engine ${i}`,
-        endpoint: `tcp://127.0.0.1:${5557 + i}`,
-        mode: 'connect',
-        topic: '',
-        replayEndpoint: null,
-        dpRanks: 1,
-      }),
+      store.save(connectTo(`engine ${i}`, `tcp://127.0.0.1:${5557 + i}`)),
     );
     const settled = await Promise.allSettled([...saves, store.setConnected('x', true)]);
     expect(settled.filter((s) => s.status === 'rejected')).toEqual([]);
@@ -228,14 +222,7 @@ describe('connection profiles', () => {
       transport: 'ipc',
       frameIntervalMs: 20,
     });
-    let last: UpdateFrame | null = null;
-    const sub = service.subscribe({
-      send: (frame) => {
-        last = frame;
-        sub.ack(frame.n);
-      },
-    });
-    const frame = (): UpdateFrame | null => last;
+    const frame = latestFrame(service);
     const residentOf = (rank: RegExp): number =>
       frame()?.sources.find((s) => rank.test(s.name))?.residentBlocks ?? 0;
     try {
