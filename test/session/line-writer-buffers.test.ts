@@ -93,4 +93,19 @@ describe('line writer buffers', () => {
     await w.close();
     expect(gunzipSync(await readFile(file)).equals(Buffer.concat(expected))).toBe(true);
   }, 60_000);
+  it('hands lines to gzip a megabyte at a time, not a buffer at a time', async () => {
+    const file = join(dir, 'hand-over.gz');
+    // An interval that never comes within the test: only the queued bytes start a gzip write.
+    const w = new GzipLineWriter(file, { flushIntervalMs: 60_000, maxQueueBytes: 32 << 20 });
+    const line = `{"pad":"${'x'.repeat(245)}"}`; // 256 bytes with its newline
+    // Half a megabyte: eight full buffers and more, which went to gzip one at a time before.
+    for (let i = 0; i < 2048; i++) w.write(line);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(w.stats().queuedBytes).toBe(2048 * 256);
+    // Past a megabyte they go, without the interval.
+    for (let i = 0; i < 2048; i++) w.write(line);
+    await waitFor(() => w.stats().queuedBytes < 1 << 20, 'the queued lines to go to gzip');
+    await w.close();
+    expect(gunzipSync(await readFile(file)).length).toBe(4096 * 256);
+  });
 });
