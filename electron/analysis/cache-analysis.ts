@@ -433,6 +433,7 @@ export class CacheAnalysis {
     // Routing regret: the leading run of new stores that one other source holds. The candidates
     // (sources holding every new store so far) live in a reused array: no allocation per block.
     const candidates = this.candidates;
+    let nCandidates = 0;
     let first = true;
     let run = 0;
     let running = true;
@@ -456,16 +457,22 @@ export class CacheAnalysis {
       if (m.resident.size > m.peak) m.peak = m.resident.size;
       if (holdings.heldByOther(id, src.slot)) src.duplicateStores += 1;
       if (running) {
+        let kept = 0;
         if (first) {
           first = false;
-          candidates.length = 0;
-          for (const t of holdings.holders(id)) if (t !== src.slot) candidates.push(t);
+          const n = holdings.holdersInto(id, candidates);
+          for (let i = 0; i < n; i += 1) {
+            const t = candidates[i] as number;
+            if (t !== src.slot) candidates[kept++] = t;
+          }
         } else {
-          let kept = 0;
-          for (const t of candidates) if (holdings.heldBy(id, t)) candidates[kept++] = t;
-          candidates.length = kept;
+          for (let i = 0; i < nCandidates; i += 1) {
+            const t = candidates[i] as number;
+            if (holdings.heldBy(id, t)) candidates[kept++] = t;
+          }
         }
-        if (candidates.length > 0) run += 1;
+        nCandidates = kept;
+        if (nCandidates > 0) run += 1;
         else running = false;
       }
       // Not in this R, so the bit says whether another medium of the source holds it.

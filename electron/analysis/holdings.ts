@@ -17,7 +17,6 @@ import type { DecimalParts } from '../collections/hash-ids';
 import { NO_ID, SharedHashIds } from '../collections/shared-hash-ids';
 import type { GhostSlots } from './ghost-order';
 
-const EMPTY: readonly number[] = [];
 const FIRST_IDS = 1024;
 /**
  * Ids per page of info. The info grows a page at a time (the first page doubling up to a whole
@@ -253,19 +252,20 @@ export class Holdings implements GhostIds {
     return ((bits >>> (slot & 31)) & 1) === 1;
   }
 
-  /** The slots holding id, ascending (do not keep the array: it changes with the next call). */
-  holders(id: number): readonly number[] {
-    if (!this.held(id)) return EMPTY;
-    const list = this.list;
-    list.length = 0;
+  /**
+   * Writes the slots holding id into out from its start, ascending, and says how many. Into a
+   * reused array and a count: setting an array's length to 0 (per store) drops its storage.
+   */
+  holdersInto(id: number, out: number[]): number {
     const info = this.pages[id >>> PAGE_BITS] as Int32Array;
     const base = this.stride * (id & PAGE_MASK) + WORDS;
+    let n = 0;
     for (let w = 0; w < this.words; w += 1) {
       // Lowest set bit first: as many steps as holders, not 32 per word.
       for (let bits = info[base + w] as number; bits !== 0; bits &= bits - 1)
-        list.push(32 * w + 31 - Math.clz32(bits & -bits));
+        out[n++] = 32 * w + 31 - Math.clz32(bits & -bits);
     }
-    return list;
+    return n;
   }
 
   /** The depth recorded for id (-1: no id), null when none is known (or nobody holds it). */
@@ -289,9 +289,10 @@ export class Holdings implements GhostIds {
   add(id: number, slot: number): void {
     // Most stores are of a hash no other source holds: one bit set, no pair to count.
     if (this.held(id)) {
-      const before = this.holders(id);
-      for (const t of before) this.bump(t, slot, 1);
-      if (before.length === 1) this.sharedNow += 1;
+      const list = this.list;
+      const n = this.holdersInto(id, list);
+      for (let i = 0; i < n; i += 1) this.bump(list[i] as number, slot, 1);
+      if (n === 1) this.sharedNow += 1;
       this.duplicateNow += 1;
     }
     const info = this.pages[id >>> PAGE_BITS] as Int32Array;
@@ -312,10 +313,11 @@ export class Holdings implements GhostIds {
       return;
     }
     // Still held: the slot leaves the pairs it made with each holder left.
-    const left = this.holders(id);
+    const list = this.list;
+    const n = this.holdersInto(id, list);
     this.duplicateNow -= 1;
-    for (const t of left) this.bump(t, slot, -1);
-    if (left.length === 1) this.sharedNow -= 1;
+    for (let i = 0; i < n; i += 1) this.bump(list[i] as number, slot, -1);
+    if (n === 1) this.sharedNow -= 1;
   }
 
   /** Hashes held by both the sources in slots a and b now. */

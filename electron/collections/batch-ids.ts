@@ -13,7 +13,10 @@ export class BatchIds {
   /** Per event of the batch, where its sids start in `sids`. */
   start = new Int32Array(64);
   sids = new Int32Array(1024);
-  /** The batch's hashes in the order of `sids` (null: a BlockStored without a parent). */
+  /**
+   * The batch's hashes in the order of `sids` (null: a BlockStored without a parent), in a reused
+   * array: setting its length to 0 per batch dropped its storage, grown again by the next batch.
+   */
   private readonly keys: (HashKey | null)[] = [];
 
   constructor(readonly table: SharedHashIds) {}
@@ -22,19 +25,18 @@ export class BatchIds {
   resolve(events: readonly EventRecord[]): void {
     if (events.length > this.start.length) this.start = new Int32Array(2 * events.length);
     const keys = this.keys;
-    keys.length = 0;
+    let n = 0;
     for (let i = 0; i < events.length; i += 1) {
       const ev = (events[i] as EventRecord).event;
-      this.start[i] = keys.length;
+      this.start[i] = n;
       if (ev.type === 'AllBlocksCleared') continue;
-      if (ev.type === 'BlockStored') keys.push(ev.parent_block_hash);
+      if (ev.type === 'BlockStored') keys[n++] = ev.parent_block_hash;
       const hashes = ev.block_hashes;
-      for (let j = 0; j < hashes.length; j += 1) keys.push(hashes[j] as HashKey);
+      for (let j = 0; j < hashes.length; j += 1) keys[n++] = hashes[j] as HashKey;
     }
-    if (keys.length > this.sids.length)
-      this.sids = new Int32Array(Math.max(keys.length, 2 * this.sids.length));
-    this.table.internAll(keys, this.sids);
+    if (n > this.sids.length) this.sids = new Int32Array(Math.max(n, 2 * this.sids.length));
+    this.table.internAll(keys, this.sids, n);
     // No key stays alive past its batch.
-    keys.length = 0;
+    keys.fill(null, 0, n);
   }
 }

@@ -38,7 +38,12 @@ export class SharedHashIds {
   private next = 0;
   private held = false;
   /** Sids that lost their last owner (or were made by intern) while held: settle() frees them. */
+  /**
+   * Sids made or dropped while held, the first `pendingCount` of them: a count, not the array's
+   * length, since setting an array's length to 0 (per batch) drops its storage to grow it again.
+   */
   private readonly pending: number[] = [];
+  private pendingCount = 0;
 
   /** Sids handed out so far (an upper bound for arrays keyed by sid). */
   get limit(): number {
@@ -72,14 +77,14 @@ export class SharedHashIds {
   }
 
   /**
-   * Interns every key of keys into out at its index (NO_ID for a null), as intern() one after
-   * another would: the table's findAll a chunk at a time, then a sid made for each key it did not
-   * find.
+   * Interns the first `count` keys of keys into out at their index (NO_ID for a null), as intern()
+   * one after another would: the table's findAll a chunk at a time, then a sid made for each key it
+   * did not find.
    */
-  internAll(keys: readonly (HashKey | null)[], out: Int32Array): void {
+  internAll(keys: readonly (HashKey | null)[], out: Int32Array, count = keys.length): void {
     const table = this.table;
-    for (let from = 0; from < keys.length; from += FIND_ALL_KEYS) {
-      const to = Math.min(keys.length, from + FIND_ALL_KEYS);
+    for (let from = 0; from < count; from += FIND_ALL_KEYS) {
+      const to = Math.min(count, from + FIND_ALL_KEYS);
       table.findAll(keys, from, to, out);
       for (let i = from; i < to; i += 1) {
         const key = keys[i] as HashKey | null;
@@ -97,7 +102,7 @@ export class SharedHashIds {
     this.table.set(key, sid);
     this.table.setPayload(sid, pack(NO_ID, 0));
     // Looked up for a batch but maybe kept by neither side: settle() frees it then.
-    if (this.held) this.pending.push(sid);
+    if (this.held) this.pending[this.pendingCount++] = sid;
     return sid;
   }
 
@@ -142,8 +147,9 @@ export class SharedHashIds {
   settle(): void {
     this.held = false;
     const pending = this.pending;
-    for (let i = 0; i < pending.length; i += 1) this.drop(pending[i] as number);
-    pending.length = 0;
+    // drop() adds nothing while not held.
+    for (let i = 0; i < this.pendingCount; i += 1) this.drop(pending[i] as number);
+    this.pendingCount = 0;
   }
 
   /** Frees sid when neither side keeps it (at settle() while held). */
@@ -152,7 +158,7 @@ export class SharedHashIds {
     const payload = table.payload(sid);
     if (payload !== pack(NO_ID, 0)) return;
     if (this.held) {
-      this.pending.push(sid);
+      this.pending[this.pendingCount++] = sid;
       return;
     }
     table.setPayload(sid, pack(NO_ID, DEAD));

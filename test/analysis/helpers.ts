@@ -1,6 +1,7 @@
 // Building ingest records by hand for the analysis tests.
 import type { BlockRemovedEvent, BlockStoredEvent, KvEvent } from '../../shared/events';
 import type { IngestRecord } from '../../shared/records';
+import type { Holdings } from '../../electron/analysis/holdings';
 
 let seq = 0;
 
@@ -55,3 +56,9 @@ export const reset = (source: string, at = 0): IngestRecord => ({
   k: 'reset',
   rec: { source, previousSeq: 10, at },
 });
+
+/** The slots holding id, ascending, as an array of their own. */
+export function holdersOf(h: Holdings, id: number): number[] {
+  const out: number[] = [];
+  return out.slice(0, h.holdersInto(id, out));
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
 import { Holdings } from '../../electron/analysis/holdings';
-import { batch, cleared, removed, stored } from './helpers';
+import { batch, cleared, holdersOf, removed, stored } from './helpers';
 
 describe('hash ids of the analysis', () => {
   it('recycles the id of a hash no source holds and no G keeps, so ids stay as many as the hashes tracked', () => {
@@ -33,7 +33,7 @@ describe('hash ids of the analysis', () => {
     expect(h.find('old')).toBe(-1);
     const again = h.intern('new');
     expect(again).toBe(first);
-    expect(h.holders(again)).toEqual([]);
+    expect(holdersOf(h, again)).toEqual([]);
     expect(h.heldByOther(again, 0)).toBe(false);
     expect(h.depthOf(again)).toBeNull();
     expect(h.sharedNow).toBe(0);
