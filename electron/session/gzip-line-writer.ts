@@ -1,11 +1,10 @@
 // A gzip JSON-lines file written behind a bounded queue. Lines wait in memory until a megabyte of
-// them is queued or a flush is due, and while gzip or the disk is busy: gzip.write() and the file's write()
-// results are honoured (a full gzip input waits for 'drain', a full file pauses gzip's output), so
-// nothing grows without bound below the queue. A sync flush at least every flushIntervalMs (and
-// every FLUSH_BYTES under load) makes what was accepted readable from a file cut by a crash. A line
-// that finds the queue full is refused and counted: the caller can say how much was not recorded
-// instead of losing it silently.
-
+// them is queued or a flush is due, and while gzip or the disk is busy: gzip.write() and the
+// file's write() results are honoured (a full gzip input waits for 'drain', a full file pauses
+// gzip's output), so nothing grows without bound below the queue. A sync flush at least every
+// flushIntervalMs (and every FLUSH_BYTES under load) makes what was accepted readable from a file
+// cut by a crash. A line that finds the queue full is refused and counted: the caller can say how
+// much was not recorded instead of losing it silently.
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { constants, createGzip, type Gzip } from 'node:zlib';
