@@ -5,6 +5,7 @@
 // flushIntervalMs (and every FLUSH_BYTES under load) makes what was accepted readable from a file
 // cut by a crash. A line that finds the queue full is refused and counted: the caller can say how
 // much was not recorded instead of losing it silently.
+
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { constants, createGzip, type Gzip } from 'node:zlib';
