@@ -422,6 +422,15 @@ export async function runCaptureBench(): Promise<BenchResult> {
       ]);
     }
     worst = Math.max(worst, median(us[`${m.name}/capture`] ?? []) / bare);
+    // Each round measures bare and capture back to back: their ratio round by round moves less
+    // with the machine's speed over the run than the medians' (not the verdict; said beside it).
+    const paired = (us[`${m.name}/capture`] ?? []).map(
+      (c, r) => c / (us[`${m.name}/bare`]?.[r] ?? NaN),
+    );
+    rows.push([
+      `${m.name}: capture / bare, round by round`,
+      `median ${median(paired).toFixed(2)}x (${paired.map((x) => x.toFixed(2)).join(' / ')})`,
+    ]);
     const split = (c: string): string =>
       (['main', 'zeromq', 'other'] as const)
         .map((k) => `${median(threadUs[`${m.name}/${c}/${k}`] ?? []).toFixed(2)}`)

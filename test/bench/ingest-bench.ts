@@ -405,6 +405,9 @@ export async function runIngestBench(): Promise<BenchResult> {
   const w = median(wholeUs);
   const rec = median(recUs);
   const encodeUs = encodeAlone();
+  // Bare and the whole path run in the same round (child-rounds.ts): their ratio round by round
+  // moves less with the machine's speed over the run than the medians'.
+  const paired = wholeUs.map((x, r) => x / (bareUs[r] ?? NaN));
   return {
     title: `Live path CPU vs a bare zeromq.js receive loop (${MEASURE} msgs x ${ROUNDS} rounds at ${RATE}/s, each in a process of its own, fixture payloads)`,
     rows: [
@@ -430,6 +433,10 @@ export async function runIngestBench(): Promise<BenchResult> {
       [
         'whole path (+ recording + model + analysis), CPU per message',
         `${w.toFixed(2)} µs (${(w - i).toFixed(2)} µs past KvSource)`,
+      ],
+      [
+        'whole path / bare, round by round (not the verdict)',
+        `median ${median(paired).toFixed(2)}x (${paired.map((x) => x.toFixed(2)).join(' / ')})`,
       ],
       [
         "the same after the event log's first lap (steady; not the verdict), CPU per message",
