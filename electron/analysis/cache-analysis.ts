@@ -431,7 +431,8 @@ export class CacheAnalysis {
       this.hot.add(parent, ev.block_hashes[0], depth, ev.block_size, src.idx);
     }
     // Routing regret: the leading run of new stores that one other source holds. The candidates
-    // (sources holding every new store so far) live in a reused array: no allocation per block.
+    // (sources holding every new store so far) are the first nCandidates of a reused array: no
+    // allocation per block.
     const candidates = this.candidates;
     let nCandidates = 0;
     let first = true;

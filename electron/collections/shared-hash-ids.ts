@@ -37,10 +37,10 @@ export class SharedHashIds {
   private readonly free: number[] = [];
   private next = 0;
   private held = false;
-  /** Sids that lost their last owner (or were made by intern) while held: settle() frees them. */
   /**
-   * Sids made or dropped while held, the first `pendingCount` of them: a count, not the array's
-   * length, since setting an array's length to 0 (per batch) drops its storage to grow it again.
+   * Sids that lost their last owner (or were made by intern) while held: settle() frees them. The
+   * first `pendingCount` of the array: a count, not its length, since setting an array's length to
+   * 0 (per batch) drops its storage, to be grown again.
    */
   private readonly pending: number[] = [];
   private pendingCount = 0;
