@@ -101,4 +101,18 @@ describe('hash ids of the analysis', () => {
     expect(h.inGhosts(id)).toBe(false);
     expect(h.depthOf(id)).toBe(2 ** 24 - 2);
   });
+  it('writes the holders of a hash into a reused array and counts them, stale entries past the count', () => {
+    const h = new Holdings();
+    const many = h.intern('many');
+    for (const slot of [9, 2, 17]) h.add(many, slot);
+    const one = h.intern('one');
+    h.add(one, 5);
+    const out: number[] = [];
+    expect(h.holdersInto(many, out)).toBe(3);
+    expect(out).toEqual([2, 9, 17]);
+    // The next hash's holders overwrite the start; what lies past the count is the last call's.
+    expect(h.holdersInto(one, out)).toBe(1);
+    expect(out.slice(0, 1)).toEqual([5]);
+    expect(h.holdersInto(h.intern('none'), out)).toBe(0);
+  });
 });
