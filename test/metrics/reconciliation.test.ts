@@ -11,6 +11,7 @@ import type { EngineFigures } from '../../electron/metrics/engine-figures';
 import { KvScopeService } from '../../electron/service/service';
 import { SimPublisher } from '../../electron/sim/publisher';
 import type { PublishedBatch } from '../../electron/sim/types';
+import { connectTo } from '../support/test-service';
 import { eventually, waitFor } from '../support/wait-for';
 import { closedPort, serveText, textHandler, type TextServer } from './http-text-server';
 import { vllmMetricsText, type SampleEngine } from './vllm-sample';
@@ -75,12 +76,7 @@ beforeAll(async () => {
   });
   sim.onBatch((b) => published.push(b));
   const profile = (name: string, endpoint: string, metricsUrl: string) => ({
-    name,
-    endpoint,
-    mode: 'connect' as const,
-    topic: '',
-    replayEndpoint: null,
-    dpRanks: 1,
+    ...connectTo(name, endpoint),
     metricsUrl,
   });
   service = await KvScopeService.start({

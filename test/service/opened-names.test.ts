@@ -13,12 +13,13 @@ import { encodeRecord, makeHeader, type SessionSource } from '../../electron/ses
 import { KvScopeService } from '../../electron/service/service';
 import { stored } from '../model/helpers';
 import { CLI, ensureBuilt } from '../support/built-app';
+import { latestFrame } from '../support/test-service';
 import { waitFor } from '../support/wait-for';
 
 const run = promisify(execFile);
 let dir = '';
 let service: KvScopeService;
-let last: UpdateFrame | null = null;
+let lastFrame: () => UpdateFrame | null;
 
 /** A session of two ranks: rank 0 named in the header, rank 1 in a source line. */
 function session(rank1: SessionSource): Buffer {
@@ -44,12 +45,7 @@ beforeAll(async () => {
     transport: 'websocket',
     frameIntervalMs: 5,
   });
-  const sub = service.subscribe({
-    send: (frame) => {
-      last = frame;
-      sub.ack(frame.n);
-    },
-  });
+  lastFrame = latestFrame(service);
 });
 
 afterAll(async () => {
@@ -61,8 +57,8 @@ describe('an opened session’s sources', () => {
   it('are the view’s sources, by the names the file gives them, filtered and exported so', async () => {
     const done = await service.openSession(session(rank1), 'dp2.kvscope.jsonl.gz');
     expect(done.status).toBe('done');
-    await waitFor(() => last?.view.kind === 'session', 'the opened view');
-    expect(last?.view.sources).toEqual([
+    await waitFor(() => lastFrame()?.view.kind === 'session', 'the opened view');
+    expect(lastFrame()?.view.sources).toEqual([
       { id: 'simdp2', name: 'simdp2 #0' },
       { id: 'simdp2#1', name: 'simdp2 #1' },
     ]);
@@ -76,8 +72,8 @@ describe('an opened session’s sources', () => {
     expect(text).toContain('"source":"simdp2 #1"');
     expect(text).toContain('"source_id":"simdp2#1"');
     service.backToLive();
-    await waitFor(() => last?.view.kind === 'live', 'the live view');
-    expect(last?.view.sources).toEqual([]);
+    await waitFor(() => lastFrame()?.view.kind === 'live', 'the live view');
+    expect(lastFrame()?.view.sources).toEqual([]);
   });
 
   it('are named by `kvscope analyze` in its text (the id where names clash); its JSON keys them by id', async () => {

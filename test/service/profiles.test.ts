@@ -7,7 +7,7 @@ import { LiveSession } from '../../electron/service/live-session';
 import { ProfileStore } from '../../electron/service/profile-store';
 import { KvScopeService } from '../../electron/service/service';
 import { SimPublisher } from '../../electron/sim/publisher';
-import type { UpdateFrame } from '../../shared/api-types';
+import { connectTo, latestFrame } from '../support/test-service';
 
 let dir: string;
 let sim: SimPublisher;
@@ -28,28 +28,6 @@ afterAll(async () => {
 
 const start = () =>
   KvScopeService.start({ dataDir: dir, demo: 'auto', transport: 'ipc', frameIntervalMs: 20 });
-
-/** A connection's settings: connect to `endpoint`, every topic, no replay, one rank. */
-const connectTo = (name: string, endpoint: string) => ({
-  name,
-  endpoint,
-  mode: 'connect' as const,
-  topic: '',
-  replayEndpoint: null,
-  dpRanks: 1,
-});
-
-/** The latest frame the service sent, each acknowledged at once. */
-const latestFrame = (service: KvScopeService): (() => UpdateFrame | null) => {
-  let last: UpdateFrame | null = null;
-  const sub = service.subscribe({
-    send: (frame) => {
-      last = frame;
-      sub.ack(frame.n);
-    },
-  });
-  return () => last;
-};
 
 const statesOf = (service: KvScopeService) => {
   const states: string[] = [];

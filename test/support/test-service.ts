@@ -21,6 +21,11 @@ export async function startTestService(
     frameIntervalMs: 20,
     ...over,
   });
+  return { service, lastFrame: latestFrame(service) };
+}
+
+/** The latest frame `service` sends from now on (null before the first), each acked at once. */
+export function latestFrame(service: KvScopeService): () => UpdateFrame | null {
   let last: UpdateFrame | null = null;
   const sub = service.subscribe({
     send: (frame) => {
@@ -28,5 +33,15 @@ export async function startTestService(
       sub.ack(frame.n);
     },
   });
-  return { service, lastFrame: () => last };
+  return () => last;
 }
+
+/** A connection's settings: connect to `endpoint`, every topic, no replay, one rank. */
+export const connectTo = (name: string, endpoint: string) => ({
+  name,
+  endpoint,
+  mode: 'connect' as const,
+  topic: '',
+  replayEndpoint: null,
+  dpRanks: 1,
+});
