@@ -31,6 +31,26 @@ const labelText: string[] = new Array<string>(LABEL_SLOTS).fill('');
 // payload was a measurable part of decoding a small batch.
 const scratch = new DataView(new ArrayBuffer(8));
 
+/**
+ * Bytes of a msgpack int by its first byte, 0 for any other type: skipping token ids takes one
+ * look-up an id, where a chain of comparisons mispredicted on ids of mixed widths (3.3 against
+ * 5 ns an id of a real vocabulary's mix).
+ */
+const INT_BYTES = new Uint8Array(256);
+for (let b = 0; b <= 0x7f; b++) INT_BYTES[b] = 1;
+for (let b = 0xe0; b <= 0xff; b++) INT_BYTES[b] = 1;
+for (const [b, size] of [
+  [0xcc, 2],
+  [0xcd, 3],
+  [0xce, 5],
+  [0xcf, 9],
+  [0xd0, 2],
+  [0xd1, 3],
+  [0xd2, 5],
+  [0xd3, 9],
+] as const)
+  INT_BYTES[b] = size;
+
 export class MsgpackReader {
   readonly bytes: Uint8Array;
   readonly end: number;
@@ -347,19 +367,12 @@ export class MsgpackReader {
         this.pos = p;
         throw this.truncated();
       }
-      const b = bytes[p] as number;
-      if (b <= 0x7f || b >= 0xe0) p += 1;
-      else if (b === 0xcd) p += 3;
-      else if (b === 0xce) p += 5;
-      else if (b === 0xcc) p += 2;
-      else if (b === 0xcf || b === 0xd3) p += 9;
-      else if (b === 0xd0) p += 2;
-      else if (b === 0xd1) p += 3;
-      else if (b === 0xd2) p += 5;
-      else {
+      const size = INT_BYTES[bytes[p] as number] as number;
+      if (size === 0) {
         this.pos = p;
         throw this.mismatch(`${what} entry`, 'an int');
       }
+      p += size;
     }
     if (p > end) {
       this.pos = end;

@@ -252,6 +252,22 @@ describe('decodeBatch: fault isolation', () => {
     expect(r.errors[0]?.error).not.toContain('BlockEvictedToDisk');
   });
 
+  it('counts token ids of every msgpack int width and reads the fields after them', () => {
+    // fixint, negative fixint, u8, u16, u32, u64, i8, i16, i32, i64: one of each encoding.
+    const tokens = [5, -3, 200, 60000, 4e9, 2n ** 40n, -100, -30000, -2e9, -(2n ** 40n)];
+    const payload = enc([TS, [['BlockStored', [1n], null, tokens, 16, null, 'GPU']]]);
+    for (const b of [0xcc, 0xcd, 0xce, 0xcf, 0xd0, 0xd1, 0xd2, 0xd3])
+      expect(payload.includes(b), `0x${b.toString(16)} in the payload`).toBe(true);
+    const ev = stored(ok(decodeBatch(payload)));
+    expect(ev.token_count).toBe(tokens.length);
+    expect(ev.block_size).toBe(16);
+    expect(ev.medium).toBe('GPU');
+    // A float among them is no token id: the event is refused, naming the field.
+    const r = ok(decodeBatch(enc([TS, [['BlockStored', [1n], null, [1, 0.5], 16, null, 'GPU']]])));
+    expect(r.events).toEqual([]);
+    expect(r.errors[0]?.error).toMatch(/token_ids entry: expected an int, got a float/);
+  });
+
   it('keeps the good events of a batch with one bad event, naming the field and not its value', () => {
     const badEvents = [
       storedMap({ block_hashes: 'not-a-list' }),
