@@ -16,6 +16,8 @@ const RATE = 5000;
 // timed, since a loaded machine slows the engine too (in 15 s it once published 16,500 batches,
 // not 75,000, and the unbounded case recovered fewer than it asserts).
 const STALL_BATCHES = Number(process.env.KVSCOPE_STALL_BATCHES ?? 40_000);
+/** Batches a second once the capture is resumed (see stallCase). */
+const SLOW_RATE = 200;
 
 beforeAll(() => ensureBuilt(), 180_000);
 
@@ -161,12 +163,24 @@ async function stallCase(buffer: number | 'unbounded') {
     `${STALL_BATCHES} batches published during the stall`,
     120_000,
   );
-  cap.child.kill('SIGCONT');
-  const resumedAt = published();
-
-  // The live stream goes on until the capture is past the stall, then the engine stops.
-  await waitFor(() => lastPrinted() > resumedAt, 'the capture past the stall', 60_000);
+  // The live stream goes on slowly until the capture is past the stall, then the engine stops.
+  // At RATE the bounded buffer reached back 2 s from the capture's resuming: on a machine loaded
+  // twice over (two CI runs at once) the capture asked after that, and nothing was left to
+  // recover. At SLOW_RATE it reaches back 50 s, as a consumer that asks in time would find it.
   sim.stopPacing();
+  const resumedAt = published();
+  cap.child.kill('SIGCONT');
+  // One batch at a time, in order; the last one is awaited before the end is read.
+  let sending = Promise.resolve();
+  const slow = setInterval(() => {
+    sending = sending.then(() => sim.publish(1));
+  }, 1000 / SLOW_RATE);
+  try {
+    await waitFor(() => lastPrinted() > resumedAt, 'the capture past the stall', 60_000);
+  } finally {
+    clearInterval(slow);
+    await sending;
+  }
   const end = published();
   await waitFor(() => lastPrinted() === end, `the capture at the last seq ${end}`, 30_000);
   cap.child.kill('SIGINT');
