@@ -507,7 +507,10 @@ export class CacheModel {
       // A store that is no chain (an offload tier's set of blocks) links none of its blocks.
       const chain = storeIsChain(ev);
       let parent = ev.parent_block_hash;
-      let prev = NONE;
+      // The named parent's block, through the sid the batch looked up (not by its text again);
+      // after the first block, the block before.
+      let prev =
+        parent !== null && ids !== undefined ? this.forest.idOfSid(ids.sids[at] as number) : NONE;
       // Past the parent's sid.
       let k = at + 1;
       for (const h of ev.block_hashes) {

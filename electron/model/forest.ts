@@ -154,7 +154,8 @@ export class Forest {
 
   /**
    * Record a store of hash under parent and return its id. `medium` is a mediumId; `prev` is the id
-   * stored just before in the same event (whose hash is parent), which spares looking it up again;
+   * of parent's block when the caller knows it (the block stored just before in the same event, or
+   * the named parent found through the batch's look-up), which spares looking it up again;
    * `chain` is false for an offload tier's store (storeIsChain), which moves a block, never
    * recomputes it. `sid`: hash's shared id when the caller looked it up (BatchIds).
    */

@@ -4,13 +4,14 @@
 // and handed out again inside batches (a hash stored then removed in one batch, removals of hashes
 // nobody knows, clears, restarts, a source removed).
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
+import { SharedHashIds } from '../../electron/collections/shared-hash-ids';
 import { CacheModel } from '../../electron/model/cache-model';
 import { ModelAndAnalysis } from '../../electron/session/model-and-analysis';
 import type { ChainSort } from '../../shared/api-types';
 import type { IngestRecord } from '../../shared/records';
-import { batch, reset } from '../analysis/helpers';
+import { batch, removed, reset, stored } from '../analysis/helpers';
 import { HASHES, op } from '../support/cache-ops';
 
 const modelOptions = { evictedCap: 3, ringSize: 50 };
@@ -65,5 +66,23 @@ describe('model and analysis over one hash id table', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("link a store to its named parent through the batch's look-up, not by the parent's text again", () => {
+    const both = new ModelAndAnalysis(modelOptions, analysisOptions);
+    both.apply(batch('a', 1000, [stored(['11', '12'])]));
+    const byText = vi.spyOn(SharedHashIds.prototype, 'find');
+    try {
+      // Two stores naming known parents (one of them stored in this very batch), then a removal.
+      both.apply(
+        batch('a', 1001, [stored(['13'], { parent: '12' }), stored(['14'], { parent: '13' })]),
+      );
+      both.apply(batch('a', 1002, [removed(['14'])]));
+      expect(byText).not.toHaveBeenCalled();
+    } finally {
+      byText.mockRestore();
+    }
+    expect(both.model.block('13')?.parent).toBe('12');
+    expect(both.model.block('14')?.parent).toBe('13');
   });
 });
