@@ -16,7 +16,7 @@ import { decodeBatch } from '../../electron/wire/decode-batch';
 import { CLI, ensureBuilt, ROOT } from '../support/built-app';
 import { SENTINEL_TS, sentinelPayload } from '../support/capture-variants';
 import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
-import { median, type BenchResult } from './bench-result';
+import { median, pairedRatios, type BenchResult } from './bench-result';
 
 const MESSAGES = 30_000;
 const WARMUP_MESSAGES = Number(process.env.KVSCOPE_BENCH_WARMUP ?? 10_000);
@@ -422,14 +422,9 @@ export async function runCaptureBench(): Promise<BenchResult> {
       ]);
     }
     worst = Math.max(worst, median(us[`${m.name}/capture`] ?? []) / bare);
-    // Each round measures bare and capture back to back: their ratio round by round moves less
-    // with the machine's speed over the run than the medians' (not the verdict; said beside it).
-    const paired = (us[`${m.name}/capture`] ?? []).map(
-      (c, r) => c / (us[`${m.name}/bare`]?.[r] ?? NaN),
-    );
     rows.push([
       `${m.name}: capture / bare, round by round`,
-      `median ${median(paired).toFixed(2)}x (${paired.map((x) => x.toFixed(2)).join(' / ')})`,
+      pairedRatios(us[`${m.name}/capture`] ?? [], us[`${m.name}/bare`] ?? []),
     ]);
     const split = (c: string): string =>
       (['main', 'zeromq', 'other'] as const)

@@ -16,7 +16,7 @@ import { Collector } from '../../electron/metrics/collector';
 import type { IngestRecord, IngestSink } from '../../shared/records';
 import type { Profile } from '../../shared/api-types';
 import { CLI, ROOT, ensureBuilt } from '../support/built-app';
-import { median, type BenchResult } from './bench-result';
+import { median, pairedRatios, type BenchResult } from './bench-result';
 
 const RANKS = 64;
 const RATE = 25; // batches per second per rank: a busy engine
@@ -238,9 +238,6 @@ export async function runFleetBench(): Promise<BenchResult> {
   const mem = (runs: CollectorRun[]) =>
     `heap ${kib(median(runs.map((r) => r.heapPerRank)))}, RSS ${kib(median(runs.map((r) => r.rssPerRank)))}`;
   const last = fullRuns.at(-1);
-  // Each round runs the four back to back: their ratio within a round moves less with the
-  // machine's speed over the run than the medians' (as the ingest and capture benches print).
-  const paired = fullRuns.map((r, i) => r.sample.us / (bareRuns[i]?.us ?? NaN));
   return {
     title: `Fleet: ${RANKS} simulated ranks at ${RATE} batches/s each into one collector (${MEASURE} msgs x ${ROUNDS} rounds)`,
     rows: [
@@ -260,7 +257,10 @@ export async function runFleetBench(): Promise<BenchResult> {
       ],
       [
         'collector (with analysis) / bare, round by round (not the verdict)',
-        `median ${median(paired).toFixed(2)}x (${paired.map((x) => x.toFixed(2)).join(' / ')})`,
+        pairedRatios(
+          fullRuns.map((r) => r.sample.us),
+          bareRuns.map((r) => r.us),
+        ),
       ],
       ['collector --no-analysis, CPU per rank', pct(leanRuns)],
       ['collector, CPU per rank', pct(fullRuns)],

@@ -23,7 +23,7 @@ import type { EventRecord } from '../../shared/events';
 import type { IngestSink } from '../../shared/records';
 import { ROOT } from '../support/built-app';
 import { readPayloads } from '../support/fixture-frames';
-import { median, type BenchResult } from './bench-result';
+import { median, pairedRatios, type BenchResult } from './bench-result';
 import { childRounds } from './child-rounds';
 
 const RATE = 20_000; // messages per second
@@ -405,9 +405,6 @@ export async function runIngestBench(): Promise<BenchResult> {
   const w = median(wholeUs);
   const rec = median(recUs);
   const encodeUs = encodeAlone();
-  // Bare and the whole path run in the same round (child-rounds.ts): their ratio round by round
-  // moves less with the machine's speed over the run than the medians'.
-  const paired = wholeUs.map((x, r) => x / (bareUs[r] ?? NaN));
   return {
     title: `Live path CPU vs a bare zeromq.js receive loop (${MEASURE} msgs x ${ROUNDS} rounds at ${RATE}/s, each in a process of its own, fixture payloads)`,
     rows: [
@@ -434,10 +431,7 @@ export async function runIngestBench(): Promise<BenchResult> {
         'whole path (+ recording + model + analysis), CPU per message',
         `${w.toFixed(2)} µs (${(w - i).toFixed(2)} µs past KvSource)`,
       ],
-      [
-        'whole path / bare, round by round (not the verdict)',
-        `median ${median(paired).toFixed(2)}x (${paired.map((x) => x.toFixed(2)).join(' / ')})`,
-      ],
+      ['whole path / bare, round by round (not the verdict)', pairedRatios(wholeUs, bareUs)],
       [
         "the same after the event log's first lap (steady; not the verdict), CPU per message",
         `${median(steadyUs).toFixed(2)} µs, ${(median(steadyUs) / b).toFixed(2)}x the bare loop`,
