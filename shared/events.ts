@@ -1,6 +1,8 @@
 // Redacted KV cache events: what leaves the wire decoder. No type here can hold a token id,
 // an extra key, a cache salt, metadata values or a session id: only their counts.
 
+import type { HashList } from './hash-list';
+
 /**
  * Canonical text key of a block hash: unsigned (or negative, opaque) integers in decimal as the
  * engine logs them, raw-bytes digests in lowercase hex. Never a JS number: u64 hashes exceed 2^53.
@@ -16,7 +18,8 @@ export type HashKind = 'int' | 'bytes';
 /** A BlockStored event with prompt content reduced to counts. Field names follow the wire. */
 export interface BlockStoredEvent {
   type: 'BlockStored';
-  block_hashes: HashKey[];
+  /** Texts, or (u64 hashes on the live path) their decimal parts: see hash-list.ts. */
+  block_hashes: HashList;
   parent_block_hash: HashKey | null;
   /** len(token_ids): the tokens themselves never leave the decoder. */
   token_count: number;
@@ -51,7 +54,7 @@ export function storeIsChain(ev: BlockStoredEvent): boolean {
 
 export interface BlockRemovedEvent {
   type: 'BlockRemoved';
-  block_hashes: HashKey[];
+  block_hashes: HashList;
   medium: string | null;
   group_idx: number | null;
   /** As on BlockStored: absent when not sent. */

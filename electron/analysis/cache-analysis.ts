@@ -20,6 +20,8 @@ import {
 import { ChartClock } from '../../shared/chart-clock';
 import { isEventTime, MAX_GROUP_IDX } from '../../shared/event-bounds';
 import { BatchIds } from '../collections/batch-ids';
+import type { DecimalParts } from '../collections/hash-ids';
+import type { KeyRef } from '../collections/hash-key-set';
 import { SharedHashIds } from '../collections/shared-hash-ids';
 import { missingCase, type BatchMeta, type IngestRecord } from '../../shared/records';
 import {
@@ -66,6 +68,15 @@ export type AnalysisGroupOption = Pick<CacheAnalysisOptions, 'group'>;
 
 /** A kv_cache_spec_kind as the report may show it: a short word (vLLM's are), else unnamed. */
 const SPEC_KIND = /^[\w.-]{1,40}$/;
+
+/**
+ * A store's parent and first hash as the hot prefixes take them, read before the next store.
+ * Module-level, not fields: an open's kept state is written with the analysis' fields, and V8
+ * writes a number as an int or a double by how it is held, so an object one open never wrote
+ * would make two opens of one file keep different bytes.
+ */
+const parentParts: DecimalParts = { hi: 0, lo: 0 };
+const firstParts: DecimalParts = { hi: 0, lo: 0 };
 
 /** Incremental cache analysis over ingest records. */
 export class CacheAnalysis {
@@ -428,7 +439,14 @@ export class CacheAnalysis {
       // Reuse: the store extends a prefix this source holds now (in any medium).
       if (pid >= 0 && holdings.heldBy(pid, src.slot)) src.reuse.reuseStores += 1;
       depth = holdings.depthOf(pid);
-      this.hot.add(parent, ev.block_hashes[0], depth, ev.block_size, src.idx);
+      const first = n > 0 ? this.keyRef(sids[at + 1] as number, firstParts) : undefined;
+      this.hot.add(
+        this.keyRef(sids[at] as number, parentParts),
+        first,
+        depth,
+        ev.block_size,
+        src.idx,
+      );
     }
     // Routing regret: the leading run of new stores that one other source holds. The candidates
     // (sources holding every new store so far) are the first nCandidates of a reused array: no
@@ -438,10 +456,9 @@ export class CacheAnalysis {
     let first = true;
     let run = 0;
     let running = true;
-    let k = at + 1;
-    for (const h of ev.block_hashes) {
+    for (let k = at + 1; k <= at + n; k += 1) {
       if (depth !== null) depth += 1;
-      const sid = sids[k++] as number;
+      const sid = sids[k] as number;
       let id = holdings.keptId(sid);
       // The holder bit is the union of the source's R: clear, and no R of it is probed.
       const mine = id >= 0 && holdings.heldBy(id, src.slot);
@@ -480,11 +497,17 @@ export class CacheAnalysis {
       if (!mine) holdings.add(id, src.slot);
       if (depth !== null) holdings.keepDepth(id, depth);
       // G last: the id has a holder now, so its leaving G cannot recycle it.
-      const ghost = m.ghosts.restore(id, h);
+      const ghost = m.ghosts.restore(id);
       if (ghost) this.restored(m, src, ts, ghost);
     }
     src.regretBlocks += run;
     src.regretTokens += run * ev.block_size;
+  }
+
+  /** The hash of sid as its decimal's parts (read into parts), or its text when it is none. */
+  private keyRef(sid: number, parts: DecimalParts): KeyRef {
+    const table = this.ownIds.table;
+    return table.keyParts(sid, parts) ? parts : table.keyOf(sid);
   }
 
   /** A re-store found in G: its distance, thrash (for every window) and the series. */

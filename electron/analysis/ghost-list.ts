@@ -5,7 +5,6 @@
 // estimated distance, and marks the list as an estimate. Entries are the interner's ids, each
 // holding a ghost reference on its id while it is in the list (exact part or tail).
 
-import type { HashKey } from '../../shared/events';
 import type { DecimalParts } from '../collections/hash-ids';
 import { GhostOrder } from './ghost-order';
 import type { GhostIds } from './holdings';
@@ -110,10 +109,10 @@ export class GhostList {
   }
 
   /**
-   * A new store of hash (id): when it is in G it leaves it, and its distance is returned. The
-   * caller keeps the id (a holder) first, or leaving G may recycle it.
+   * A new store of the hash with id: when it is in G it leaves it, and its distance is returned.
+   * The caller keeps the id (a holder) first, or leaving G may recycle it.
    */
-  restore(id: number, hash: HashKey): GhostHit | null {
+  restore(id: number): GhostHit | null {
     // Most new stores are of hashes in no G at all: one array read, no lookup.
     if (!this.ids.inGhosts(id)) return null;
     const exact = this.window.take(id);
@@ -121,7 +120,7 @@ export class GhostList {
       this.ids.ghostOut(id);
       return { distance: exact.newer, removedAt: exact.removedAt, weight: 1 };
     }
-    if (this.tail === null || sampleHash(hash) >= this.threshold) return null;
+    if (this.tail === null || this.sampleOf(id) >= this.threshold) return null;
     const t = this.tail.take(id);
     if (!t) return null;
     this.ids.ghostOut(id);

@@ -19,7 +19,7 @@ import {
   type DecimalParts,
 } from '../collections/hash-ids';
 import { grown } from '../collections/grown-column';
-import { HashKeySet } from '../collections/hash-key-set';
+import { HashKeySet, type KeyRef } from '../collections/hash-key-set';
 
 /** Parents tracked before the table is pruned. */
 export const MAX_PARENTS = 200_000;
@@ -91,15 +91,21 @@ export class HotPrefixes {
     return this.count;
   }
 
-  /** A BlockStored event naming parent, whose first hash is first (undefined: no hashes). */
+  /**
+   * A BlockStored event naming parent, whose first hash is first (undefined: no hashes); either as
+   * its text or its decimal's parts, read before the next call.
+   */
   add(
-    parent: HashKey,
-    first: HashKey | undefined,
+    parent: KeyRef,
+    first: KeyRef | undefined,
     depthBlocks: number | null,
     blockSize: number,
     source: number,
   ): void {
-    let id = this.keys.find(parent);
+    let id =
+      typeof parent === 'string'
+        ? this.keys.find(parent)
+        : this.keys.findParts(parent.hi, parent.lo);
     if (id < 0) {
       if (this.count >= this.maxParents) this.prune();
       id = this.newEntry(parent, blockSize, source);
@@ -212,10 +218,11 @@ export class HotPrefixes {
     for (let i = keep; i < n; i += 1) this.deleteEntry(ids[i] as number);
   }
 
-  private newEntry(parent: HashKey, blockSize: number, source: number): number {
+  private newEntry(parent: KeyRef, blockSize: number, source: number): number {
     const id = this.free.pop() ?? this.next++;
     if (id >= this.capacity) this.grow();
-    this.keys.set(parent, id);
+    if (typeof parent === 'string') this.keys.set(parent, id);
+    else this.keys.setParts(parent.hi, parent.lo, id);
     this.live[id] = 1;
     this.fanOut[id] = 0;
     this.events[id] = 0;
@@ -253,25 +260,29 @@ export class HotPrefixes {
     else if (fanOut === 1 && Number.isNaN(this.childHi[id])) this.childText.delete(id);
   }
 
-  private setOneChild(id: number, first: HashKey): void {
-    if (parseDecimalKey(first, this.parsed)) {
-      this.childHi[id] = this.parsed.hi;
-      this.childLo[id] = this.parsed.lo;
+  private setOneChild(id: number, first: KeyRef): void {
+    const parts = this.partsOf(first);
+    if (parts !== null) {
+      this.childHi[id] = parts.hi;
+      this.childLo[id] = parts.lo;
     } else {
       this.childHi[id] = NaN;
-      this.childText.set(id, first);
+      this.childText.set(id, first as HashKey);
     }
     this.fanOut[id] = 1;
   }
 
-  private isOneChild(id: number, hash: HashKey): boolean {
+  private isOneChild(id: number, hash: KeyRef): boolean {
     const hi = this.childHi[id] as number;
-    if (Number.isNaN(hi)) return this.childText.get(id) === hash;
-    return (
-      parseDecimalKey(hash, this.parsed) &&
-      this.parsed.hi === hi &&
-      this.parsed.lo === this.childLo[id]
-    );
+    const parts = this.partsOf(hash);
+    if (Number.isNaN(hi)) return parts === null && this.childText.get(id) === hash;
+    return parts !== null && parts.hi === hi && parts.lo === this.childLo[id];
+  }
+
+  /** A key's decimal parts, or null when it is a text that is no canonical decimal. */
+  private partsOf(key: KeyRef): DecimalParts | null {
+    if (typeof key !== 'string') return key;
+    return parseDecimalKey(key, this.parsed) ? this.parsed : null;
   }
 
   private oneChildText(id: number): HashKey {

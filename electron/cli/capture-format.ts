@@ -2,6 +2,7 @@
 // payload. The JSON lines of events (the seed script's keys, plus seq and dp_rank, with exact
 // integer hashes) are written by event-json.ts.
 import type { EventErrorRecord, EventRecord, KvEvent, UndecodedRecord } from '../../shared/events';
+import { hashTexts } from '../../shared/hash-list';
 
 /** The JSON line of a payload that could not be decoded: size and error, never the bytes. */
 export function undecodedJsonLine(u: UndecodedRecord, dpRank: number | null = null): string {
@@ -50,7 +51,7 @@ export function eventTextLine(n: number, r: EventRecord): string {
   switch (e.type) {
     case 'BlockStored':
       return (
-        `${head}: blocks=[${e.block_hashes.map(short).join(', ')}] parent=${e.parent_block_hash === null ? 'none' : short(e.parent_block_hash)}` +
+        `${head}: blocks=[${hashTexts(e.block_hashes).map(short).join(', ')}] parent=${e.parent_block_hash === null ? 'none' : short(e.parent_block_hash)}` +
         ` tokens=${e.token_count} block_size=${e.block_size}` +
         (e.medium === null ? '' : ` medium=${shown(e.medium)}`) +
         (e.lora_id === null ? '' : ` lora_id=${e.lora_id}`) +
@@ -59,7 +60,7 @@ export function eventTextLine(n: number, r: EventRecord): string {
       );
     case 'BlockRemoved':
       return (
-        `${head}: blocks=[${e.block_hashes.map(short).join(', ')}]` +
+        `${head}: blocks=[${hashTexts(e.block_hashes).map(short).join(', ')}]` +
         (e.medium === null ? '' : ` medium=${shown(e.medium)}`)
       );
     case 'AllBlocksCleared':

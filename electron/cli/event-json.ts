@@ -13,6 +13,7 @@ import type {
   EventRecord,
   HashKey,
 } from '../../shared/events';
+import { hashTexts } from '../../shared/hash-list';
 import { missingCase } from '../../shared/records';
 import { isIntHashKey, isNegativeIntHashKey } from '../wire/hash-key';
 import type { LineOutput } from './line-output';
@@ -133,7 +134,7 @@ export class EventJsonWriter {
       case 'BlockStored':
         o.ascii(this.head);
         o.bytes(K_STORED);
-        this.hashes(e.block_hashes);
+        this.hashes(hashTexts(e.block_hashes));
         o.bytes(K_PARENT);
         if (e.parent_block_hash === null) o.bytes(NULL);
         else this.hash(e.parent_block_hash);
@@ -144,7 +145,7 @@ export class EventJsonWriter {
       case 'BlockRemoved':
         o.ascii(this.head);
         o.bytes(K_REMOVED);
-        this.hashes(e.block_hashes);
+        this.hashes(hashTexts(e.block_hashes));
         o.bytes(this.removedRest(e));
         break;
       case 'AllBlocksCleared':

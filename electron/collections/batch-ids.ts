@@ -3,9 +3,12 @@
 // blocks, a BlockRemoved's blocks, nothing for AllBlocksCleared. Every hash is interned, removals
 // too: a hash the batch stores before it removes it must have its sid by the time it is removed.
 // The batch's hashes are looked up together (SharedHashIds.internAll), so that their cache misses
-// overlap.
+// overlap, each as its decimal's two numbers: the live decoder's u64 hashes come as those
+// (shared/hash-list.ts), a text is parsed here.
 
 import type { EventRecord, HashKey } from '../../shared/events';
+import { DecimalHashes } from '../../shared/hash-list';
+import { keyPartsInto, TEXT_KEY } from './hash-ids';
 import type { SharedHashIds } from './shared-hash-ids';
 
 /** The sids of a batch's hashes, event by event (reused from batch to batch). */
@@ -14,9 +17,13 @@ export class BatchIds {
   start = new Int32Array(64);
   sids = new Int32Array(1024);
   /**
-   * The batch's hashes in the order of `sids` (null: a BlockStored without a parent), in a reused
-   * array: setting its length to 0 per batch dropped its storage, grown again by the next batch.
+   * The batch's hashes in the order of `sids`: their decimal parts (his, los), or TEXT_KEY in his
+   * and the text in keys (null: a BlockStored without a parent). keys is a reused array, written
+   * in order so that it stays packed: setting its length to 0 per batch dropped its storage,
+   * grown again by the next batch, and a hole in it changes how an open's kept state is written.
    */
+  private his = new Float64Array(1024);
+  private los = new Float64Array(1024);
   private readonly keys: (HashKey | null)[] = [];
 
   constructor(readonly table: SharedHashIds) {}
@@ -30,13 +37,38 @@ export class BatchIds {
       const ev = (events[i] as EventRecord).event;
       this.start[i] = n;
       if (ev.type === 'AllBlocksCleared') continue;
-      if (ev.type === 'BlockStored') keys[n++] = ev.parent_block_hash;
       const hashes = ev.block_hashes;
-      for (let j = 0; j < hashes.length; j += 1) keys[n++] = hashes[j] as HashKey;
+      this.room(n + hashes.length + 1);
+      if (ev.type === 'BlockStored') this.text(n++, ev.parent_block_hash);
+      if (hashes instanceof DecimalHashes) {
+        for (let j = 0; j < hashes.length; j += 1) {
+          this.his[n] = hashes.hi(j);
+          this.los[n] = hashes.lo(j);
+          keys[n++] = null;
+        }
+      } else for (let j = 0; j < hashes.length; j += 1) this.text(n++, hashes[j] as HashKey);
     }
-    if (n > this.sids.length) this.sids = new Int32Array(Math.max(n, 2 * this.sids.length));
-    this.table.internAll(keys, this.sids, n);
+    this.table.internAll(this.his, this.los, keys, this.sids, n);
     // No key stays alive past its batch.
     keys.fill(null, 0, n);
+  }
+
+  /** Key i is a text (or null): its parts when it is a canonical decimal, else the text. */
+  private text(i: number, key: HashKey | null): void {
+    keyPartsInto(key, this.his, this.los, i);
+    this.keys[i] = this.his[i] === TEXT_KEY ? key : null;
+  }
+
+  /** Room for n keys. */
+  private room(n: number): void {
+    if (n <= this.sids.length) return;
+    const size = Math.max(n, 2 * this.sids.length);
+    this.sids = new Int32Array(size);
+    const his = new Float64Array(size);
+    const los = new Float64Array(size);
+    his.set(this.his);
+    los.set(this.los);
+    this.his = his;
+    this.los = los;
   }
 }

@@ -13,6 +13,7 @@
 // id were 24 bytes; 16 took 12 MB off serve's peak on a stream of new blocks (1.4 M ids).
 
 import type { HashKey } from '../../shared/events';
+import { decimalKeyText } from '../../shared/hash-list';
 
 /** An empty table slot / no id. */
 const EMPTY = -1;
@@ -22,6 +23,8 @@ const TWO_32 = 2 ** 32;
 const ID_BYTES = 16;
 /** hi of an id whose key is kept in `other`; hi of a decimal key kept here is below it. */
 const OTHER_HI = 0xffffffff;
+/** his[i] of a key findAll reads as text (see keyPartsInto). */
+export const TEXT_KEY = OTHER_HI;
 const PAGE_BITS = 16;
 /** Ids per page. */
 export const HASH_IDS_PAGE = 1 << PAGE_BITS;
@@ -66,10 +69,25 @@ export function parseDecimalKey(key: string, out: DecimalParts): boolean {
   return true;
 }
 
-/** The canonical decimal text of parts read by parseDecimalKey. */
-export function decimalKeyText(hi: number, lo: number): string {
-  return hi === 0 ? `${lo}` : `${hi}${`${lo}`.padStart(10, '0')}`;
+// The canonical decimal text of parts read by parseDecimalKey: shared with the decoder's lists.
+export { decimalKeyText };
+
+/**
+ * Reads key into his[i], los[i] as findAll takes it: its decimal parts, or TEXT_KEY in his[i] when
+ * it is null or no canonical decimal that fits (then findAll reads the key itself).
+ */
+export function keyPartsInto(
+  key: HashKey | null,
+  his: Float64Array,
+  los: Float64Array,
+  i: number,
+): void {
+  if (key !== null && parseDecimalKey(key, read) && read.hi < OTHER_HI) {
+    his[i] = read.hi;
+    los[i] = read.lo;
+  } else his[i] = OTHER_HI;
 }
+const read: DecimalParts = { hi: 0, lo: 0 };
 
 /** Hash keys to ids and back. */
 export class HashIds {
@@ -92,14 +110,8 @@ export class HashIds {
   /** Scratch parts of compareKeys' two ids and of delete's (no allocation per call). */
   private readonly partsA: DecimalParts = { hi: 0, lo: 0 };
   private readonly partsB: DecimalParts = { hi: 0, lo: 0 };
-  /**
-   * The last findAll's parts of its keys from batchFrom on (hi OTHER_HI: no decimal), and the sum
-   * of its reads.
-   */
-  private readonly batchHi = new Float64Array(FIND_ALL_KEYS);
-  private readonly batchLo = new Float64Array(FIND_ALL_KEYS);
+  /** The last findAll's mixes of its decimal keys, and the sum of its reads. */
   private readonly batchMix = new Int32Array(FIND_ALL_KEYS);
-  private batchFrom = 0;
   private touched = 0;
 
   constructor() {
@@ -113,44 +125,41 @@ export class HashIds {
   }
 
   /**
-   * Writes the id of keys[i] (or -1; -1 for a null) to out[i] for i in from .. to - 1 (at most
-   * FIND_ALL_KEYS), as find() would. Every key is parsed first, then every key's home slot and row
-   * are read, then each is looked up: the reads of different keys do not wait for one another, so
-   * their cache misses overlap, where one find() after another waits for each in turn (on a table
-   * of millions, half the time a key).
+   * Writes the id of key i (or -1) to out[i] for i in from .. to - 1 (at most FIND_ALL_KEYS), as
+   * find() would: key i is the decimal with parts his[i], los[i], or, where his[i] is TEXT_KEY,
+   * keys[i] (-1 for a null). Every key's home slot and row are read first, then each is looked
+   * up: the reads of different keys do not wait for one another, so their cache misses overlap,
+   * where one find() after another waits for each in turn (on a table of millions, half the time
+   * a key).
    */
-  findAll(keys: readonly (HashKey | null)[], from: number, to: number, out: Int32Array): void {
+  findAll(
+    his: Float64Array,
+    los: Float64Array,
+    keys: readonly (HashKey | null)[],
+    from: number,
+    to: number,
+    out: Int32Array,
+  ): void {
     if (to - from > FIND_ALL_KEYS)
       throw new RangeError(`findAll of more than ${FIND_ALL_KEYS} keys`);
-    const his = this.batchHi;
-    const los = this.batchLo;
     const mixes = this.batchMix;
-    const parts = this.parts;
-    this.batchFrom = from;
-    const n = to - from;
-    for (let i = 0; i < n; i += 1) {
-      const key = keys[from + i] as HashKey | null;
-      if (key !== null && parseDecimalKey(key, parts) && parts.hi < OTHER_HI) {
-        his[i] = parts.hi;
-        los[i] = parts.lo;
-        mixes[i] = mixOf(parts.hi, parts.lo);
-      } else his[i] = OTHER_HI;
-    }
-    this.parsed = null;
     let touched = 0;
-    for (let i = 0; i < n; i += 1)
-      if (his[i] !== OTHER_HI) touched += this.touch(mixes[i] as number);
+    for (let i = from; i < to; i += 1) {
+      const hi = his[i] as number;
+      if (hi === OTHER_HI) continue;
+      const mix = mixOf(hi, los[i] as number);
+      mixes[i - from] = mix;
+      touched += this.touch(mix);
+    }
     // Kept so that the reads above are not dropped as unused.
     this.touched = touched;
-    for (let i = 0; i < n; i += 1) {
+    for (let i = from; i < to; i += 1) {
       const hi = his[i] as number;
-      const key = keys[from + i] as HashKey | null;
-      out[from + i] =
-        hi !== OTHER_HI
-          ? this.probe(hi, los[i] as number, mixes[i] as number)
-          : key === null
-            ? EMPTY
-            : (this.other.get(key) ?? EMPTY);
+      if (hi !== OTHER_HI) out[i] = this.probe(hi, los[i] as number, mixes[i - from] as number);
+      else {
+        const key = keys[i] as HashKey | null;
+        out[i] = key === null ? EMPTY : (this.other.get(key) ?? EMPTY);
+      }
     }
   }
 
@@ -177,29 +186,23 @@ export class HashIds {
     }
   }
 
-  /**
-   * find() of keys[i] of the last findAll, key, from the parts it read (a set() since may have given
-   * key its id); a set() of key may follow, as after find().
-   */
-  findAgain(i: number, key: HashKey): number {
-    const at = i - this.batchFrom;
-    const hi = this.batchHi[at] as number;
-    if (hi === OTHER_HI) {
-      this.parsed = null;
-      return this.other.get(key) ?? EMPTY;
-    }
-    this.parts.hi = hi;
-    this.parts.lo = this.batchLo[at] as number;
-    this.mix = this.batchMix[at] as number;
-    this.parsed = key;
-    return this.probe(hi, this.parts.lo, this.mix);
-  }
-
   /** Reads the home slot of a key with this mix and the row of the id there (for findAll). */
   private touch(mix: number): number {
     const id = this.table[2 * (mix >>> this.shift)] as number;
     if (id === EMPTY) return 0;
     return (this.words[id >>> PAGE_BITS] as Uint32Array)[4 * (id & PAGE_MASK) + 2] as number;
+  }
+
+  /** Gives the decimal with these parts (which has none) the id, an unused one of the caller's. */
+  setParts(hi: number, lo: number, id: number): void {
+    if (hi >= OTHER_HI) return this.set(decimalKeyText(hi, lo), id);
+    this.pageFor(id);
+    const p = id >>> PAGE_BITS;
+    const at = id & PAGE_MASK;
+    (this.los[p] as Float64Array)[2 * at] = lo;
+    (this.words[p] as Uint32Array)[4 * at + 2] = hi;
+    if (this.used + 1 > this.grownAt) this.growTable();
+    this.place(id, mixOf(hi, lo));
   }
 
   /** Gives key (which find() just said has none) the id, an unused one chosen by the caller. */

@@ -7,6 +7,9 @@
 import type { HashKey } from '../../shared/events';
 import { decimalKeyText, mixOf, parseDecimalKey, type DecimalParts } from './hash-ids';
 
+/** A hash as its text, or as the parts of its canonical decimal (parseDecimalKey's). */
+export type KeyRef = HashKey | DecimalParts;
+
 /** hi of an empty slot (a key's hi is never negative). */
 const EMPTY = -1;
 const FIRST_SLOTS = 4;
@@ -21,7 +24,7 @@ export class HashKeySet {
   private other: Set<HashKey> | null = null;
   private static readonly parts: DecimalParts = { hi: 0, lo: 0 };
 
-  constructor(keys: Iterable<HashKey> = []) {
+  constructor(keys: Iterable<KeyRef> = []) {
     for (const k of keys) this.add(k);
   }
 
@@ -29,29 +32,33 @@ export class HashKeySet {
     return this.decimals + (this.other?.size ?? 0);
   }
 
-  /** Adds key; false when it was in the set already. */
-  add(key: HashKey): boolean {
+  /** Adds key (a text, or a canonical decimal's parts); false when it was in the set already. */
+  add(key: KeyRef): boolean {
     const p = HashKeySet.parts;
-    if (!parseDecimalKey(key, p)) {
-      this.other ??= new Set();
-      if (this.other.has(key)) return false;
-      this.other.add(key);
-      return true;
-    }
-    const i = this.slotOf(p.hi, p.lo);
+    if (typeof key !== 'string') return this.addParts(key.hi, key.lo);
+    if (parseDecimalKey(key, p)) return this.addParts(p.hi, p.lo);
+    this.other ??= new Set();
+    if (this.other.has(key)) return false;
+    this.other.add(key);
+    return true;
+  }
+
+  has(key: KeyRef): boolean {
+    const p = HashKeySet.parts;
+    if (typeof key !== 'string') return this.slots[2 * this.slotOf(key.hi, key.lo)] !== EMPTY;
+    if (!parseDecimalKey(key, p)) return this.other?.has(key) ?? false;
+    return this.slots[2 * this.slotOf(p.hi, p.lo)] !== EMPTY;
+  }
+
+  private addParts(hi: number, lo: number): boolean {
+    const i = this.slotOf(hi, lo);
     if (this.slots[2 * i] !== EMPTY) return false;
-    this.slots[2 * i] = p.hi;
-    this.slots[2 * i + 1] = p.lo;
+    this.slots[2 * i] = hi;
+    this.slots[2 * i + 1] = lo;
     this.decimals += 1;
     // At most three quarters full: a miss (the common case, a new first hash) probes few slots.
     if (4 * this.decimals > 3 * (this.mask + 1)) this.grow();
     return true;
-  }
-
-  has(key: HashKey): boolean {
-    const p = HashKeySet.parts;
-    if (!parseDecimalKey(key, p)) return this.other?.has(key) ?? false;
-    return this.slots[2 * this.slotOf(p.hi, p.lo)] !== EMPTY;
   }
 
   /** The keys, decimals first (in no particular order). */

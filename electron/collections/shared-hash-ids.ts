@@ -11,7 +11,7 @@
 // a later event of the batch never names another hash by then.
 
 import type { HashKey } from '../../shared/events';
-import { FIND_ALL_KEYS, HashIds, type DecimalParts } from './hash-ids';
+import { FIND_ALL_KEYS, HashIds, TEXT_KEY, type DecimalParts } from './hash-ids';
 
 /** No id / no forest id. */
 export const NO_ID = -1;
@@ -77,29 +77,54 @@ export class SharedHashIds {
   }
 
   /**
-   * Interns the first `count` keys of keys into out at their index (NO_ID for a null), as intern()
-   * one after another would: the table's findAll a chunk at a time, then a sid made for each key it
-   * did not find.
+   * Interns the first `count` keys into out at their index (NO_ID for a null), as intern() one
+   * after another would: key i is the decimal with parts his[i], los[i], or, where his[i] is
+   * TEXT_KEY, keys[i] (see HashIds.findAll). The table's findAll a chunk at a time, then a sid
+   * made for each key it did not find.
    */
-  internAll(keys: readonly (HashKey | null)[], out: Int32Array, count = keys.length): void {
+  internAll(
+    his: Float64Array,
+    los: Float64Array,
+    keys: readonly (HashKey | null)[],
+    out: Int32Array,
+    count: number,
+  ): void {
     const table = this.table;
     for (let from = 0; from < count; from += FIND_ALL_KEYS) {
       const to = Math.min(count, from + FIND_ALL_KEYS);
-      table.findAll(keys, from, to, out);
+      table.findAll(his, los, keys, from, to, out);
       for (let i = from; i < to; i += 1) {
-        const key = keys[i] as HashKey | null;
-        if (out[i] !== NO_ID || key === null) continue;
-        // Made since findAll when the batch named key before.
-        const found = table.findAgain(i, key);
-        out[i] = found !== NO_ID ? found : this.add(key);
+        if (out[i] !== NO_ID) continue;
+        const hi = his[i] as number;
+        if (hi !== TEXT_KEY) {
+          const lo = los[i] as number;
+          // Made since findAll when the batch named the hash before.
+          const found = table.findParts(hi, lo);
+          out[i] = found !== NO_ID ? found : this.addParts(hi, lo);
+        } else {
+          const key = keys[i] as HashKey | null;
+          if (key !== null) out[i] = this.intern(key);
+        }
       }
     }
+  }
+
+  /** A new sid for the decimal with these parts, which has none. */
+  private addParts(hi: number, lo: number): number {
+    const sid = this.free.pop() ?? this.next++;
+    this.table.setParts(hi, lo, sid);
+    return this.unowned(sid);
   }
 
   /** A new sid for key, which has none. */
   private add(key: HashKey): number {
     const sid = this.free.pop() ?? this.next++;
     this.table.set(key, sid);
+    return this.unowned(sid);
+  }
+
+  /** Marks a new sid as owned by neither side yet. */
+  private unowned(sid: number): number {
     this.table.setPayload(sid, pack(NO_ID, 0));
     // Looked up for a batch but maybe kept by neither side: settle() frees it then.
     if (this.held) this.pending[this.pendingCount++] = sid;

@@ -1,7 +1,13 @@
 // One subscribed endpoint: SUB socket → parse → decode (redacted) → sequencer → sink, with health.
 import { Subscriber } from 'zeromq';
 import type { SourceCounters, SourceHealth, SourceState } from '../../shared/api-types';
-import { batchTime, decodeBatch, type DecodeResult, type RecordOrigin } from '../wire/decode-batch';
+import {
+  batchTime,
+  decodeBatch,
+  type DecodeOptions,
+  type DecodeResult,
+  type RecordOrigin,
+} from '../wire/decode-batch';
 import { FingerprintBuilder } from '../wire/fingerprint';
 import { parseMessage, topicText } from '../wire/message';
 import { CLOCK_OFFSET_MIN_S, type IngestSink } from '../../shared/records';
@@ -42,6 +48,12 @@ export interface KvSourceOptions {
    * tells at the first gap whether the engine restarted meanwhile (sequencer.ts).
    */
   resume?: { lastSeq: number | null; lastPayload?: Uint8Array; counters: SourceCounters };
+  /**
+   * Block hashes as texts, not u64 hashes as their decimal parts (shared/hash-list.ts): for a
+   * sink that keys them by text (collect --no-analysis's own resident sets), which would make
+   * each text anyway, more dearly than the decoder.
+   */
+  hashTexts?: boolean;
 }
 
 type StatusListener = (s: SourceHealth) => void;
@@ -168,7 +180,7 @@ export class KvSource {
   private readonly stallMs: number;
   private readonly replayIdleMs: number;
   private readonly probeAfterMs: number;
-  private readonly limits: { maxPayloadBytes?: number };
+  private readonly decodeOptions: DecodeOptions;
   private readonly beforeReceive: (() => Promise<void> | null) | undefined;
   private readonly takeBatch: ((seq: number, payload: Uint8Array) => number) | undefined;
   private timer: NodeJS.Timeout | null = null;
@@ -212,7 +224,12 @@ export class KvSource {
     this.probeAfterMs = opts.probeAfterMs ?? 1000;
     this.beforeReceive = opts.beforeReceive;
     this.takeBatch = opts.takeBatch;
-    this.limits = cfg.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: cfg.maxPayloadBytes };
+    // The recording, the model and the analysis take u64 hashes as parts.
+    const hashParts = opts.hashTexts !== true;
+    this.decodeOptions =
+      cfg.maxPayloadBytes === undefined
+        ? { hashParts }
+        : { hashParts, maxPayloadBytes: cfg.maxPayloadBytes };
     this.seq = new Sequencer<Arrival>(
       {
         replay: cfg.replayEndpoint !== null,
@@ -224,7 +241,7 @@ export class KvSource {
       {
         deliver: (seq, item) => this.deliverPayload(seq, item),
         gap: (g) => this.onGap(g),
-        reset: (prev, item) => this.onReset(prev, decodeBatch(item, this.limits)),
+        reset: (prev, item) => this.onReset(prev, decodeBatch(item, this.decodeOptions)),
         duplicate: () => void this.counters.duplicates++,
         rejected: () => void this.counters.replayRejected++,
         foreign: (seq) => this.onForeignReplay(seq),
@@ -534,7 +551,7 @@ export class KvSource {
     else {
       const origin = this.origin;
       origin.seq = Number(seq);
-      this.deliver(origin.seq, decodeBatch(payload, this.limits, origin));
+      this.deliver(origin.seq, decodeBatch(payload, this.decodeOptions, origin));
     }
   }
 
@@ -589,7 +606,7 @@ export class KvSource {
     c.gaps++;
     c.recovered += g.recovered;
     c.lost += g.lost;
-    const revealed = g.revealedBy === null ? null : decodeBatch(g.revealedBy, this.limits);
+    const revealed = g.revealedBy === null ? null : decodeBatch(g.revealedBy, this.decodeOptions);
     const at = (revealed === null ? null : batchTime(revealed)) ?? Date.now() / 1000;
     this.sink.record({
       k: 'gap',

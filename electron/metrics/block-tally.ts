@@ -9,6 +9,7 @@
 
 import { missingCase, type IngestRecord, type IngestSink } from '../../shared/records';
 import type { EventRecord } from '../../shared/events';
+import { hashText } from '../../shared/hash-list';
 import { Residency, UNSPECIFIED_MEDIUM } from '../model/residency';
 import type { MediumTally } from './metrics-snapshot';
 
@@ -94,7 +95,8 @@ export class BlockTally implements IngestSink {
         if (this.residency === null) return;
         // The resident set of (source, medium) once per event, not one map walk per block.
         const slot = this.residency.slot(e.source, medium);
-        for (const h of ev.block_hashes) slot.add(h);
+        const hashes = ev.block_hashes;
+        for (let i = 0; i < hashes.length; i += 1) slot.add(hashText(hashes, i));
         return;
       }
       case 'BlockRemoved': {
@@ -102,7 +104,8 @@ export class BlockTally implements IngestSink {
         this.totalsOf(e.source, medium).removed += ev.block_hashes.length;
         if (this.residency === null) return;
         const slot = this.residency.slot(e.source, medium);
-        for (const h of ev.block_hashes) slot.delete(h);
+        const hashes = ev.block_hashes;
+        for (let i = 0; i < hashes.length; i += 1) slot.delete(hashText(hashes, i));
         return;
       }
       case 'AllBlocksCleared':

@@ -24,8 +24,8 @@ import { sourceBit } from './block-node';
 import { ChainViews, type ChainGeneration } from './chain-views';
 import { computeChains, pageChains, pathSummary, searchForest } from './chains';
 import { EventRing, type EventLineReader, type LineBytes } from './event-ring';
-import type { BatchIds } from '../collections/batch-ids';
-import { NO_ID, type SharedHashIds } from '../collections/shared-hash-ids';
+import { BatchIds } from '../collections/batch-ids';
+import { NO_ID, SharedHashIds } from '../collections/shared-hash-ids';
 import { Forest } from './forest';
 import { NODE_MASK, NONE } from './node-table';
 import { hashMatcher } from './hash-query';
@@ -122,9 +122,14 @@ export class CacheModel {
   /** Per Chains view, the chains of its latest live page (what it holds once it holds). */
   private readonly views = new ChainViews();
 
+  /** The batch's look-up when no caller did it (a model fed alone). */
+  private readonly ownIds: BatchIds;
+
   constructor(opts: CacheModelOptions = {}) {
     this.bins = new BinTable(opts.maxBins);
-    this.forest = new Forest(opts.evictedCap, opts.hashIds);
+    const hashIds = opts.hashIds ?? new SharedHashIds();
+    this.forest = new Forest(opts.evictedCap, hashIds);
+    this.ownIds = new BatchIds(hashIds);
     this.residency = new Residency<number>(this.slotMaker());
     this.ring = new EventRing(opts.ringSize, { readLine: opts.readEventLine });
   }
@@ -163,7 +168,8 @@ export class CacheModel {
             this.ring.push(r.events[i] as EventRecord, lines?.[i]);
           }
         }
-        return this.applyBatch(r.events, ids);
+        if (ids !== undefined) return this.applyBatch(r.events, ids);
+        return this.applyOwnLookUp(r.events);
       case 'gap':
         return this.applyGap(r.rec);
       case 'reset':
@@ -206,7 +212,19 @@ export class CacheModel {
     this.markers.splice(0, this.markers.length, ...kept);
   }
 
-  private applyBatch(records: EventRecord[], ids: BatchIds | undefined): void {
+  /** A batch no caller looked up: its hashes looked up here, held until applied. */
+  private applyOwnLookUp(records: EventRecord[]): void {
+    const table = this.ownIds.table;
+    table.hold();
+    try {
+      this.ownIds.resolve(records);
+      this.applyBatch(records, this.ownIds);
+    } finally {
+      table.settle();
+    }
+  }
+
+  private applyBatch(records: EventRecord[], ids: BatchIds): void {
     if (records.length === 0) return;
     const first = records[0] as EventRecord;
     const rows = this.rowsOf(first.source);
@@ -222,7 +240,7 @@ export class CacheModel {
     const srcIdx = this.sourceIds.indexOf(first.source);
     for (let i = 0; i < records.length; i += 1) {
       const rec = records[i] as EventRecord;
-      const at = ids === undefined ? NO_ID : (ids.start[i] as number);
+      const at = ids.start[i] as number;
       if (rec.source === first.source) this.applyEvent(rec, ts, rows, c, srcIdx, ids, at);
       else {
         this.applyEvent(
@@ -483,7 +501,7 @@ export class CacheModel {
 
   /**
    * One event of the source whose rows, counts and index (in sourceIds) are given; its hashes'
-   * shared ids start at `at` in ids.sids when the batch was looked up (see BatchIds).
+   * shared ids start at `at` in ids.sids (see BatchIds): a store's parent's, then its blocks'.
    */
   private applyEvent(
     rec: EventRecord,
@@ -491,13 +509,14 @@ export class CacheModel {
     rows: SourceRows,
     c: SourceCounts,
     srcIdx: number,
-    ids: BatchIds | undefined,
+    ids: BatchIds,
     at: number,
   ): void {
     c.events += 1;
     // The charts' clock moves with chartTs; the forest keeps the event's own ts.
     if (this.latestTs === null || chartTs > this.latestTs) this.latestTs = chartTs;
     const ev = rec.event;
+    const sids = ids.sids;
     if (ev.type === 'BlockStored') {
       const n = ev.block_hashes.length;
       c.stored += n;
@@ -506,19 +525,15 @@ export class CacheModel {
       const medium = this.forest.mediumId(ev.medium);
       // A store that is no chain (an offload tier's set of blocks) links none of its blocks.
       const chain = storeIsChain(ev);
-      let parent = ev.parent_block_hash;
-      // The named parent's block, through the sid the batch looked up (not by its text again);
-      // after the first block, the block before.
-      let prev =
-        parent !== null && ids !== undefined ? this.forest.idOfSid(ids.sids[at] as number) : NONE;
-      // Past the parent's sid.
-      let k = at + 1;
-      for (const h of ev.block_hashes) {
-        const sid = ids === undefined ? NO_ID : (ids.sids[k++] as number);
-        const id = this.forest.store(h, parent, rec.ts, medium, ev.block_size, prev, chain, sid);
+      // The named parent (NO_ID: none), then after the first block the block before.
+      let parent = sids[at] as number;
+      let prev = parent === NO_ID ? NONE : this.forest.idOfSid(parent);
+      for (let k = at + 1; k <= at + n; k += 1) {
+        const sid = sids[k] as number;
+        const id = this.forest.store(sid, parent, rec.ts, medium, ev.block_size, prev, chain);
         if (slot.add(id)) this.forest.addHolder(id, srcIdx);
         if (chain) {
-          parent = h;
+          parent = sid;
           prev = id;
         }
       }
@@ -527,11 +542,9 @@ export class CacheModel {
       c.removed += n;
       this.bins.add(rows.removed, chartTs, n);
       const slot = this.slotOf(rec.source, rows, ev.medium);
-      let k = at;
-      for (const h of ev.block_hashes) {
+      for (let k = at; k < at + n; k += 1) {
         // A resident block is always known (the forest forgets only blocks resident nowhere).
-        const id =
-          ids === undefined ? this.forest.idOf(h) : this.forest.idOfSid(ids.sids[k++] as number);
+        const id = this.forest.idOfSid(sids[k] as number);
         if (id !== NONE && slot.delete(id))
           this.release(rec.source, srcIdx, id, rec.ts, true, rows);
       }

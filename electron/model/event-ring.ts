@@ -7,6 +7,7 @@
 
 import type { EventPage, EventQuery, EventRow } from '../../shared/api-types';
 import { KV_EVENT_TYPES, UNSPECIFIED_MEDIUM, type EventRecord } from '../../shared/events';
+import { hashTexts } from '../../shared/hash-list';
 import { hashMatcher, hashTerms, type HashTerms } from './hash-query';
 import { NameTable } from './name-table';
 
@@ -339,7 +340,7 @@ export class EventRing {
           const ev = this.decode(slot).event;
           const hit =
             ev.type !== 'AllBlocksCleared' &&
-            (ev.block_hashes.some(match) ||
+            (hashTexts(ev.block_hashes).some(match) ||
               (ev.type === 'BlockStored' &&
                 ev.parent_block_hash !== null &&
                 match(ev.parent_block_hash)));

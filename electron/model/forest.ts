@@ -153,39 +153,37 @@ export class Forest {
   }
 
   /**
-   * Record a store of hash under parent and return its id. `medium` is a mediumId; `prev` is the id
-   * of parent's block when the caller knows it (the block stored just before in the same event, or
-   * the named parent found through the batch's look-up), which spares looking it up again;
-   * `chain` is false for an offload tier's store (storeIsChain), which moves a block, never
-   * recomputes it. `sid`: hash's shared id when the caller looked it up (BatchIds).
+   * Record a store of the hash with shared id sid under the hash with parentSid (NO_ID: none) and
+   * return its block's id; both sids are held for the caller's batch (BatchIds). `medium` is a
+   * mediumId; `prev` is the id of parent's block when the caller knows it (the block stored just
+   * before in the same event, or the named parent's), which spares looking it up again; `chain` is
+   * false for an offload tier's store (storeIsChain), which moves a block, never recomputes it.
    */
   store(
-    hash: HashKey,
-    parent: HashKey | null,
+    sid: number,
+    parentSid: number,
     ts: number,
     medium: number,
     tokens: number,
     prev = NONE,
     chain = true,
-    sid = NO_ID,
   ): number {
     this.version += 1;
-    if (parent === hash) parent = null;
+    if (parentSid === sid) parentSid = NO_ID;
     const t = this.table;
-    const s = sid === NO_ID ? this.ids.intern(hash) : sid;
-    let id = this.ids.forestId(s);
+    let id = this.ids.forestId(sid);
     if (id === NONE) {
       id = t.alloc(ts, medium, tokens);
       const p = t.page(id);
       const o = id & NODE_MASK;
-      p.sid[o] = s;
-      this.ids.setForestId(s, id);
+      p.sid[o] = sid;
+      this.ids.setForestId(sid, id);
       this.known += 1;
-      if (this.orphanChildren.size > 0) p.children[o] = this.orphanChildren.take(hash);
+      if (this.orphanChildren.size > 0) p.children[o] = this.takeOrphans(sid);
       if (p.children[o] === 0) this.addLeaf(id);
       // Only a block that took children back can close a cycle through its new parent.
-      if (parent !== null && (p.children[o] === 0 || !this.descends(parent, id)))
-        this.link(id, parent, prev);
+      if (parentSid !== NO_ID && (p.children[o] === 0 || !this.descends(parentSid, id)))
+        this.link(id, parentSid, prev);
     } else {
       const p = t.page(id);
       const o = id & NODE_MASK;
@@ -196,11 +194,11 @@ export class Forest {
       // another one (an offload tier's, a collision) does not re-parent the block. A parent not
       // known yet is learnt, unless it descends from the block (that would close a cycle).
       if (
-        parent !== null &&
+        parentSid !== NO_ID &&
         !t.hasParent(id) &&
-        (p.children[o] === 0 || !this.descends(parent, id))
+        (p.children[o] === 0 || !this.descends(parentSid, id))
       )
-        this.link(id, parent, prev);
+        this.link(id, parentSid, prev);
       if (medium !== NONE) p.medium[o] = medium;
       if (tokens > 0) p.tokens[o] = tokens;
     }
@@ -211,6 +209,29 @@ export class Forest {
     page.lastSeen[at] = Math.max(page.lastSeen[at] as number, ts);
     t.pushStored(id, ts);
     return id;
+  }
+
+  /**
+   * store() by the hashes' texts, for a caller that did not look its batch up (a test, a tool):
+   * both are looked up here, held until stored.
+   */
+  storeKey(
+    hash: HashKey,
+    parent: HashKey | null,
+    ts: number,
+    medium: number,
+    tokens: number,
+    prev = NONE,
+    chain = true,
+  ): number {
+    const ids = this.ids;
+    ids.hold();
+    try {
+      const parentSid = parent === null ? NO_ID : ids.intern(parent);
+      return this.store(ids.intern(hash), parentSid, ts, medium, tokens, prev, chain);
+    } finally {
+      ids.settle();
+    }
   }
 
   /** A (source, medium) pair now holds the block. */
@@ -309,12 +330,13 @@ export class Forest {
   }
 
   /**
-   * Whether the known chain above hash (hash included) reaches block id. O(depth), taken only when
-   * id has children, which is rare on a new store (its children came first) and on a re-store
-   * that names a parent for the first time. The forest has no cycle, so the walk ends.
+   * Whether the known chain above the hash with shared id sid (it included) reaches block id.
+   * O(depth), taken only when id has children, which is rare on a new store (its children came
+   * first) and on a re-store that names a parent for the first time. The forest has no cycle, so
+   * the walk ends.
    */
-  private descends(hash: HashKey, id: number): boolean {
-    let cur = this.idOf(hash);
+  private descends(sid: number, id: number): boolean {
+    let cur = this.ids.forestId(sid);
     while (cur !== NONE) {
       if (cur === id) return true;
       cur = this.parentOf(cur);
@@ -367,28 +389,39 @@ export class Forest {
     this.version += 1;
   }
 
-  /** Links id under parent (one more child of it); `known` is parent's id when the caller has it. */
-  private link(id: number, parent: HashKey, known: number): void {
+  /**
+   * Links id under the hash with shared id parentSid (one more child of it); `known` is its block's
+   * id when the caller has it.
+   */
+  private link(id: number, parentSid: number, known: number): void {
     const t = this.table;
     const page = t.page(id);
     const o = id & NODE_MASK;
-    const p = known !== NONE ? known : this.idOf(parent);
+    const p = known !== NONE ? known : this.ids.forestId(parentSid);
     page.parentId[o] = p;
+    // The parent's hash is kept by its parts when it is a decimal: no string made or parsed.
+    const parts = this.parts;
+    const decimal = this.ids.keyParts(parentSid, parts);
+    if (decimal) t.setParentParts(id, parts.hi, parts.lo);
+    else t.setParent(id, this.ids.keyOf(parentSid));
     if (p === NONE) {
-      t.setParent(id, parent);
-      this.orphanChildren.add(parent, 1);
+      if (decimal) this.orphanChildren.addParts(parts.hi, parts.lo, 1);
+      else this.orphanChildren.add(this.ids.keyOf(parentSid), 1);
       return;
     }
     const pp = t.page(p);
     const po = p & NODE_MASK;
-    // A known parent's hash is read from its sid's parts, not parsed again from the text.
-    if (this.ids.keyParts(pp.sid[po] as number, this.parts))
-      t.setParentParts(id, this.parts.hi, this.parts.lo);
-    else t.setParent(id, parent);
     const n = pp.children[po] as number;
     if (n === 0) this.removeLeaf(p);
     pp.children[po] = n + 1;
     page.parentGen[o] = pp.gen[po] as number;
+  }
+
+  /** The children counted under a new block's hash (sid) while it was not known, taken back. */
+  private takeOrphans(sid: number): number {
+    return this.ids.keyParts(sid, this.parts)
+      ? this.orphanChildren.takeParts(this.parts.hi, this.parts.lo)
+      : this.orphanChildren.take(this.ids.keyOf(sid));
   }
 
   /** One child fewer for id's parent (id's parent hash is not null). */

@@ -6,7 +6,7 @@
 
 import type { HashKey } from '../../shared/events';
 import { grown } from '../collections/grown-column';
-import { decimalKeyText, HashIds } from '../collections/hash-ids';
+import { HashIds } from '../collections/hash-ids';
 
 const FIRST = 1024;
 
@@ -38,6 +38,15 @@ export class OrphanCounts {
     return n;
   }
 
+  /** Takes the count of the canonical decimal parent with these parts out (0 when none). */
+  takeParts(hi: number, lo: number): number {
+    const id = this.keys.findParts(hi, lo);
+    if (id < 0) return 0;
+    const n = this.counts[id] as number;
+    this.drop(id);
+    return n;
+  }
+
   /** Adds d to parent's count (dropping it at 0; a parent not counted takes no decrement). */
   add(parent: HashKey, d: number): void {
     const id = this.keys.find(parent);
@@ -49,7 +58,11 @@ export class OrphanCounts {
   addParts(hi: number, lo: number, d: number): void {
     const id = this.keys.findParts(hi, lo);
     if (id >= 0) this.settle(id, (this.counts[id] as number) + d);
-    else if (d > 0) this.settle(this.make(decimalKeyText(hi, lo)), d);
+    else if (d > 0) {
+      const made = this.newId();
+      this.keys.setParts(hi, lo, made);
+      this.settle(made, d);
+    }
   }
 
   /** Bytes of the table and the counts (for the memory figures). */
@@ -58,9 +71,15 @@ export class OrphanCounts {
   }
 
   private make(parent: HashKey): number {
+    const id = this.newId();
+    this.keys.set(parent, id);
+    return id;
+  }
+
+  /** An id for a parent the caller gives it next. */
+  private newId(): number {
     const id = this.free.pop() ?? this.next++;
     if (id >= this.counts.length) this.counts = grown(this.counts, 2 * this.counts.length);
-    this.keys.set(parent, id);
     this.counts[id] = 0;
     this.live += 1;
     return id;

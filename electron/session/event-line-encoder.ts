@@ -16,7 +16,13 @@ import type {
   KvEvent,
 } from '../../shared/events';
 import { missingCase } from '../../shared/records';
-import { viewOf, writeMicrosDecimalAt, writeUintDecimal } from '../wire/decimal-bytes';
+import { DecimalHashes, type HashList } from '../../shared/hash-list';
+import {
+  viewOf,
+  writeDecimalPartsAt,
+  writeMicrosDecimalAt,
+  writeUintDecimal,
+} from '../wire/decimal-bytes';
 
 const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1');
 
@@ -45,6 +51,8 @@ const K_TS = ascii(',"ts":');
 const K_DP_RANK = ascii(',"dp_rank":');
 const K_IDX = ascii(',"idx":');
 
+/** Digits of the largest u64. */
+const MAX_U64_DIGITS = 20;
 const QUOTE = 0x22;
 const COMMA = 0x2c;
 const CLOSE_LIST = 0x5d;
@@ -235,7 +243,9 @@ export class EventLines {
   private eventBytesAtMost(e: KvEvent): number {
     let n = 24 * FIELD_BYTES + PER_UNIT * (e.medium?.length ?? 0);
     if (e.type === 'AllBlocksCleared') return n;
-    for (const h of e.block_hashes) n += PER_UNIT * h.length + 3;
+    const hashes = e.block_hashes;
+    if (hashes instanceof DecimalHashes) n += hashes.length * (MAX_U64_DIGITS + 3);
+    else for (const h of hashes) n += PER_UNIT * h.length + 3;
     n += PER_UNIT * ((e.locality?.length ?? 0) + (e.ownership?.length ?? 0));
     if (e.type === 'BlockRemoved') return n;
     n += PER_UNIT * (e.parent_block_hash?.length ?? 0);
@@ -297,12 +307,28 @@ export class EventLines {
     this.end = p;
   }
 
-  private hashList(hs: readonly HashKey[]): void {
-    for (let i = 0; i < hs.length; i++) {
-      if (i > 0) this.buf[this.end++] = COMMA;
-      this.hash(hs[i] as HashKey);
-    }
+  private hashList(hs: HashList): void {
+    if (hs instanceof DecimalHashes) this.decimalList(hs);
+    else
+      for (let i = 0; i < hs.length; i++) {
+        if (i > 0) this.buf[this.end++] = COMMA;
+        this.hash(hs[i] as HashKey);
+      }
     this.buf[this.end++] = CLOSE_LIST;
+  }
+
+  /** u64 hashes' digits written from their parts: the same text as their keys', none made. */
+  private decimalList(hs: DecimalHashes): void {
+    const buf = this.buf;
+    const view = viewOf(buf);
+    let p = this.end;
+    for (let i = 0; i < hs.length; i++) {
+      if (i > 0) buf[p++] = COMMA;
+      buf[p++] = QUOTE;
+      p = writeDecimalPartsAt(view, p, hs.hi(i), hs.lo(i));
+      buf[p++] = QUOTE;
+    }
+    this.end = p;
   }
 
   /** `,"key":value` for a nullable number, or nothing when it is null. */

@@ -110,6 +110,20 @@ export function writeU64DecimalAt(v: DataView, p: number, hi: number, lo: number
   return p + 8;
 }
 
+/**
+ * Writes the canonical decimal hi * 10^10 + lo (the parts of shared/hash-list.ts: hi < 2^31,
+ * lo < 10^10) at p of the view; returns the position after it.
+ */
+export function writeDecimalPartsAt(v: DataView, p: number, hi: number, lo: number): number {
+  if (hi === 0) return writeUintDecimalAt(v, p, lo);
+  p = writeUintDecimalAt(v, p, hi);
+  // lo as exactly ten digits: two, then eight.
+  const top = wholeQuotient(lo, E8);
+  v.setUint16(p, PAIRS[top] as number, true);
+  write8(v, p + 2, (lo - top * E8) | 0);
+  return p + 10;
+}
+
 /** The last buffer given to the byte-array forms, and a view of it (callers keep to one). */
 let viewed: Uint8Array | null = null;
 let view: DataView = new DataView(new ArrayBuffer(0));

@@ -63,8 +63,13 @@ export type DecodeResult =
     }
   | { ok: false; bytes: number; error: string; oversized: boolean };
 
-export interface DecodeLimits {
+export interface DecodeOptions {
   maxPayloadBytes?: number;
+  /**
+   * u64 block hashes as their decimal parts, no text (shared/hash-list.ts): the live path's
+   * consumers take them; other kinds of hash stay texts.
+   */
+  hashParts?: boolean;
 }
 
 const describe = (e: unknown): string =>
@@ -85,6 +90,7 @@ function readEvents(
   events: DecodedEvent[],
   errors: EventError[],
   origin: RecordOrigin,
+  hashParts: boolean,
 ): void {
   const n = r.arrayHeader();
   if (n < 0) throw r.mismatch('batch events', 'an array');
@@ -92,7 +98,7 @@ function readEvents(
     const start = r.pos;
     const unknownMark = shape.unknownFields.length;
     try {
-      const event = readEvent(r, shape);
+      const event = readEvent(r, shape, hashParts);
       // ts and dp_rank are set once the whole batch is read (a map batch may name them last).
       events.push({ source: origin.source, seq: origin.seq, ts: 0, dp_rank: null, idx, event });
     } catch (e) {
@@ -125,11 +131,12 @@ function readPositionalBatch(
   out: DecodedEvent[],
   errors: EventError[],
   origin: RecordOrigin,
+  hashParts: boolean,
 ): BatchHead {
   if (n < 2)
     throw new SchemaError(`batch: expected [ts, events, data_parallel_rank?], got ${n} entries`);
   const ts = r.number('batch ts');
-  readEvents(r, shape, out, errors, origin);
+  readEvents(r, shape, out, errors, origin, hashParts);
   let dpRank: number | null = null;
   if (n >= 3) dpRank = readRank(r, 'data_parallel_rank');
   for (let i = 3; i < n; i++) {
@@ -146,6 +153,7 @@ function readMapBatch(
   out: DecodedEvent[],
   errors: EventError[],
   origin: RecordOrigin,
+  hashParts: boolean,
 ): BatchHead {
   const head: BatchHead = { ts: undefined, dpRank: null, rankField: null, sawEvents: false };
   for (let i = 0; i < n; i++) {
@@ -154,7 +162,7 @@ function readMapBatch(
     const key = r.strBody(len);
     if (key === 'ts') head.ts = r.number('batch ts');
     else if (key === 'events') {
-      readEvents(r, shape, out, errors, origin);
+      readEvents(r, shape, out, errors, origin, hashParts);
       head.sawEvents = true;
     } else if (key === 'data_parallel_rank' || key === 'attn_dp_rank') {
       head.dpRank = readRank(r, key);
@@ -185,11 +193,11 @@ function timeErrors(problem: string, events: DecodedEvent[], errors: EventError[
  */
 export function decodeBatch(
   payload: Uint8Array,
-  limits?: DecodeLimits,
+  options?: DecodeOptions,
   origin: RecordOrigin = NO_ORIGIN,
 ): DecodeResult {
   const bytes = payload.byteLength;
-  const max = limits?.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  const max = options?.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   if (bytes > max) {
     return {
       ok: false,
@@ -198,6 +206,7 @@ export function decodeBatch(
       error: `PayloadTooLarge: ${bytes} bytes is over the ${max}-byte limit (maxPayloadBytes); not decoded`,
     };
   }
+  const hashParts = options?.hashParts === true;
   try {
     const r = new MsgpackReader(payload);
     const shape = new ShapeCollector();
@@ -208,10 +217,10 @@ export function decodeBatch(
     let n = r.arrayHeader();
     if (n >= 0) {
       batch = 'array';
-      head = readPositionalBatch(r, n, shape, events, errors, origin);
+      head = readPositionalBatch(r, n, shape, events, errors, origin, hashParts);
     } else if ((n = r.mapHeader()) >= 0) {
       batch = 'map';
-      head = readMapBatch(r, n, shape, events, errors, origin);
+      head = readMapBatch(r, n, shape, events, errors, origin, hashParts);
     } else {
       throw r.mismatch('batch', 'an array [ts, events, rank?] or a map');
     }

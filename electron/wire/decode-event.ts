@@ -3,6 +3,7 @@
 // their values are never decoded, so they cannot leak.
 
 import type { BlockRemovedEvent, BlockStoredEvent, HashKey, KvEvent } from '../../shared/events';
+import { DecimalHashes, decimalKeyText, type HashList } from '../../shared/hash-list';
 import {
   CLEARED_POSITIONS,
   F_BLOCK_HASHES,
@@ -80,7 +81,9 @@ export class ShapeCollector {
 class Fields {
   type = -1;
   seen = 0;
-  hashes: HashKey[] = [];
+  /** Set per event by readEvent: read u64 block hashes as their decimal parts (hash-list.ts). */
+  hashParts = false;
+  hashes: HashList = [];
   parent: HashKey | null = null;
   tokenCount = 0;
   blockSize = 0;
@@ -184,11 +187,30 @@ export function countExtraKeys(r: MsgpackReader, what: string): number {
   return count;
 }
 
-function readHashes(r: MsgpackReader, what: string): HashKey[] {
+function readHashes(r: MsgpackReader, what: string): HashList {
   const n = r.arrayHeader();
   if (n < 0) throw r.mismatch(what, 'an array of hashes');
+  if (f.hashParts) {
+    const parts: number[] = [];
+    for (let i = 0; i < n; i++)
+      if (!r.u64HashParts(parts, 2 * i)) return readTexts(r, what, n, i, parts);
+    return new DecimalHashes(parts);
+  }
+  return readTexts(r, what, n, 0, []);
+}
+
+/** The n hashes as texts: the first `read` of them read already into parts, the rest at the cursor. */
+function readTexts(
+  r: MsgpackReader,
+  what: string,
+  n: number,
+  read: number,
+  parts: readonly number[],
+): HashKey[] {
   const out: HashKey[] = new Array<HashKey>(n);
-  for (let i = 0; i < n; i++) out[i] = r.hashKey(what);
+  for (let i = 0; i < read; i++)
+    out[i] = decimalKeyText(parts[2 * i] as number, parts[2 * i + 1] as number);
+  for (let i = read; i < n; i++) out[i] = r.hashKey(what);
   return out;
 }
 
@@ -404,8 +426,9 @@ function readMap(r: MsgpackReader, n: number, shape: ShapeCollector): KvEvent {
 }
 
 /** Reads one event at the cursor. Throws SchemaError (bad event) or MsgpackError (bad bytes). */
-export function readEvent(r: MsgpackReader, shape: ShapeCollector): KvEvent {
+export function readEvent(r: MsgpackReader, shape: ShapeCollector, hashParts = false): KvEvent {
   f.reset();
+  f.hashParts = hashParts;
   let n = r.arrayHeader();
   if (n >= 0) {
     shape.encodings |= ENC_ARRAY;

@@ -22,6 +22,22 @@ export function hashKeyFromU64(hi: number, lo: number): HashKey {
   return u64.getBigUint64(0).toString();
 }
 
+/**
+ * The unsigned 64-bit integer hi * 2^32 + lo (hi, lo: u32) as the parts of its canonical decimal
+ * (shared/hash-list.ts: x = out[at] * 10^10 + out[at + 1]), exact, with no BigInt or string.
+ */
+export function u64DecimalParts(hi: number, lo: number, out: number[], at: number): void {
+  // With hi = a * 10^5 + b and 10^5 * 2^32 = 42949 * 10^10 + 6729600000, x is
+  // a * 42949 * 10^10 + rest, where rest = a * 6729600000 + b * 2^32 + lo < 7.3e14 < 2^53.
+  // rest / 10^10 is below 73,000, where doubles lie 1.5e-11 apart: a rest short of a multiple of
+  // 10^10 by 1 or more is 1e-10 or more below it, so the rounded quotient's floor is exact.
+  const a = Math.floor(hi / 100000);
+  const rest = a * 6729600000 + (hi - a * 100000) * 4294967296 + lo;
+  const q = Math.floor(rest / 1e10);
+  out[at] = a * 42949 + q;
+  out[at + 1] = rest - q * 1e10;
+}
+
 /** Decimal key of a bigint hash (u64 or negative), exact. */
 export function hashKeyFromBigInt(value: bigint): HashKey {
   return value.toString(10);

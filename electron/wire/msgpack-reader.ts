@@ -3,7 +3,7 @@
 // checks every declared length against the bytes that remain, so a hostile length fails at once.
 // Error messages name offsets, lengths and expected types: never a value from the payload.
 
-import { hashKeyFromBytes, hashKeyFromU64 } from './hash-key';
+import { hashKeyFromBytes, hashKeyFromU64, u64DecimalParts } from './hash-key';
 import { MsgpackError, SchemaError, typeName } from './wire-errors';
 
 export { MsgpackError, SchemaError } from './wire-errors';
@@ -353,6 +353,31 @@ export class MsgpackReader {
       return String(v);
     }
     throw this.mismatch(what, 'an int or bytes hash');
+  }
+
+  /**
+   * A u64 block hash at the cursor as its canonical decimal parts, written to out[at] and
+   * out[at + 1] (shared/hash-list.ts); false, the cursor unmoved, for a hash of another kind.
+   */
+  u64HashParts(out: number[], at: number): boolean {
+    const b = this.peek();
+    let hi = 0;
+    let lo: number;
+    if (b <= 0x7f) {
+      this.pos++;
+      lo = b;
+    } else if (b === 0xcf) {
+      this.need(9);
+      hi = this.be32(this.pos + 1);
+      lo = this.be32(this.pos + 5);
+      this.pos += 9;
+    } else if (b === 0xce) lo = this.u32();
+    else if (b === 0xcd) lo = this.u16();
+    else if (b === 0xcc) lo = this.u8();
+    else return false;
+    this.hashKinds |= HASH_INT;
+    u64DecimalParts(hi, lo, out, at);
+    return true;
   }
 
   /** Skips an array of ints (token ids) and returns its length; no id is ever decoded. */

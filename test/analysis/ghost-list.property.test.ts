@@ -117,7 +117,7 @@ function ghostList(exactCap: number, tailCap: number) {
     g,
     ids,
     add: (h: string, at: number): void => g.add(ids.find(h) >= 0 ? ids.find(h) : ids.intern(h), at),
-    restore: (h: string) => (ids.find(h) < 0 ? null : g.restore(ids.find(h), h)),
+    restore: (h: string) => (ids.find(h) < 0 ? null : g.restore(ids.find(h))),
   };
 }
 

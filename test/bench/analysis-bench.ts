@@ -148,8 +148,7 @@ export async function runGhostMemoryBench(): Promise<BenchResult> {
   });
   const ghostMb = heapNow() - base;
   const probe = cpuMs(() => {
-    for (let i = 0; i < GHOSTS; i += 10)
-      t += ghosts!.restore(ids!.find(keys[i]!), keys[i]!)?.distance ?? 0;
+    for (let i = 0; i < GHOSTS; i += 10) t += ghosts!.restore(ids!.find(keys[i]!))?.distance ?? 0;
   });
   const exact = !ghosts.estimate;
   ghosts = null;

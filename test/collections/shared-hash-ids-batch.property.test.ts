@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NO_ID, SharedHashIds } from '../../electron/collections/shared-hash-ids';
+import { keyPartsInto } from '../../electron/collections/hash-ids';
 
 const key = fc.oneof(
   fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map((n) => n.toString()),
@@ -24,7 +25,10 @@ function run(batches: (string | null)[][], keep: boolean[]): void {
     const tail = got.subarray(keys.length);
     all.hold();
     one.hold();
-    all.internAll(keys, got);
+    const his = new Float64Array(keys.length);
+    const los = new Float64Array(keys.length);
+    keys.forEach((k, i) => keyPartsInto(k, his, los, i));
+    all.internAll(his, los, keys, got, keys.length);
     keys.forEach((k, i) => {
       const want = k === null ? NO_ID : one.intern(k);
       if (got[i] !== want) expect([b, i, k, got[i]]).toEqual([b, i, k, want]);

@@ -8,6 +8,7 @@ import { EventRing } from '../../electron/model/event-ring';
 import { hashMatcher } from '../../electron/model/hash-query';
 import { EventLines, eventLine, readEventLine } from '../../electron/session/event-line';
 import { cleared, removed, stored } from './helpers';
+import { hashTexts } from '../../shared/hash-list';
 
 /** The filters of EventQuery over a plain list, oldest first, as the event log defines them. */
 function reference(held: EventRecord[], firstN: number, q: EventQuery) {
@@ -22,7 +23,8 @@ function reference(held: EventRecord[], firstN: number, q: EventQuery) {
     if (match) {
       if (ev.type === 'AllBlocksCleared') return false;
       const parent = ev.type === 'BlockStored' ? ev.parent_block_hash : null;
-      if (!ev.block_hashes.some(match) && !(parent !== null && match(parent))) return false;
+      if (!hashTexts(ev.block_hashes).some(match) && !(parent !== null && match(parent)))
+        return false;
     }
     return true;
   };

@@ -28,7 +28,7 @@ function feed(f: Forest, name: (k: number) => string, ops: readonly Op[]) {
     const h = name(o.k);
     const key = `${o.k}/${o.src}`;
     if (o.t === 'store') {
-      const id = f.store(h, o.parent === null ? null : name(o.parent), ts, gpu, 16);
+      const id = f.storeKey(h, o.parent === null ? null : name(o.parent), ts, gpu, 16);
       if (!held.has(key)) {
         held.add(key);
         f.addHolder(id, o.src);

@@ -37,13 +37,13 @@ describe('forest parent links by id', () => {
   it('finds a parent that was forgotten and stored again under another id when its child goes', () => {
     const f = new Forest(0);
     const gpu = f.mediumId('GPU');
-    const p = f.store('p', null, 1, gpu, 16);
-    const c = f.store('c', 'p', 1, gpu, 16, p);
+    const p = f.storeKey('p', null, 1, gpu, 16);
+    const c = f.storeKey('c', 'p', 1, gpu, 16, p);
     f.addHolder(p, 0);
     f.removeHolder(p, 0, false, 2); // cap 0: p is forgotten, its id freed
-    const q = f.store('q', null, 3, gpu, 16); // takes p's old id
+    const q = f.storeKey('q', null, 3, gpu, 16); // takes p's old id
     expect(q).toBe(p);
-    const p2 = f.store('p', null, 4, gpu, 16);
+    const p2 = f.storeKey('p', null, 4, gpu, 16);
     expect(p2).not.toBe(p);
     expect(f.children('p')).toBe(1);
     // A known block keeps its parent, so c leaves p only when it is forgotten (cap 0).
@@ -57,10 +57,10 @@ describe('forest parent links by id', () => {
   it('lists leaves in the order they became leaves, a leaf keeping its place', () => {
     const f = new Forest(0);
     const gpu = f.mediumId('GPU');
-    const a = f.store('a', null, 1, gpu, 16);
-    f.store('b', null, 1, gpu, 16);
-    const x = f.store('x', 'a', 1, gpu, 16, a); // a is no leaf now
-    f.store('b', null, 2, gpu, 16); // b stays where it was
+    const a = f.storeKey('a', null, 1, gpu, 16);
+    f.storeKey('b', null, 1, gpu, 16);
+    const x = f.storeKey('x', 'a', 1, gpu, 16, a); // a is no leaf now
+    f.storeKey('b', null, 2, gpu, 16); // b stays where it was
     expect([...f.leaves()].map((id) => f.view(id).hash)).toEqual(['b', 'x']);
     f.addHolder(x, 0);
     f.removeHolder(x, 0, false, 3); // cap 0: x is forgotten, a is a leaf again, last

@@ -10,6 +10,7 @@ import { EventRing } from '../../electron/model/event-ring';
 import { EventLines, eventLine, readEventLine } from '../../electron/session/event-line';
 import { ROOT } from '../support/built-app';
 import { eventLineCases } from '../support/event-line-cases';
+import { asParts } from '../support/hash-parts';
 
 const PINNED = readFileSync(path.join(ROOT, 'test/fixtures/session/event-lines.pinned.jsonl'));
 
@@ -26,6 +27,38 @@ describe('event lines as bytes', () => {
       expect(lines.buf[lines.lineEnd(i)]).toBe(0x0a);
       expect(eventLine(cases[i] as (typeof cases)[number])).toBe(pinned[i]);
     }
+  });
+
+  it("writes u64 hashes given as decimal parts (the live decoder's) as their texts' bytes", () => {
+    const cases = eventLineCases();
+    const byText = new EventLines();
+    const byParts = new EventLines();
+    let converted = 0;
+    for (const r of cases) {
+      const event = asParts(r.event);
+      if (event !== r.event) converted += 1;
+      byText.add(r);
+      byParts.add({ ...r, event });
+    }
+    expect(converted).toBeGreaterThan(3);
+    expect(byParts.buf.subarray(0, byParts.end).equals(byText.buf.subarray(0, byText.end))).toBe(
+      true,
+    );
+    const base = cases[0] as (typeof cases)[number];
+    const u64 = fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String);
+    fc.assert(
+      fc.property(fc.array(u64, { minLength: 1, maxLength: 8 }), (hashes) => {
+        const event = { ...base.event, block_hashes: hashes } as typeof base.event;
+        byText.clear();
+        byParts.clear();
+        byText.add({ ...base, event });
+        byParts.add({ ...base, event: asParts(event) });
+        expect(byParts.buf.toString('latin1', 0, byParts.end)).toBe(
+          byText.buf.toString('latin1', 0, byText.end),
+        );
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('writes a batch time as JSON.stringify does, epoch seconds to the microsecond or not', () => {

@@ -8,6 +8,7 @@ import { readSession } from '../../electron/session/read-session';
 import { importSeedCapture } from '../../electron/session/seed-capture';
 import type { EventRecord } from '../../shared/events';
 import { stored } from '../model/helpers';
+import { hashTexts } from '../../shared/hash-list';
 
 const T0 = 1_767_225_600;
 const header = JSON.stringify(makeHeader('0.1.0', new Date(0), []));
@@ -35,7 +36,9 @@ async function capture(lines: string[]) {
 }
 
 const hashesOf = (events: EventRecord[]) =>
-  events.flatMap((e) => (e.event.type === 'AllBlocksCleared' ? [] : e.event.block_hashes));
+  events.flatMap((e) =>
+    e.event.type === 'AllBlocksCleared' ? [] : hashTexts(e.event.block_hashes),
+  );
 
 const capLine = (fields: Record<string, string | number | null>): string =>
   `{${Object.entries(fields)

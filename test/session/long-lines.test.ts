@@ -7,6 +7,7 @@ import { MAX_LINE_BYTES, readLines } from '../../electron/session/line-reader';
 import { readSession } from '../../electron/session/read-session';
 import { importSeedCapture } from '../../electron/session/seed-capture';
 import { stored } from '../model/helpers';
+import { hashTexts } from '../../shared/hash-list';
 
 const MiB = 1024 * 1024;
 const header = JSON.stringify(makeHeader('t', new Date(0), []));
@@ -75,7 +76,7 @@ describe('a line over the limit', () => {
     const hashes: string[] = [];
     const r = await readSession(input, (rec) => {
       if (rec.k === 'event' && rec.rec.event.type === 'BlockStored')
-        hashes.push(...rec.rec.event.block_hashes);
+        hashes.push(...hashTexts(rec.rec.event.block_hashes));
     });
     expect(hashes).toEqual(['1', '2', '3']);
     expect(r.counts.skippedLines).toBe(1);

@@ -11,6 +11,7 @@ import { CacheModel } from '../../electron/model/cache-model';
 import { ModelAndAnalysis } from '../../electron/session/model-and-analysis';
 import type { ChainSort } from '../../shared/api-types';
 import type { IngestRecord } from '../../shared/records';
+import { asParts } from '../support/hash-parts';
 import { batch, removed, reset, stored } from '../analysis/helpers';
 import { HASHES, op } from '../support/cache-ops';
 
@@ -63,6 +64,40 @@ describe('model and analysis over one hash id table', () => {
           analysis.apply(r);
         }
         expect(figures(both.model, both.analysis)).toEqual(figures(model, analysis));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('give every figure alike for hashes as texts and as the decoder gives u64 hashes (decimal parts), fed together or apart', () => {
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 60 }), (ops) => {
+        const byText = new ModelAndAnalysis(modelOptions, analysisOptions);
+        const byParts = new ModelAndAnalysis(modelOptions, analysisOptions);
+        const model = new CacheModel(modelOptions);
+        const analysis = new CacheAnalysis(analysisOptions);
+        let ts = 1000;
+        for (const o of ops) {
+          ts += 1;
+          if (o.k === 'remove') {
+            for (const m of [byText, byParts]) m.removeSource(o.source);
+            model.removeSource(o.source);
+            analysis.removeSource(o.source);
+            continue;
+          }
+          const text = o.k === 'batch' ? batch(o.source, ts, o.events) : reset(o.source, ts);
+          const parts: IngestRecord =
+            text.k === 'batch'
+              ? { ...text, events: text.events.map((e) => ({ ...e, event: asParts(e.event) })) }
+              : text;
+          byText.apply(text);
+          byParts.apply(parts);
+          model.apply(parts);
+          analysis.apply(parts);
+        }
+        const want = figures(byText.model, byText.analysis);
+        expect(figures(byParts.model, byParts.analysis)).toEqual(want);
+        expect(figures(model, analysis)).toEqual(want);
       }),
       { numRuns: 300 },
     );

@@ -2,7 +2,9 @@ import { Encoder } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
 import type { BlockRemovedEvent, BlockStoredEvent } from '../../shared/events';
 import type { DecodeResult } from '../../electron/wire/decode-batch';
-import { decodeBatch, describeShape } from '../../electron/wire/decode-batch';
+import { decodeBatch, describeShape, HASH_INT } from '../../electron/wire/decode-batch';
+import { DecimalHashes, hashTexts } from '../../shared/hash-list';
+import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
 
 const encoder = new Encoder({ useBigInt64: true });
 const enc = (value: unknown): Uint8Array => encoder.encode(value);
@@ -457,5 +459,64 @@ describe('decodeBatch: the field an error names', () => {
   it('names BlockRemoved.block_hashes', () => {
     const r = ok(decodeBatch(enc([TS, [['BlockRemoved', wrong, 'GPU']]])));
     expect(r.errors[0]?.error).toMatch(/^SchemaError: BlockRemoved\.block_hashes: /);
+  });
+});
+
+describe('decodeBatch: u64 hashes as decimal parts (hashParts, the live path)', () => {
+  /** The result with every hash list as texts: what the text mode gives. */
+  const asTexts = (r: DecodeResult): DecodeResult =>
+    r.ok
+      ? {
+          ...r,
+          events: r.events.map((e) =>
+            e.event.type === 'AllBlocksCleared'
+              ? e
+              : { ...e, event: { ...e.event, block_hashes: [...hashTexts(e.event.block_hashes)] } },
+          ),
+        }
+      : r;
+
+  it("reads every fixture frame as the text mode does, the u64 hashes' texts made from their parts", () => {
+    let lists = 0;
+    for (const fixture of ALL_FIXTURES) {
+      for (const payload of readPayloads(fixture.frames)) {
+        const parts = decodeBatch(payload, { hashParts: true });
+        for (const e of parts.ok ? parts.events : [])
+          if (e.event.type !== 'AllBlocksCleared' && e.event.block_hashes instanceof DecimalHashes)
+            lists += 1;
+        expect(asTexts(parts)).toEqual(decodeBatch(payload));
+      }
+    }
+    expect(lists).toBeGreaterThan(1000);
+  });
+
+  it('keeps a list as texts where a hash is no u64 (bytes, a negative int), whatever came before it', () => {
+    for (const hashes of [
+      [2n ** 64n - 1n, 5n, Uint8Array.of(0xab, 0x01)],
+      [7n, -3n],
+      [Uint8Array.of(1, 2), 2n ** 63n],
+    ]) {
+      const r = ok(
+        decodeBatch(enc([TS, [storedMap({ block_hashes: hashes })]]), { hashParts: true }),
+      );
+      expect(Array.isArray(stored(r).block_hashes)).toBe(true);
+      expect(r.events).toEqual(
+        ok(decodeBatch(enc([TS, [storedMap({ block_hashes: hashes })]]))).events,
+      );
+    }
+  });
+
+  it('reads a u64 of every msgpack width, 2^53 and 10^10 at their edges, as its decimal', () => {
+    const values = [0n, 127n, 128n, 255n, 256n, 65535n, 65536n, 2n ** 32n - 1n, 2n ** 32n];
+    for (const v of [2n ** 53n, 10n ** 10n, 10n ** 19n, 2n ** 64n - 1n])
+      values.push(v - 1n, v, v + 1n);
+    const hashes = values.filter((v) => v < 2n ** 64n);
+    const r = ok(
+      decodeBatch(enc([TS, [storedMap({ block_hashes: hashes })]]), { hashParts: true }),
+    );
+    const list = stored(r).block_hashes;
+    expect(list).toBeInstanceOf(DecimalHashes);
+    expect(hashTexts(list)).toEqual(hashes.map(String));
+    expect(r.shape.hashKinds).toBe(HASH_INT);
   });
 });

@@ -9,6 +9,7 @@ import {
   isBytesHashKey,
   isIntHashKey,
   isNegativeIntHashKey,
+  u64DecimalParts,
 } from '../../electron/wire/hash-key';
 
 const split = (v: bigint): [number, number] => [Number(v >> 32n), Number(v & 0xffffffffn)];
@@ -32,6 +33,32 @@ describe('hash keys', () => {
       10n ** 10n,
     ]) {
       expect(hashKeyFromU64(...split(v))).toBe(v.toString());
+    }
+  });
+
+  it('reads any u64 as the parts of its decimal (hi * 10^10 + lo), exactly, with no BigInt', () => {
+    const parts: number[] = [];
+    const check = (v: bigint): void => {
+      u64DecimalParts(...split(v), parts, 2);
+      expect([parts[2], parts[3]]).toEqual([Number(v / 10n ** 10n), Number(v % 10n ** 10n)]);
+    };
+    fc.assert(fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), check), { numRuns: 20000 });
+    const edges = [
+      0n,
+      2n ** 32n - 1n,
+      2n ** 32n,
+      2n ** 53n,
+      10n ** 10n,
+      10n ** 19n,
+      2n ** 64n - 1n,
+    ];
+    for (const v of edges)
+      for (const d of [-1n, 0n, 1n]) if (v + d >= 0n && v + d < 2n ** 64n) check(v + d);
+    // Near every multiple of 10^10 the quotient's rounding is stepped back: each hi word's.
+    for (let hi = 0; hi < 2 ** 32; hi += 9_999_991) {
+      const base = BigInt(hi) << 32n;
+      const next = (base / 10n ** 10n + 1n) * 10n ** 10n;
+      for (const v of [next - 1n, next, next + 1n]) if (v < 2n ** 64n) check(v);
     }
   });
 

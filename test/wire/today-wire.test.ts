@@ -10,6 +10,7 @@ import { FingerprintBuilder } from '../../electron/wire/fingerprint';
 import type { BlockRemovedEvent, BlockStoredEvent, KvEvent } from '../../shared/events';
 import { UNSPECIFIED_MEDIUM } from '../../shared/events';
 import type { IngestRecord } from '../../shared/records';
+import { hashTexts } from '../../shared/hash-list';
 
 const encoder = new Encoder({ useBigInt64: true });
 const T0 = 1767225600;
@@ -151,7 +152,7 @@ describe("SGLang's media and residency per tier", () => {
         const ev: KvEvent = e.event;
         if (ev.type === 'AllBlocksCleared') continue;
         const m = ev.medium ?? UNSPECIFIED_MEDIUM;
-        for (const h of ev.block_hashes) {
+        for (const h of hashTexts(ev.block_hashes)) {
           if (ev.type === 'BlockStored') residency.store(e.source, m, h);
           else residency.remove(e.source, m, h);
         }
