@@ -13,7 +13,7 @@ import type { ChainSort } from '../../shared/api-types';
 import type { IngestRecord } from '../../shared/records';
 import { asParts } from '../support/hash-parts';
 import { batch, removed, reset, stored } from '../analysis/helpers';
-import { HASHES, op } from '../support/cache-ops';
+import { HASHES, op, type Op } from '../support/cache-ops';
 
 const modelOptions = { evictedCap: 3, ringSize: 50 };
 const analysisOptions = { ghostExactCap: 3, ghostTailCap: 2 };
@@ -40,30 +40,69 @@ function figures(model: CacheModel, analysis: CacheAnalysis): unknown {
   };
 }
 
+/** A model and an analysis, fed together (ModelAndAnalysis: one table) or apart. */
+interface Fed {
+  apply(r: IngestRecord): void;
+  removeSource(id: string): void;
+  figures(): unknown;
+}
+
+function together(): Fed {
+  const both = new ModelAndAnalysis(modelOptions, analysisOptions);
+  return {
+    apply: (r) => both.apply(r),
+    removeSource: (id) => both.removeSource(id),
+    figures: () => figures(both.model, both.analysis),
+  };
+}
+
+function apart(): Fed {
+  const model = new CacheModel(modelOptions);
+  const analysis = new CacheAnalysis(analysisOptions);
+  return {
+    apply: (r) => {
+      model.apply(r);
+      analysis.apply(r);
+    },
+    removeSource: (id) => {
+      model.removeSource(id);
+      analysis.removeSource(id);
+    },
+    figures: () => figures(model, analysis),
+  };
+}
+
+/**
+ * Feeds ops to each, its hashes as texts or (`parts`) as the decoder gives u64 hashes, and
+ * returns every one's figures.
+ */
+function feed(ops: Op[], each: { fed: Fed; parts: boolean }[]): unknown[] {
+  let ts = 1000;
+  for (const o of ops) {
+    ts += 1;
+    if (o.k === 'remove') {
+      for (const { fed } of each) fed.removeSource(o.source);
+      continue;
+    }
+    const text = o.k === 'batch' ? batch(o.source, ts, o.events) : reset(o.source, ts);
+    const parts: IngestRecord =
+      text.k === 'batch'
+        ? { ...text, events: text.events.map((e) => ({ ...e, event: asParts(e.event) })) }
+        : text;
+    for (const e of each) e.fed.apply(e.parts ? parts : text);
+  }
+  return each.map(({ fed }) => fed.figures());
+}
+
 describe('model and analysis over one hash id table', () => {
   it('give every figure the two give over tables of their own, as ids are let go and reused inside batches', () => {
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 60 }), (ops) => {
-        const both = new ModelAndAnalysis(modelOptions, analysisOptions);
-        const model = new CacheModel(modelOptions);
-        const analysis = new CacheAnalysis(analysisOptions);
-        let ts = 1000;
-        for (const o of ops) {
-          ts += 1;
-          if (o.k === 'remove') {
-            both.model.removeSource(o.source);
-            both.analysis.removeSource(o.source);
-            model.removeSource(o.source);
-            analysis.removeSource(o.source);
-            continue;
-          }
-          const r: IngestRecord =
-            o.k === 'batch' ? batch(o.source, ts, o.events) : reset(o.source, ts);
-          both.apply(r);
-          model.apply(r);
-          analysis.apply(r);
-        }
-        expect(figures(both.model, both.analysis)).toEqual(figures(model, analysis));
+        const [both, alone] = feed(ops, [
+          { fed: together(), parts: false },
+          { fed: apart(), parts: false },
+        ]);
+        expect(both).toEqual(alone);
       }),
       { numRuns: 300 },
     );
@@ -72,32 +111,12 @@ describe('model and analysis over one hash id table', () => {
   it('give every figure alike for hashes as texts and as the decoder gives u64 hashes (decimal parts), fed together or apart', () => {
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 60 }), (ops) => {
-        const byText = new ModelAndAnalysis(modelOptions, analysisOptions);
-        const byParts = new ModelAndAnalysis(modelOptions, analysisOptions);
-        const model = new CacheModel(modelOptions);
-        const analysis = new CacheAnalysis(analysisOptions);
-        let ts = 1000;
-        for (const o of ops) {
-          ts += 1;
-          if (o.k === 'remove') {
-            for (const m of [byText, byParts]) m.removeSource(o.source);
-            model.removeSource(o.source);
-            analysis.removeSource(o.source);
-            continue;
-          }
-          const text = o.k === 'batch' ? batch(o.source, ts, o.events) : reset(o.source, ts);
-          const parts: IngestRecord =
-            text.k === 'batch'
-              ? { ...text, events: text.events.map((e) => ({ ...e, event: asParts(e.event) })) }
-              : text;
-          byText.apply(text);
-          byParts.apply(parts);
-          model.apply(parts);
-          analysis.apply(parts);
-        }
-        const want = figures(byText.model, byText.analysis);
-        expect(figures(byParts.model, byParts.analysis)).toEqual(want);
-        expect(figures(model, analysis)).toEqual(want);
+        const [byText, ...byParts] = feed(ops, [
+          { fed: together(), parts: false },
+          { fed: together(), parts: true },
+          { fed: apart(), parts: true },
+        ]);
+        for (const got of byParts) expect(got).toEqual(byText);
       }),
       { numRuns: 300 },
     );
