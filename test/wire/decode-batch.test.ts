@@ -5,6 +5,7 @@ import type { DecodeResult } from '../../electron/wire/decode-batch';
 import { decodeBatch, describeShape, HASH_INT } from '../../electron/wire/decode-batch';
 import { DecimalHashes, hashTexts } from '../../shared/hash-list';
 import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
+import { withHashTexts } from '../support/hash-parts';
 
 const encoder = new Encoder({ useBigInt64: true });
 const enc = (value: unknown): Uint8Array => encoder.encode(value);
@@ -463,19 +464,6 @@ describe('decodeBatch: the field an error names', () => {
 });
 
 describe('decodeBatch: u64 hashes as decimal parts (hashParts, the live path)', () => {
-  /** The result with every hash list as texts: what the text mode gives. */
-  const asTexts = (r: DecodeResult): DecodeResult =>
-    r.ok
-      ? {
-          ...r,
-          events: r.events.map((e) =>
-            e.event.type === 'AllBlocksCleared'
-              ? e
-              : { ...e, event: { ...e.event, block_hashes: [...hashTexts(e.event.block_hashes)] } },
-          ),
-        }
-      : r;
-
   it("reads every fixture frame as the text mode does, the u64 hashes' texts made from their parts", () => {
     let lists = 0;
     for (const fixture of ALL_FIXTURES) {
@@ -484,7 +472,7 @@ describe('decodeBatch: u64 hashes as decimal parts (hashParts, the live path)', 
         for (const e of parts.ok ? parts.events : [])
           if (e.event.type !== 'AllBlocksCleared' && e.event.block_hashes instanceof DecimalHashes)
             lists += 1;
-        expect(asTexts(parts)).toEqual(decodeBatch(payload));
+        expect(withHashTexts(parts)).toEqual(decodeBatch(payload));
       }
     }
     expect(lists).toBeGreaterThan(1000);

@@ -7,6 +7,7 @@ import { Encoder } from '@msgpack/msgpack';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeBatch } from '../../electron/wire/decode-batch';
+import { withHashTexts } from '../support/hash-parts';
 
 const TOKEN_MIN = 3_000_000_001;
 const TOKEN_MAX = 3_000_000_999;
@@ -170,6 +171,8 @@ function mutate(payload: Uint8Array, m: Mutation): Uint8Array {
 
 function checkOutcome(payload: Uint8Array, mutated = false): void {
   const r = decodeBatch(payload);
+  // The live path's mode (u64 hashes as numbers) reads any bytes as the text mode does.
+  expect(withHashTexts(decodeBatch(payload, { hashParts: true }))).toEqual(r);
   expect(leaks(r, mutated)).toEqual([]);
   if (!r.ok) {
     expect(r.bytes).toBe(payload.byteLength);
@@ -187,11 +190,15 @@ describe('decodeBatch under arbitrary input', () => {
   it('decodes every generated batch fully, counting tokens and leaking none', () => {
     fc.assert(
       fc.property(batch, ({ value, events }) => {
-        const r = decodeBatch(enc(value));
+        const payload = enc(value);
+        const r = decodeBatch(payload);
         if (!r.ok) throw new Error(r.error);
         expect(r.errors).toEqual([]);
         expect(r.events).toHaveLength(events);
         expect(leaks(r)).toEqual([]);
+        const parts = decodeBatch(payload, { hashParts: true });
+        expect(leaks(parts)).toEqual([]);
+        expect(withHashTexts(parts)).toEqual(r);
       }),
       { numRuns: 1500 },
     );
