@@ -8,7 +8,9 @@ import type { HashKey } from './events';
 
 /**
  * u64 hashes as the parts of their canonical decimal: hash i is hi * 10^10 + lo, where hi and lo
- * (both below 10^10, hi below 2^31) are parts[2 * i] and parts[2 * i + 1].
+ * (both below 10^10, hi below 2^31) are parts[2 * i] and parts[2 * i + 1]. A class, so a
+ * structured clone (a worker's or a port's message) would lose it: records stay in the thread
+ * that decoded them, and what leaves it goes as event lines or JSON (toJSON writes the texts).
  */
 export class DecimalHashes {
   readonly length: number;
