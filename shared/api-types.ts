@@ -1,7 +1,7 @@
 // The data shapes that cross between the main side and the renderer: what the channels of
 // shared/contract.ts carry. Plain types, no channel names.
 
-import type { EventRecord, HashKey, KvEventType, SchemaFingerprint } from './events';
+import type { EventRecord, HashKey, HashTexts, KvEventType, SchemaFingerprint } from './events';
 
 // ---------- connections ----------
 
@@ -347,7 +347,8 @@ export interface EventQuery {
   limit: number;
 }
 
-export interface EventRow extends EventRecord {
+/** An event of the event log, as it reads back from its line: its hashes as texts. */
+export interface EventRow extends EventRecord<HashTexts> {
   /** Arrival number within the view, for stable keys. */
   n: number;
   /**

@@ -15,11 +15,20 @@ export const UNSPECIFIED_MEDIUM = 'unspecified';
 /** How a publisher encodes block hashes. */
 export type HashKind = 'int' | 'bytes';
 
-/** A BlockStored event with prompt content reduced to counts. Field names follow the wire. */
-export interface BlockStoredEvent {
+/**
+ * Hashes as texts: how an event reads back from its line (the event log, a file), and so how the
+ * screens and the exports get it.
+ */
+export type HashTexts = readonly HashKey[];
+
+/**
+ * A BlockStored event with prompt content reduced to counts. Field names follow the wire. `H`:
+ * how its hashes are held (see hash-list.ts).
+ */
+export interface BlockStoredEvent<H extends HashList = HashList> {
   type: 'BlockStored';
   /** Texts, or (u64 hashes on the live path) their decimal parts: see hash-list.ts. */
-  block_hashes: HashList;
+  block_hashes: H;
   parent_block_hash: HashKey | null;
   /** len(token_ids): the tokens themselves never leave the decoder. */
   token_count: number;
@@ -52,9 +61,9 @@ export function storeIsChain(ev: BlockStoredEvent): boolean {
   return ev.parent_block_hash !== null || ev.token_count > 0;
 }
 
-export interface BlockRemovedEvent {
+export interface BlockRemovedEvent<H extends HashList = HashList> {
   type: 'BlockRemoved';
-  block_hashes: HashList;
+  block_hashes: H;
   medium: string | null;
   group_idx: number | null;
   /** As on BlockStored: absent when not sent. */
@@ -67,7 +76,8 @@ export interface AllBlocksClearedEvent {
   medium: string | null;
 }
 
-export type KvEvent = BlockStoredEvent | BlockRemovedEvent | AllBlocksClearedEvent;
+export type KvEvent<H extends HashList = HashList> =
+  BlockStoredEvent<H> | BlockRemovedEvent<H> | AllBlocksClearedEvent;
 export type KvEventType = KvEvent['type'];
 export const KV_EVENT_TYPES: readonly KvEventType[] = [
   'BlockStored',
@@ -76,7 +86,7 @@ export const KV_EVENT_TYPES: readonly KvEventType[] = [
 ];
 
 /** One redacted event with where and when it came from. */
-export interface EventRecord {
+export interface EventRecord<H extends HashList = HashList> {
   /** Source id (a connection profile's id, or a session's source name). */
   source: string;
   /** Publisher sequence number of the batch that carried it. */
@@ -86,7 +96,7 @@ export interface EventRecord {
   dp_rank: number | null;
   /** Position of the event in its batch. */
   idx: number;
-  event: KvEvent;
+  event: KvEvent<H>;
 }
 
 /** A message or payload that could not be decoded: its size and the error, never its bytes. */

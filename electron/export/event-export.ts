@@ -3,7 +3,6 @@
 // times beside the raw fields; prompt content was never in an event (token ids are a count).
 
 import type { EventFilter, EventRow, ExportFormat } from '../../shared/api-types';
-import { hashTexts } from '../../shared/hash-list';
 import type { CacheModel } from '../model/cache-model';
 import { isoTime } from './csv';
 import { listExport } from './list-export';
@@ -62,7 +61,7 @@ function flatten(r: EventRow, name: (id: string) => string): Flat {
     locality: blocks?.locality ?? null,
     ownership: blocks?.ownership ?? null,
     block_count: blocks ? blocks.block_hashes.length : null,
-    block_hashes: blocks ? hashTexts(blocks.block_hashes).join(' ') : null,
+    block_hashes: blocks ? blocks.block_hashes.join(' ') : null,
     parent_block_hash: s ? s.parent_block_hash : null,
     block_size: s ? s.block_size : null,
     token_count: s ? s.token_count : null,
@@ -107,9 +106,7 @@ export function eventExport(
     // In JSON the hashes are a list of strings.
     jsonRow: (r) => ({
       ...flatten(r, name),
-      ...(r.event.type === 'AllBlocksCleared'
-        ? {}
-        : { block_hashes: hashTexts(r.event.block_hashes) }),
+      ...(r.event.type === 'AllBlocksCleared' ? {} : { block_hashes: r.event.block_hashes }),
     }),
   });
 }

@@ -6,8 +6,12 @@
 // only the rows where a hash could match.
 
 import type { EventPage, EventQuery, EventRow } from '../../shared/api-types';
-import { KV_EVENT_TYPES, UNSPECIFIED_MEDIUM, type EventRecord } from '../../shared/events';
-import { hashTexts } from '../../shared/hash-list';
+import {
+  KV_EVENT_TYPES,
+  UNSPECIFIED_MEDIUM,
+  type EventRecord,
+  type HashTexts,
+} from '../../shared/events';
 import { hashMatcher, hashTerms, type HashTerms } from './hash-query';
 import { NameTable } from './name-table';
 
@@ -15,7 +19,7 @@ import { NameTable } from './name-table';
 export const DEFAULT_RING_SIZE = 50_000;
 
 /** Turns a line the ring was given with its event back into that event (the session format's reader). */
-export type EventLineReader = (line: string) => EventRecord;
+export type EventLineReader = (line: string) => EventRecord<HashTexts>;
 /** A source's event time placed on the charts' axis (ChartClock.shifted). */
 export type ChartTime = (source: string, ts: number) => number;
 
@@ -340,7 +344,7 @@ export class EventRing {
           const ev = this.decode(slot).event;
           const hit =
             ev.type !== 'AllBlocksCleared' &&
-            (hashTexts(ev.block_hashes).some(match) ||
+            (ev.block_hashes.some(match) ||
               (ev.type === 'BlockStored' &&
                 ev.parent_block_hash !== null &&
                 match(ev.parent_block_hash)));
@@ -364,14 +368,17 @@ export class EventRing {
   }
 
   /** The event of a held slot, as it was pushed. */
-  private decode(slot: number): EventRecord {
+  /** A held event as its line reads back: its hashes as texts. */
+  private decode(slot: number): EventRecord<HashTexts> {
     const flags = this.flags[slot] as number;
     const o = this.off[slot] as number;
     const line =
       flags & LONG
         ? (this.long.get(slot) as string)
         : this.arena.toString('utf8', o, o + (this.len[slot] as number));
-    if (flags & OWN_JSON || this.readLine === null) return JSON.parse(line) as EventRecord;
+    // Its own JSON (toJSON wrote any hashes held as numbers as texts).
+    if (flags & OWN_JSON || this.readLine === null)
+      return JSON.parse(line) as EventRecord<HashTexts>;
     return this.readLine(line);
   }
 

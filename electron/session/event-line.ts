@@ -4,7 +4,7 @@
 // it rebuilds the event from its known fields only, as the first read did: nothing else a file's
 // line might carry (token ids, say) reaches the screen.
 
-import type { EventRecord } from '../../shared/events';
+import type { EventRecord, HashTexts } from '../../shared/events';
 import { encodeEventLine } from './event-line-encoder';
 import { parseRecord } from './format';
 
@@ -16,7 +16,7 @@ export function eventLine(rec: EventRecord): string {
 }
 
 /** The event of a line that was read (or written) as one; throws if it is not one. */
-export function readEventLine(line: string): EventRecord {
+export function readEventLine(line: string): EventRecord<HashTexts> {
   // Its own line (or one a file's read already checked): read back without the file's checks.
   const parsed = parseRecord(JSON.parse(line) as Record<string, unknown>, false);
   if (typeof parsed === 'string' || !('r' in parsed) || parsed.r.k !== 'event') {

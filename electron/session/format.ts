@@ -18,10 +18,12 @@ import type {
   HashKey,
   EventRecord,
   GapRecord,
+  HashTexts,
   KvEvent,
   ResetRecord,
   UndecodedRecord,
 } from '../../shared/events';
+import type { HashList } from '../../shared/hash-list';
 import { encodeEventLine } from './event-line-encoder';
 import { quoteValue } from './problems';
 import {
@@ -72,9 +74,9 @@ export interface SessionHeader {
   sources: SessionSource[];
 }
 
-/** One line after the header. */
-export type SessionRecord =
-  | { k: 'event'; rec: EventRecord }
+/** One line after the header; `H`: how an event's hashes are held (a line read back: texts). */
+export type SessionRecord<H extends HashList = HashList> =
+  | { k: 'event'; rec: EventRecord<H> }
   | { k: 'gap'; rec: GapRecord }
   | { k: 'reset'; rec: ResetRecord }
   | { k: 'undecoded'; rec: UndecodedRecord }
@@ -192,7 +194,7 @@ function ownHash(v: unknown, what: string): HashKey {
  * file's line to what a frame may carry (a hash's form, a block_size of 1 or more); a line the
  * service wrote itself is read back without those checks (its event came through them).
  */
-export function parseEvent(o: Obj, fromFile = true): KvEvent {
+export function parseEvent(o: Obj, fromFile = true): KvEvent<HashTexts> {
   const type = o.type;
   const hash: HashCheck = fromFile ? sessionHash : ownHash;
   if (type === 'BlockStored') {
@@ -256,7 +258,7 @@ export interface OutOfReachLine {
 export function parseRecord(
   o: Obj,
   fromFile = true,
-): { r: SessionRecord; timeError: string | null } | OutOfReachLine | string {
+): { r: SessionRecord<HashTexts>; timeError: string | null } | OutOfReachLine | string {
   try {
     return parseRecordOrThrow(o, fromFile);
   } catch (e) {
@@ -268,9 +270,9 @@ export function parseRecord(
 function parseRecordOrThrow(
   o: Obj,
   fromFile: boolean,
-): { r: SessionRecord; timeError: string | null } | OutOfReachLine {
+): { r: SessionRecord<HashTexts>; timeError: string | null } | OutOfReachLine {
   const source = str(o.source);
-  const ok = (r: SessionRecord) => ({ r, timeError: null });
+  const ok = (r: SessionRecord<HashTexts>) => ({ r, timeError: null });
   switch (o.k) {
     case 'event': {
       if (source === undefined && o.source !== undefined)

@@ -1,6 +1,5 @@
 import type { EventRow } from '../../shared/api-types';
 import { UNSPECIFIED_MEDIUM } from '../../shared/events';
-import { hashTexts } from '../../shared/hash-list';
 import { CopyButton } from '../components/copy-button';
 import { HashText } from '../components/hash-text';
 import { formatAgo, formatInt, formatIso, plural } from '../lib/format';
@@ -42,7 +41,7 @@ function presence(n: number): string | null {
  */
 export function EventDetail({ row, names, nowTs, onClose, onOpenChain }: Props) {
   const e = row.event;
-  const hashes = e.type === 'AllBlocksCleared' ? [] : hashTexts(e.block_hashes);
+  const hashes = e.type === 'AllBlocksCleared' ? [] : e.block_hashes;
   const stored = e.type === 'BlockStored' ? e : null;
   // vLLM's offloading connector moving blocks to another tier: no parent and no token ids (the
   // chains link nothing of it, README "Chains").

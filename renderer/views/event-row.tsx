@@ -1,5 +1,4 @@
 import type { EventRow as Row } from '../../shared/api-types';
-import { hashTexts } from '../../shared/hash-list';
 import { HashText } from '../components/hash-text';
 import { MiddleCut } from '../components/middle-cut';
 import { formatClock, formatDateTime, formatInt, plural } from '../lib/format';
@@ -52,7 +51,7 @@ interface Props {
 /** One redacted event in the log; a click or Enter shows all its fields. */
 export function EventRow({ r, names, tabIndex, selected, onSelect }: Props) {
   const e = r.event;
-  const hashes = e.type === 'AllBlocksCleared' ? [] : hashTexts(e.block_hashes);
+  const hashes = e.type === 'AllBlocksCleared' ? [] : e.block_hashes;
   const first = hashes[0] ?? null;
   return (
     <div

@@ -2,7 +2,6 @@ import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react'
 import type { EventFilter, EventPage, EventRow as Row } from '../../shared/api-types';
 import type { KvEventType } from '../../shared/events';
 import { KV_EVENT_TYPES } from '../../shared/events';
-import { hashTexts } from '../../shared/hash-list';
 import { bridge } from '../bridge/bridge';
 import { formatDateTime, formatInt, plural } from '../lib/format';
 import { useFrameState } from '../state/frames';
@@ -33,7 +32,7 @@ interface Props {
 
 /** The hashes an event row stands for (Ctrl+C on it copies them). */
 function rowHashes(r: Row | undefined): readonly string[] | undefined {
-  return r && r.event.type !== 'AllBlocksCleared' ? hashTexts(r.event.block_hashes) : undefined;
+  return r && r.event.type !== 'AllBlocksCleared' ? r.event.block_hashes : undefined;
 }
 
 /**

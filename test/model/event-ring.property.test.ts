@@ -3,18 +3,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EventQuery, EventRow } from '../../shared/api-types';
-import type { EventRecord, KvEventType } from '../../shared/events';
+import type { EventRecord, HashTexts, KvEventType } from '../../shared/events';
 import { EventRing } from '../../electron/model/event-ring';
 import { hashMatcher } from '../../electron/model/hash-query';
 import { EventLines, eventLine, readEventLine } from '../../electron/session/event-line';
 import { cleared, removed, stored } from './helpers';
-import { hashTexts } from '../../shared/hash-list';
 
 /** The filters of EventQuery over a plain list, oldest first, as the event log defines them. */
-function reference(held: EventRecord[], firstN: number, q: EventQuery) {
+function reference(held: EventRecord<HashTexts>[], firstN: number, q: EventQuery) {
   const match = hashMatcher(q.hash);
   const newest = firstN + held.length - 1;
-  const matches = (rec: EventRecord): boolean => {
+  const matches = (rec: EventRecord<HashTexts>): boolean => {
     const ev = rec.event;
     if (q.types && !q.types.includes(ev.type)) return false;
     if (q.beforeTs !== undefined && !(rec.ts < q.beforeTs)) return false;
@@ -23,8 +22,7 @@ function reference(held: EventRecord[], firstN: number, q: EventQuery) {
     if (match) {
       if (ev.type === 'AllBlocksCleared') return false;
       const parent = ev.type === 'BlockStored' ? ev.parent_block_hash : null;
-      if (!hashTexts(ev.block_hashes).some(match) && !(parent !== null && match(parent)))
-        return false;
+      if (!ev.block_hashes.some(match) && !(parent !== null && match(parent))) return false;
     }
     return true;
   };
@@ -32,7 +30,7 @@ function reference(held: EventRecord[], firstN: number, q: EventQuery) {
   let total = 0;
   let newer = 0;
   for (let i = held.length - 1; i >= 0; i -= 1) {
-    const rec = held[i] as EventRecord;
+    const rec = held[i] as EventRecord<HashTexts>;
     const n = firstN + i;
     if (!matches(rec)) continue;
     if (q.upTo !== undefined && n > q.upTo) newer += 1;
@@ -78,7 +76,7 @@ const rec = fc.oneof(
       med: medium,
       lora: fc.option(fc.constantFrom('12-lora', 'beef', 'chat')),
     })
-    .map((o): EventRecord => {
+    .map((o): EventRecord<HashTexts> => {
       const r = stored(o.src, o.ts, o.hs, o.parent, o.med);
       if (r.event.type === 'BlockStored') r.event.lora_name = o.lora;
       return r;
@@ -147,7 +145,7 @@ describe('the event ring (bytes and columns)', () => {
             maxBytes: 1 << 20,
             readLine: lines ? readEventLine : undefined,
           });
-          const recs: EventRecord[] = [];
+          const recs: EventRecord<HashTexts>[] = [];
           for (const op of ops) {
             if ('r' in op) {
               ring.push(op.r, lines ? eventLine(op.r) : undefined);
@@ -185,7 +183,7 @@ describe('the event ring (bytes and columns)', () => {
             readLine: readEventLine,
           });
           const lines = new EventLines();
-          const recs: EventRecord[] = [];
+          const recs: EventRecord<HashTexts>[] = [];
           for (const op of ops) {
             if ('batch' in op) {
               lines.clear();

@@ -1,4 +1,4 @@
-import type { EventRecord, KvEvent } from '../../shared/events';
+import type { EventRecord, HashTexts, KvEvent } from '../../shared/events';
 import type { IngestRecord } from '../../shared/records';
 
 let seq = 0;
@@ -10,8 +10,8 @@ export function stored(
   hashes: string[],
   parent: string | null = null,
   medium: string | null = 'GPU',
-): EventRecord {
-  const event: KvEvent = {
+): EventRecord<HashTexts> {
+  const event: KvEvent<HashTexts> = {
     type: 'BlockStored',
     block_hashes: hashes,
     parent_block_hash: parent,
@@ -36,7 +36,7 @@ export function removed(
   ts: number,
   hashes: string[],
   medium: string | null = 'GPU',
-): EventRecord {
+): EventRecord<HashTexts> {
   return record(source, ts, {
     type: 'BlockRemoved',
     block_hashes: hashes,
@@ -46,12 +46,12 @@ export function removed(
 }
 
 /** An AllBlocksCleared record. */
-export function cleared(source: string, ts: number): EventRecord {
+export function cleared(source: string, ts: number): EventRecord<HashTexts> {
   return record(source, ts, { type: 'AllBlocksCleared', medium: null });
 }
 
 /** A record of rank 0 with the next seq. */
-function record(source: string, ts: number, event: KvEvent): EventRecord {
+function record(source: string, ts: number, event: KvEvent<HashTexts>): EventRecord<HashTexts> {
   return { source, seq: seq++, ts, dp_rank: 0, idx: 0, event };
 }
 
