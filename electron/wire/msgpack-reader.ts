@@ -358,6 +358,9 @@ export class MsgpackReader {
   /**
    * A u64 block hash at the cursor as its canonical decimal parts, written to out[at] and
    * out[at + 1] (shared/hash-list.ts); false, the cursor unmoved, for a hash of another kind.
+   * It takes the widths hashKey's unsigned cases take (the decoder's fuzz checks that both modes
+   * read every payload alike): one reader for both, its halves passed through fields, measured
+   * about 0.15 µs a fixture message dearer on the live path.
    */
   u64HashParts(out: number[], at: number): boolean {
     const b = this.peek();
