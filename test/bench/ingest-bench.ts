@@ -7,7 +7,9 @@
 // behind: the highest rate it kept up with, lossless, is printed (DESIGN: 50,000 events/s). Each
 // receiver's kernel CPU and minor page faults per message are printed too: first-touched memory
 // is dear on this machine (about 4 ms of CPU per MB), but the whole path's kernel CPU per message
-// is about the bare loop's: the gap is user time.
+// is about the bare loop's: the gap is user time. The path past the socket is also timed in
+// process, fed back to back and paced as the socket feeds it (pacedRound): the same work costs more
+// a few messages per wake-up, so an in-process A/B overstates what a change does here.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -310,6 +312,60 @@ function encodeAlone(): number {
   return best;
 }
 
+/** Messages per 1 ms timer tick of the paced in-process feed: about the publisher's 20,000/s. */
+const PACED_PER_TICK = 20;
+/** Messages between two turns of the event loop when the in-process feed runs back to back. */
+const BACK_TO_BACK_PER_TURN = 2000;
+/** Rounds of each way of feeding the in-process path (each in a child of its own). */
+const PACED_ROUNDS = 3;
+
+/**
+ * The path past the socket (decode as KvSource does, recording, model, analysis), in process over
+ * the fixture payloads, fed back to back (variant 0) or paced, PACED_PER_TICK messages a 1 ms
+ * timer tick (variant 1): the time inside the calls per message over MEASURE after WARM (the
+ * ticks' own cost left out). The same work comes dearer a few messages per wake-up, as it does
+ * from a socket, than in a loop: what an in-process A/B of a change on this path overstates.
+ */
+export async function pacedRound(variant: number): Promise<number> {
+  const payloads: Buffer[] = [];
+  for (const f of ['hybrid-int', 'legacy-int'])
+    for (const p of readPayloads(path.join(ROOT, 'test/fixtures/vllm', `${f}.frames`)))
+      payloads.push(Buffer.from(p));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-bench-paced-'));
+  const live = await LiveSession.start(dir);
+  const origin = { source: 'bench', seq: 0 };
+  // Back to back, the loop still lets the event loop turn now and then: the recording's queue
+  // goes to gzip and the disk on later turns (held all along, it would fill and refuse lines).
+  const perTick = variant === 0 ? BACK_TO_BACK_PER_TURN : PACED_PER_TICK;
+  let inside = 0;
+  try {
+    for (let n = 0; n < WARM + MEASURE;) {
+      for (let k = 0; k < perTick; k++, n++) {
+        const p = payloads[n % payloads.length] as Buffer;
+        // Every fixture batch starts [ts as float64, ...]: a ts from the clock, as the publisher's.
+        p.writeDoubleBE(Date.now() / 1000, 2);
+        const t0 = performance.now();
+        origin.seq = n;
+        const d = decodeBatch(p, { hashParts: true }, origin);
+        if (d.ok && d.ts !== null)
+          live.sink.record({
+            k: 'batch',
+            meta: { source: 'bench', seq: n, ts: d.ts, dpRank: d.dpRank },
+            events: d.events,
+          });
+        if (n >= WARM) inside += performance.now() - t0;
+      }
+      await new Promise((resolve) =>
+        variant === 0 ? setImmediate(resolve) : setTimeout(resolve, 1),
+      );
+    }
+  } finally {
+    await live.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return (inside * 1000) / MEASURE;
+}
+
 /** The receivers measured, each round of each in a child of its own. */
 const RECEIVERS = [
   'bare',
@@ -370,11 +426,14 @@ export async function ingestRound(variant: number, [endpoint]: string[]): Promis
 export async function runIngestBench(): Promise<BenchResult> {
   const { child, endpoint } = await startPublisher();
   let rounds: RoundSample[][];
+  let hotUs: number[] = [];
+  let pacedUs: number[] = [];
   let lossless = { best: 0, next: '' };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-bench-'));
   try {
     rounds = await childRounds<RoundSample>('ingest', RECEIVERS.length, ROUNDS, [endpoint]);
     child.kill();
+    [hotUs = [], pacedUs = []] = await childRounds<number>('ingest-paced', 2, PACED_ROUNDS);
     const ingested = rounds[1]?.[0] as RoundSample;
     lossless = await losslessRate(ingested.events / ingested.messages, dir);
   } finally {
@@ -423,6 +482,10 @@ export async function runIngestBench(): Promise<BenchResult> {
         `${rec.toFixed(2)} µs (${(rec - i).toFixed(2)} µs past KvSource; ${(recBytes / (WARM + MEASURE)).toFixed(0)} B of gzip per message)`,
       ],
       ['the event lines alone (bytes, in process), CPU per message', `${encodeUs.toFixed(2)} µs`],
+      [
+        `the path past the socket in process (decode, recording, model, analysis): back to back / paced ${PACED_PER_TICK} a 1 ms tick, time inside per message`,
+        `${median(hotUs).toFixed(2)} / ${median(pacedUs).toFixed(2)} µs (${(median(pacedUs) / median(hotUs)).toFixed(2)}x; rounds ${hotUs.map((x) => x.toFixed(2)).join(' ')} / ${pacedUs.map((x) => x.toFixed(2)).join(' ')})`,
+      ],
       [
         'of each, the kernel: CPU per message / minor page faults per message (medians)',
         kernel.join(', '),

@@ -9,7 +9,7 @@ import { runCrashBench } from './crash-bench';
 import { runDecodeBench } from './decode-bench';
 import { runFleetBench } from './fleet-bench';
 import { runFramesBench } from './frames-bench';
-import { ingestRound, runIngestBench } from './ingest-bench';
+import { ingestRound, pacedRound, runIngestBench } from './ingest-bench';
 import { runMemoryBench } from './memory-bench';
 import { OPEN_CHILD_FLAG, openChild, runOpenBench } from './open-bench';
 import { ringRound, runRingBench } from './ring-bench';
@@ -83,7 +83,7 @@ const [mode = '', arg = '', ...rest] = args;
 if (flag === OPEN_CHILD_FLAG) void openChild(mode as Parameters<typeof openChild>[0], arg);
 else if (flag === ROUND_CHILD_FLAG)
   void runRoundChild(
-    { ring: ringRound, analysis: analysisRound, ingest: ingestRound },
+    { ring: ringRound, analysis: analysisRound, ingest: ingestRound, 'ingest-paced': pacedRound },
     mode,
     Number(arg),
     rest,
