@@ -171,16 +171,7 @@ export class CacheAnalysis {
     switch (r.k) {
       case 'batch': {
         if (ids !== undefined) return this.applyBatch(r.meta, r.events, ids);
-        const table = this.ownIds.table;
-        // Held until applied: an id looked up for the batch names its hash until then.
-        table.hold();
-        try {
-          this.ownIds.resolve(r.events);
-          this.applyBatch(r.meta, r.events, this.ownIds);
-        } finally {
-          table.settle();
-        }
-        return;
+        return this.ownIds.lookUp(r.events, (own) => this.applyBatch(r.meta, r.events, own));
       }
       case 'gap': {
         const own = this.sourceOf(r.rec.source).input;

@@ -28,8 +28,21 @@ export class BatchIds {
 
   constructor(readonly table: SharedHashIds) {}
 
-  /** Looks up every hash of events; call table.hold() first and table.settle() once applied. */
-  resolve(events: readonly EventRecord[]): void {
+  /**
+   * Looks up every hash of events, then runs apply with them: the table holds them until it
+   * returns (an id looked up for the batch names its hash until the batch is applied).
+   */
+  lookUp(events: readonly EventRecord[], apply: (ids: BatchIds) => void): void {
+    this.table.hold();
+    try {
+      this.resolve(events);
+      apply(this);
+    } finally {
+      this.table.settle();
+    }
+  }
+
+  private resolve(events: readonly EventRecord[]): void {
     if (events.length > this.start.length) this.start = new Int32Array(2 * events.length);
     const keys = this.keys;
     let n = 0;

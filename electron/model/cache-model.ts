@@ -169,7 +169,7 @@ export class CacheModel {
           }
         }
         if (ids !== undefined) return this.applyBatch(r.events, ids);
-        return this.applyOwnLookUp(r.events);
+        return this.ownIds.lookUp(r.events, (own) => this.applyBatch(r.events, own));
       case 'gap':
         return this.applyGap(r.rec);
       case 'reset':
@@ -210,18 +210,6 @@ export class CacheModel {
     this.pendingUndecoded.delete(source);
     const kept = this.markers.filter((m) => m.source !== source);
     this.markers.splice(0, this.markers.length, ...kept);
-  }
-
-  /** A batch no caller looked up: its hashes looked up here, held until applied. */
-  private applyOwnLookUp(records: EventRecord[]): void {
-    const table = this.ownIds.table;
-    table.hold();
-    try {
-      this.ownIds.resolve(records);
-      this.applyBatch(records, this.ownIds);
-    } finally {
-      table.settle();
-    }
   }
 
   private applyBatch(records: EventRecord[], ids: BatchIds): void {

@@ -50,15 +50,10 @@ export class ModelAndAnalysis {
       this.analysis.apply(r);
       return;
     }
-    const table = this.ids.table;
-    // Held until both applied: an id looked up for the batch names its hash until then.
-    table.hold();
-    try {
-      this.ids.resolve(r.events);
-      this.model.apply(r, lines, this.ids);
-      this.analysis.apply(r, this.ids);
-    } finally {
-      table.settle();
-    }
+    // One look-up for both, held until both applied.
+    this.ids.lookUp(r.events, (ids) => {
+      this.model.apply(r, lines, ids);
+      this.analysis.apply(r, ids);
+    });
   }
 }
