@@ -1,7 +1,10 @@
 // A fleet into one collector: 64 simulated data-parallel ranks (`kvscope sim --dp 64`, in a child
 // process so its CPU is not counted) into one `kvscope collect` (the Collector, in this process),
 // against a bare zeromq.js receive loop (the ratio, against DESIGN's live-path budget) and, for the
-// breakdown, against 64 KvSources into a counting sink and the collector without its analysis. CPU per message is measured with
+// breakdown, against 64 KvSources into a counting sink and the collector without its analysis. Each
+// round of each receiver runs in a process of its own (child-rounds.ts), the receivers interleaved:
+// run in one process, the later receivers took the JIT's type feedback and the heap the earlier ones
+// left, and the memory per rank read below zero. CPU per message is measured with
 // process.cpuUsage() between two reads of the message count (read every 100 ms, so the reading
 // costs next to nothing); memory per rank after a GC with the collector running. One /metrics
 // scrape of the 64 ranks is timed too. The analysis' own share is also measured apart: the 64 ranks'
@@ -17,6 +20,7 @@ import type { IngestRecord, IngestSink } from '../../shared/records';
 import type { Profile } from '../../shared/api-types';
 import { CLI, ROOT, ensureBuilt } from '../support/built-app';
 import { median, pairedRatios, type BenchResult } from './bench-result';
+import { childRounds } from './child-rounds';
 
 const RANKS = 64;
 const RATE = 25; // batches per second per rank: a busy engine
@@ -162,12 +166,35 @@ async function analysisAlone(endpoints: string[]): Promise<number[]> {
   return runs;
 }
 
+/** The receivers measured, each round of each in a child of its own. */
+const RECEIVERS = ['bare', 'sources', 'lean', 'full'] as const;
+
 interface CollectorRun {
   sample: Sample;
   heapPerRank: number;
   rssPerRank: number;
   scrapeMs: number;
   scrapeBytes: number;
+}
+
+/** One round of receiver `variant` on the fleet's endpoints, in a child. */
+export async function fleetRound(
+  variant: number,
+  endpoints: string[],
+): Promise<Sample | CollectorRun> {
+  if (endpoints.length !== RANKS) throw new Error(`fleet round: ${endpoints.length} endpoints`);
+  switch (RECEIVERS[variant]) {
+    case 'bare':
+      return bare(endpoints);
+    case 'sources':
+      return sourcesOnly(endpoints);
+    case 'lean':
+      return collector(endpoints, false);
+    case 'full':
+      return collector(endpoints, true);
+    default:
+      throw new Error(`no receiver ${variant}`);
+  }
 }
 
 async function collector(endpoints: string[], analysis: boolean): Promise<CollectorRun> {
@@ -212,22 +239,20 @@ async function collector(endpoints: string[], analysis: boolean): Promise<Collec
 /** Runs the fleet benchmark: one collector's CPU and memory per rank for 64 ranks. */
 export async function runFleetBench(): Promise<BenchResult> {
   const { child, endpoints } = await startFleet();
-  const bareRuns: Sample[] = [];
-  const ingestRuns: Sample[] = [];
-  const leanRuns: CollectorRun[] = [];
-  const fullRuns: CollectorRun[] = [];
+  let rounds: (Sample | CollectorRun)[][];
   let aloneRuns: number[] = [];
   try {
-    for (let round = 0; round < ROUNDS; round++) {
-      bareRuns.push(await bare(endpoints));
-      ingestRuns.push(await sourcesOnly(endpoints));
-      leanRuns.push(await collector(endpoints, false));
-      fullRuns.push(await collector(endpoints, true));
-    }
+    rounds = await childRounds('fleet', RECEIVERS.length, ROUNDS, endpoints);
     aloneRuns = await analysisAlone(endpoints);
   } finally {
     child.kill();
   }
+  const [bareRuns, ingestRuns, leanRuns, fullRuns] = rounds as [
+    Sample[],
+    Sample[],
+    CollectorRun[],
+    CollectorRun[],
+  ];
   const b = median(bareRuns.map((r) => r.us));
   const ingest = median(ingestRuns.map((r) => r.us));
   const lean = median(leanRuns.map((r) => r.sample.us));

@@ -7,7 +7,7 @@ import type { BenchResult } from './bench-result';
 import { runCaptureBench } from './capture-bench';
 import { runCrashBench } from './crash-bench';
 import { runDecodeBench } from './decode-bench';
-import { runFleetBench } from './fleet-bench';
+import { fleetRound, runFleetBench } from './fleet-bench';
 import { runFramesBench } from './frames-bench';
 import { ingestRound, pacedRound, runIngestBench } from './ingest-bench';
 import { runMemoryBench } from './memory-bench';
@@ -79,11 +79,17 @@ const ONE_BENCH_FLAG = '--one-bench';
 const [flag, ...args] = process.argv.slice(2);
 const [mode = '', arg = '', ...rest] = args;
 // The open bench runs each reader in a child of this same bundle, to measure its own CPU and RSS;
-// the ring and analysis benches each round likewise (child-rounds.ts).
+// the ring, analysis, ingest and fleet benches each round likewise (child-rounds.ts).
 if (flag === OPEN_CHILD_FLAG) void openChild(mode as Parameters<typeof openChild>[0], arg);
 else if (flag === ROUND_CHILD_FLAG)
   void runRoundChild(
-    { ring: ringRound, analysis: analysisRound, ingest: ingestRound, 'ingest-paced': pacedRound },
+    {
+      ring: ringRound,
+      analysis: analysisRound,
+      ingest: ingestRound,
+      'ingest-paced': pacedRound,
+      fleet: fleetRound,
+    },
     mode,
     Number(arg),
     rest,
