@@ -48,12 +48,6 @@ export interface KvSourceOptions {
    * tells at the first gap whether the engine restarted meanwhile (sequencer.ts).
    */
   resume?: { lastSeq: number | null; lastPayload?: Uint8Array; counters: SourceCounters };
-  /**
-   * Block hashes as texts, not u64 hashes as their decimal parts (shared/hash-list.ts): for a
-   * sink that keys them by text (collect --no-analysis's own resident sets), which would make
-   * each text anyway, more dearly than the decoder.
-   */
-  hashTexts?: boolean;
 }
 
 type StatusListener = (s: SourceHealth) => void;
@@ -224,12 +218,11 @@ export class KvSource {
     this.probeAfterMs = opts.probeAfterMs ?? 1000;
     this.beforeReceive = opts.beforeReceive;
     this.takeBatch = opts.takeBatch;
-    // The recording, the model and the analysis take u64 hashes as parts.
-    const hashParts = opts.hashTexts !== true;
+    // Every sink (the recording, the model, the analysis, the tally) takes u64 hashes as parts.
     this.decodeOptions =
       cfg.maxPayloadBytes === undefined
-        ? { hashParts }
-        : { hashParts, maxPayloadBytes: cfg.maxPayloadBytes };
+        ? { hashParts: true }
+        : { hashParts: true, maxPayloadBytes: cfg.maxPayloadBytes };
     this.seq = new Sequencer<Arrival>(
       {
         replay: cfg.replayEndpoint !== null,

@@ -99,8 +99,7 @@ export class Collector {
     }
     for (const { profile, configs } of plan) {
       for (const cfg of configs) {
-        // Without the analysis the tally keeps its own sets, keyed by the hashes' texts.
-        sources.push(new KvSource(cfg, sink, { hashTexts: analysis === null }));
+        sources.push(new KvSource(cfg, sink));
         recording?.addSource({ id: cfg.id, name: cfg.name, endpoint: cfg.endpoint });
       }
       hub.watch(profile, configs);

@@ -7,30 +7,57 @@ import { BlockTally } from '../../electron/metrics/block-tally';
 import { CacheModel } from '../../electron/model/cache-model';
 import type { IngestRecord } from '../../shared/records';
 import { batch, cleared, removed, stored } from '../model/helpers';
+import { asParts } from '../support/hash-parts';
 
 const src = fc.constantFrom('a', 'b');
 const med = fc.constantFrom('GPU', 'CPU', null);
-const hs = fc.array(fc.nat(12), { minLength: 1, maxLength: 4 });
+// Canonical decimals, and texts that are none (kept by text; '07' is not the hash '7').
+const hash = fc.oneof(fc.nat(12).map(String), fc.constantFrom('07', '0x1f', 'ab'));
+const hs = fc.array(hash, { minLength: 1, maxLength: 4 });
+/** Whether the record's u64 hashes come as the live decoder gives them (decimal parts). */
+const parts = fc.boolean();
 const op = fc.oneof(
-  fc.record({ t: fc.constant('store' as const), src, med, hs }),
-  fc.record({ t: fc.constant('remove' as const), src, med, hs }),
+  fc.record({ t: fc.constant('store' as const), src, med, hs, parts }),
+  fc.record({ t: fc.constant('remove' as const), src, med, hs, parts }),
   fc.record({ t: fc.constant('clear' as const), src }),
   fc.record({ t: fc.constant('reset' as const), src }),
 );
 
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
-/** The records of a random stream of stores, removals, clears and restarts, half a second apart. */
-function records(ops: Op[]): IngestRecord[] {
+/**
+ * The records of a random stream of stores, removals, clears and restarts, half a second apart;
+ * `asDecoded`: each store's or removal's hashes as its op says (texts, or decimal parts where all
+ * are u64), else texts.
+ */
+function records(ops: Op[], asDecoded = false): IngestRecord[] {
   return ops.map((o, i) => {
     const ts = (i + 1) / 2;
     if (o.t === 'reset') return { k: 'reset', rec: { source: o.src, previousSeq: 9, at: ts } };
     if (o.t === 'clear') return batch([cleared(o.src, ts)]);
-    const hashes = o.hs.map(String);
-    return batch([
-      o.t === 'store' ? stored(o.src, ts, hashes, null, o.med) : removed(o.src, ts, hashes, o.med),
-    ]);
+    const rec =
+      o.t === 'store' ? stored(o.src, ts, o.hs, null, o.med) : removed(o.src, ts, o.hs, o.med);
+    return batch([asDecoded && o.parts ? { ...rec, event: asParts(rec.event) } : rec]);
   });
+}
+
+/** The distinct hashes resident in some (source, medium) after ops (a plain reference). */
+function residentHashes(ops: Op[]): Set<string> {
+  const sets = new Map<string, Set<string>>();
+  for (const o of ops) {
+    if (o.t === 'clear' || o.t === 'reset') {
+      for (const k of [...sets.keys()]) if (k.startsWith(`${o.src}/`)) sets.delete(k);
+      continue;
+    }
+    const key = `${o.src}/${o.med ?? ''}`;
+    const set = sets.get(key) ?? new Set<string>();
+    sets.set(key, set);
+    for (const h of o.hs) {
+      if (o.t === 'store') set.add(h);
+      else set.delete(h);
+    }
+  }
+  return new Set([...sets.values()].flatMap((s) => [...s]));
 }
 
 describe('block tally', () => {
@@ -39,10 +66,9 @@ describe('block tally', () => {
       fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
         const model = new CacheModel({ evictedCap: 5, ringSize: 100 });
         const tally = new BlockTally();
-        for (const r of records(ops)) {
-          model.apply(r);
-          tally.record(r);
-        }
+        for (const r of records(ops)) model.apply(r);
+        // The tally takes u64 hashes as texts or as parts, as they come: one hash either way.
+        for (const r of records(ops, true)) tally.record(r);
         const sum = (f: 'stored' | 'removed' | 'resident') =>
           ['a', 'b'].reduce((n, s) => n + tally.media(s).reduce((m, t) => m + t[f], 0), 0);
         const kpis = model.kpis();
@@ -53,8 +79,28 @@ describe('block tally', () => {
           const resident = tally.media(s).reduce((n, t) => n + t.resident, 0);
           expect(resident).toBe(model.sourceStats(s).residentBlocks);
         }
+        // A hash no set holds is forgotten: once both sources restart, none is kept.
+        expect(tally.ownHashes).toBe(residentHashes(ops).size);
+        for (const source of ['a', 'b'])
+          tally.record({ k: 'reset', rec: { source, previousSeq: 9, at: 1e6 } });
+        expect(tally.ownHashes).toBe(0);
       }),
     );
+  });
+
+  it('keeps a hash two media hold until neither does, whatever comes between', () => {
+    const tally = new BlockTally();
+    const gpu = (): number | undefined =>
+      tally.media('a').find((t) => t.medium === 'GPU')?.resident;
+    tally.record(batch([stored('a', 1, ['5'], null, 'GPU'), stored('a', 1, ['5'], null, 'CPU')]));
+    tally.record(batch([removed('a', 2, ['5'], 'CPU')]));
+    // A new hash must not take the id '5' still has in GPU.
+    tally.record(batch([stored('a', 3, ['6'], null, 'CPU')]));
+    tally.record(batch([removed('a', 4, ['6'], 'GPU')]));
+    expect(gpu()).toBe(1);
+    tally.record(batch([removed('a', 5, ['5'], 'GPU')]));
+    expect(gpu()).toBe(0);
+    expect(tally.ownHashes).toBe(1);
   });
 
   it('keeps media apart, names a missing medium "unspecified", and forgets a removed source', () => {
