@@ -1,16 +1,17 @@
 // A fleet into one collector: 64 simulated data-parallel ranks (`kvscope sim --dp 64`, in a child
-// process so its CPU is not counted) into one `kvscope collect` (the Collector, in this process),
-// against a bare zeromq.js receive loop (the ratio, against DESIGN's live-path budget) and, for the
-// breakdown, against 64 KvSources into a counting sink and the collector without its analysis. Each
-// round of each receiver runs in a process of its own (child-rounds.ts), the receivers interleaved:
-// run in one process, the later receivers took the JIT's type feedback and the heap the earlier ones
-// left, and the memory per rank read below zero. CPU per message is measured with
-// process.cpuUsage() between two reads of the message count (read every 100 ms, so the reading
-// costs next to nothing); memory per rank after a GC with the collector running. /metrics
-// scrapes of the 64 ranks are timed too (a process's first apart: its code runs cold). The analysis' own share is also measured apart: the 64 ranks'
-// records taken once, then replayed through a CacheAnalysis in this process (CPU per message past
-// WARM, the median of ANALYSIS_ROUNDS), a figure that does not move with how many messages a wake-up
-// of the event loop finds, as the collector's do on a busy machine.
+// process so its CPU is not counted) into one `kvscope collect` (the Collector), against a bare
+// zeromq.js receive loop (the ratio, against DESIGN's live-path budget) and, for the breakdown,
+// against 64 KvSources into a counting sink and the collector without its analysis. Each round of
+// each receiver runs in a process of its own (child-rounds.ts), the receivers interleaved: run in
+// one process, the later receivers took the JIT's type feedback and the heap the earlier ones left,
+// and the memory per rank read below zero. CPU per message is measured with process.cpuUsage()
+// between two reads of the message count (read every 100 ms, so the reading costs next to
+// nothing); memory per rank after a GC with the collector running. /metrics scrapes of the 64
+// ranks are timed too (a process's first apart: its code runs cold). The analysis' own share is
+// also measured apart: the 64 ranks' records taken once, then replayed through a CacheAnalysis in
+// this process (CPU per message past WARM, the median of ANALYSIS_ROUNDS), a figure that does not
+// move with how many messages a wake-up of the event loop finds, as the collector's do on a busy
+// machine.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Subscriber } from 'zeromq';
 import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
