@@ -280,14 +280,19 @@ async function losslessRate(
   return { best, next: 'none (every rate tried held)' };
 }
 
+/** The fixture payloads the publisher sends, in its order. */
+function fixturePayloads(): Uint8Array[] {
+  return ['hybrid-int', 'legacy-int'].flatMap((f) =>
+    readPayloads(path.join(ROOT, 'test/fixtures/vllm', `${f}.frames`)),
+  );
+}
+
 /** The fixture batches the publisher sends, decoded, in its order. */
 function fixtureBatches(): EventRecord[][] {
   const batches: EventRecord[][] = [];
-  for (const f of ['hybrid-int', 'legacy-int']) {
-    for (const p of readPayloads(path.join(ROOT, 'test/fixtures/vllm', `${f}.frames`))) {
-      const d = decodeBatch(p, {}, { source: 'bench', seq: batches.length });
-      if (d.ok) batches.push(d.events);
-    }
+  for (const p of fixturePayloads()) {
+    const d = decodeBatch(p, {}, { source: 'bench', seq: batches.length });
+    if (d.ok) batches.push(d.events);
   }
   return batches;
 }
@@ -327,10 +332,8 @@ const PACED_ROUNDS = 3;
  * from a socket, than in a loop: what an in-process A/B of a change on this path overstates.
  */
 export async function pacedRound(variant: number): Promise<number> {
-  const payloads: Buffer[] = [];
-  for (const f of ['hybrid-int', 'legacy-int'])
-    for (const p of readPayloads(path.join(ROOT, 'test/fixtures/vllm', `${f}.frames`)))
-      payloads.push(Buffer.from(p));
+  // Copies: each gets a ts from the clock written into it.
+  const payloads = fixturePayloads().map((p) => Buffer.from(p));
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kvscope-bench-paced-'));
   const live = await LiveSession.start(dir);
   const origin = { source: 'bench', seq: 0 };
