@@ -6,12 +6,14 @@
 // one process, the later receivers took the JIT's type feedback and the heap the earlier ones left,
 // and the memory per rank read below zero. CPU per message is measured with process.cpuUsage()
 // between two reads of the message count (read every 100 ms, so the reading costs next to
-// nothing); memory per rank after a GC with the collector running. /metrics scrapes of the 64
-// ranks are timed too (a process's first apart: its code runs cold). The analysis' own share is
-// also measured apart: the 64 ranks' records taken once, then replayed through a CacheAnalysis in
-// this process (CPU per message past WARM, the median of ANALYSIS_ROUNDS), a figure that does not
-// move with how many messages a wake-up of the event loop finds, as the collector's do on a busy
-// machine.
+// nothing), and split by thread (main, ZeroMQ's I/O thread, the rest) from /proc; memory per rank
+// after a GC with the collector running. /metrics scrapes of the 64 ranks are timed too (a
+// process's first apart: its code runs cold). The analysis' own share is also measured apart, in
+// rounds of its own: the 64 ranks' records taken, then replayed through a CacheAnalysis in the same
+// process twice (CPU per message past WARM): the first replay runs the analysis' code cold, as a
+// collector's first seconds do, the second once the JIT has seen it all (before, only a warm
+// replay was printed, and it read as the analysis' cost). Neither moves with how many messages a
+// wake-up of the event loop finds, as the collector's figures do on a busy machine.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Subscriber } from 'zeromq';
 import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
@@ -22,6 +24,7 @@ import type { Profile } from '../../shared/api-types';
 import { CLI, ROOT, ensureBuilt } from '../support/built-app';
 import { median, pairedRatios, type BenchResult } from './bench-result';
 import { childRounds } from './child-rounds';
+import { cpuMs, cpuSince, type Cpu, type ThreadKind } from './thread-cpu';
 
 const RANKS = 64;
 const RATE = 25; // batches per second per rank: a busy engine
@@ -32,13 +35,14 @@ const MEASURE = 16_000; // messages over all ranks (10 s at 64 x 25/s)
  * run (the machine's speed between them): their median was that noise, and so was the verdict.
  */
 const ROUNDS = 4;
-const ANALYSIS_ROUNDS = 5;
 /** Scrapes timed after a collector's first. */
 const WARM_SCRAPES = 5;
 
 interface Sample {
   /** CPU per message, µs. */
   us: number;
+  /** The same by kind of thread (empty where /proc has no schedstat). */
+  byThread: Partial<Record<ThreadKind, number>>;
   /** Share of one core per rank. */
   corePerRank: number;
 }
@@ -75,18 +79,23 @@ function startFleet(): Promise<{ child: ChildProcess; endpoints: string[] }> {
 /** CPU between the first count read past WARM and the first past WARM + MEASURE. */
 function measure(count: () => number): Promise<Sample> {
   return new Promise((resolve) => {
-    let start: { cpu: number; n: number; t: number } | null = null;
+    let start: { cpu: number; threads: Cpu; n: number; t: number } | null = null;
     const timer = setInterval(() => {
       const n = count();
       if (start === null) {
-        if (n >= WARM) start = { cpu: cpuNow(), n, t: performance.now() };
+        if (n >= WARM)
+          start = { cpu: cpuNow(), threads: cpuMs(process.pid), n, t: performance.now() };
         return;
       }
       if (n < start.n + MEASURE) return;
       clearInterval(timer);
       const cpuUs = cpuNow() - start.cpu;
       const wallUs = (performance.now() - start.t) * 1000;
-      resolve({ us: cpuUs / (n - start.n), corePerRank: cpuUs / wallUs / RANKS });
+      const messages = n - start.n;
+      const byThread: Sample['byThread'] = {};
+      for (const [kind, ms] of Object.entries(cpuSince(start.threads, cpuMs(process.pid)).byThread))
+        byThread[kind as ThreadKind] = (ms * 1000) / messages;
+      resolve({ us: cpuUs / messages, byThread, corePerRank: cpuUs / wallUs / RANKS });
     }, 100);
   });
 }
@@ -151,12 +160,17 @@ async function sourcesOnly(
   return sample;
 }
 
-/** The analysis alone: the records of one sources run replayed, CPU per message past WARM. */
-async function analysisAlone(endpoints: string[]): Promise<number[]> {
+/** The analysis alone in a process: CPU per message past WARM, its first replay and a second. */
+interface AloneRun {
+  first: number;
+  again: number;
+}
+
+/** The records of one sources run, replayed through a new CacheAnalysis twice. */
+async function analysisAlone(endpoints: string[]): Promise<AloneRun> {
   const records: IngestRecord[] = [];
   await sourcesOnly(endpoints, records);
-  const runs: number[] = [];
-  for (let round = 0; round < ANALYSIS_ROUNDS; round++) {
+  const replay = (): number => {
     const a = new CacheAnalysis();
     let n = 0;
     let start = 0;
@@ -164,13 +178,14 @@ async function analysisAlone(endpoints: string[]): Promise<number[]> {
       a.apply(r);
       if (r.k === 'batch' && ++n === WARM) start = cpuNow();
     }
-    runs.push((cpuNow() - start) / (n - WARM));
-  }
-  return runs;
+    return (cpuNow() - start) / (n - WARM);
+  };
+  const first = replay();
+  return { first, again: replay() };
 }
 
-/** The receivers measured, each round of each in a child of its own. */
-const RECEIVERS = ['bare', 'sources', 'lean', 'full'] as const;
+/** The receivers measured, and the analysis alone; each round of each in a child of its own. */
+const RECEIVERS = ['bare', 'sources', 'lean', 'full', 'analysis alone'] as const;
 
 interface CollectorRun {
   sample: Sample;
@@ -186,7 +201,7 @@ interface CollectorRun {
 export async function fleetRound(
   variant: number,
   endpoints: string[],
-): Promise<Sample | CollectorRun> {
+): Promise<Sample | CollectorRun | AloneRun> {
   if (endpoints.length !== RANKS) throw new Error(`fleet round: ${endpoints.length} endpoints`);
   switch (RECEIVERS[variant]) {
     case 'bare':
@@ -197,6 +212,8 @@ export async function fleetRound(
       return collector(endpoints, false);
     case 'full':
       return collector(endpoints, true);
+    case 'analysis alone':
+      return analysisAlone(endpoints);
     default:
       throw new Error(`no receiver ${variant}`);
   }
@@ -243,22 +260,28 @@ async function collector(endpoints: string[], analysis: boolean): Promise<Collec
   return { sample, heapPerRank, rssPerRank, firstScrapeMs, scrapeMs, scrapeBytes: text.length };
 }
 
+/** The medians of a receiver's rounds per kind of thread, "main / zeromq / other" in µs. */
+function threadSplit(runs: Sample[]): string {
+  const kinds: ThreadKind[] = ['main', 'zeromq', 'other'];
+  if (runs.some((r) => r.byThread.main === undefined)) return 'not read (no schedstat)';
+  return kinds.map((k) => median(runs.map((r) => r.byThread[k] ?? 0)).toFixed(1)).join(' / ');
+}
+
 /** Runs the fleet benchmark: one collector's CPU and memory per rank for 64 ranks. */
 export async function runFleetBench(): Promise<BenchResult> {
   const { child, endpoints } = await startFleet();
-  let rounds: (Sample | CollectorRun)[][];
-  let aloneRuns: number[] = [];
+  let rounds: (Sample | CollectorRun | AloneRun)[][];
   try {
     rounds = await childRounds('fleet', RECEIVERS.length, ROUNDS, endpoints);
-    aloneRuns = await analysisAlone(endpoints);
   } finally {
     child.kill();
   }
-  const [bareRuns, ingestRuns, leanRuns, fullRuns] = rounds as [
+  const [bareRuns, ingestRuns, leanRuns, fullRuns, aloneRuns] = rounds as [
     Sample[],
     Sample[],
     CollectorRun[],
     CollectorRun[],
+    AloneRun[],
   ];
   const b = median(bareRuns.map((r) => r.us));
   const ingest = median(ingestRuns.map((r) => r.us));
@@ -278,8 +301,12 @@ export async function runFleetBench(): Promise<BenchResult> {
       ['collector --no-analysis, CPU per message', `${lean.toFixed(2)} µs`],
       ['collector (with the cache analysis), CPU per message', `${full.toFixed(2)} µs`],
       [
-        'the analysis alone, the same records replayed in process, CPU per message',
-        `${median(aloneRuns).toFixed(2)} µs (rounds ${aloneRuns.map((x) => x.toFixed(1)).join(' ')})`,
+        'the analysis alone, the same records replayed in process: its first replay, CPU per message',
+        `${median(aloneRuns.map((r) => r.first)).toFixed(2)} µs (rounds ${aloneRuns.map((r) => r.first.toFixed(1)).join(' ')})`,
+      ],
+      [
+        'the analysis alone: replayed again in the same process, CPU per message',
+        `${median(aloneRuns.map((r) => r.again)).toFixed(2)} µs (rounds ${aloneRuns.map((r) => r.again.toFixed(1)).join(' ')})`,
       ],
       [
         'rounds (bare / sources / lean / full)',
@@ -293,6 +320,12 @@ export async function runFleetBench(): Promise<BenchResult> {
           fullRuns.map((r) => r.sample.us),
           bareRuns.map((r) => r.us),
         ),
+      ],
+      [
+        'main / ZeroMQ / other threads, µs per message (medians): bare, sources, lean, full',
+        [bareRuns, ingestRuns, leanRuns.map((r) => r.sample), fullRuns.map((r) => r.sample)]
+          .map(threadSplit)
+          .join(' | '),
       ],
       ['collector --no-analysis, CPU per rank', pct(leanRuns)],
       ['collector, CPU per rank', pct(fullRuns)],
