@@ -260,6 +260,11 @@ async function collector(endpoints: string[], analysis: boolean): Promise<Collec
   return { sample, heapPerRank, rssPerRank, firstScrapeMs, scrapeMs, scrapeBytes: text.length };
 }
 
+/** Rounds' figures in µs: their median, then each. */
+function medianOfRounds(us: number[]): string {
+  return `${median(us).toFixed(2)} µs (rounds ${us.map((x) => x.toFixed(1)).join(' ')})`;
+}
+
 /** The medians of a receiver's rounds per kind of thread, "main / zeromq / other" in µs. */
 function threadSplit(runs: Sample[]): string {
   const kinds: ThreadKind[] = ['main', 'zeromq', 'other'];
@@ -302,11 +307,11 @@ export async function runFleetBench(): Promise<BenchResult> {
       ['collector (with the cache analysis), CPU per message', `${full.toFixed(2)} µs`],
       [
         'the analysis alone, the same records replayed in process: its first replay, CPU per message',
-        `${median(aloneRuns.map((r) => r.first)).toFixed(2)} µs (rounds ${aloneRuns.map((r) => r.first.toFixed(1)).join(' ')})`,
+        medianOfRounds(aloneRuns.map((r) => r.first)),
       ],
       [
         'the analysis alone: replayed again in the same process, CPU per message',
-        `${median(aloneRuns.map((r) => r.again)).toFixed(2)} µs (rounds ${aloneRuns.map((r) => r.again.toFixed(1)).join(' ')})`,
+        medianOfRounds(aloneRuns.map((r) => r.again)),
       ],
       [
         'rounds (bare / sources / lean / full)',
