@@ -292,6 +292,13 @@ export async function runFleetBench(): Promise<BenchResult> {
   const ingest = median(ingestRuns.map((r) => r.us));
   const lean = median(leanRuns.map((r) => r.sample.us));
   const full = median(fullRuns.map((r) => r.sample.us));
+  /** Each receiver's samples, in RECEIVERS' order (bare, sources, lean, full). */
+  const receiverSamples = [
+    bareRuns,
+    ingestRuns,
+    leanRuns.map((r) => r.sample),
+    fullRuns.map((r) => r.sample),
+  ];
   const pct = (runs: CollectorRun[]) =>
     `${(median(runs.map((r) => r.sample.corePerRank)) * 100).toFixed(2)} % of a core`;
   const kib = (x: number) => `${(x / 1024).toFixed(0)} KiB`;
@@ -315,9 +322,7 @@ export async function runFleetBench(): Promise<BenchResult> {
       ],
       [
         'rounds (bare / sources / lean / full)',
-        [bareRuns, ingestRuns, leanRuns.map((r) => r.sample), fullRuns.map((r) => r.sample)]
-          .map((rs) => rs.map((r) => r.us.toFixed(1)).join(' '))
-          .join(' | '),
+        receiverSamples.map((rs) => rs.map((r) => r.us.toFixed(1)).join(' ')).join(' | '),
       ],
       [
         'collector (with analysis) / bare, round by round (not the verdict)',
@@ -328,9 +333,7 @@ export async function runFleetBench(): Promise<BenchResult> {
       ],
       [
         'main / ZeroMQ / other threads, µs per message (medians): bare, sources, lean, full',
-        [bareRuns, ingestRuns, leanRuns.map((r) => r.sample), fullRuns.map((r) => r.sample)]
-          .map(threadSplit)
-          .join(' | '),
+        receiverSamples.map(threadSplit).join(' | '),
       ],
       ['collector --no-analysis, CPU per rank', pct(leanRuns)],
       ['collector, CPU per rank', pct(fullRuns)],
