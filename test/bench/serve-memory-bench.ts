@@ -171,7 +171,7 @@ export async function runServeMemoryBench(): Promise<BenchResult> {
         ],
         [
           'batches received / published',
-          `${frame?.messages ?? 0} / ${publisher.sent} (the rest dropped at ZeroMQ's high-water mark, shown as lost)`,
+          `${frame?.messages ?? 0} / ${publisher.sent} (the rest published after the last frame, or dropped at ZeroMQ's high-water mark: a drop is counted as lost below)`,
         ],
         ['RSS at 25 / 50 / 75 / 100% of the events, MB', marks.join(' / ')],
         ['peak RSS of the serve process (both threads), MB', peak.toFixed(0)],
