@@ -24,7 +24,7 @@ import type { Profile } from '../../shared/api-types';
 import { CLI, ROOT, ensureBuilt } from '../support/built-app';
 import { median, pairedRatios, type BenchResult } from './bench-result';
 import { childRounds } from './child-rounds';
-import { cpuMs, cpuSince, type Cpu, type ThreadKind } from './thread-cpu';
+import { cpuMs, cpuSince, threadSplit, type Cpu, type ThreadKind } from './thread-cpu';
 
 const RANKS = 64;
 const RATE = 25; // batches per second per rank: a busy engine
@@ -265,13 +265,6 @@ function medianOfRounds(us: number[]): string {
   return `${median(us).toFixed(2)} µs (rounds ${us.map((x) => x.toFixed(1)).join(' ')})`;
 }
 
-/** The medians of a receiver's rounds per kind of thread, "main / zeromq / other" in µs. */
-function threadSplit(runs: Sample[]): string {
-  const kinds: ThreadKind[] = ['main', 'zeromq', 'other'];
-  if (runs.some((r) => r.byThread.main === undefined)) return 'not read (no schedstat)';
-  return kinds.map((k) => median(runs.map((r) => r.byThread[k] ?? 0)).toFixed(1)).join(' / ');
-}
-
 /** Runs the fleet benchmark: one collector's CPU and memory per rank for 64 ranks. */
 export async function runFleetBench(): Promise<BenchResult> {
   const { child, endpoints } = await startFleet();
@@ -333,7 +326,7 @@ export async function runFleetBench(): Promise<BenchResult> {
       ],
       [
         'main / ZeroMQ / other threads, µs per message (medians): bare, sources, lean, full',
-        receiverSamples.map(threadSplit).join(' | '),
+        receiverSamples.map((runs) => threadSplit(runs.map((r) => r.byThread))).join(' | '),
       ],
       ['collector --no-analysis, CPU per rank', pct(leanRuns)],
       ['collector, CPU per rank', pct(fullRuns)],

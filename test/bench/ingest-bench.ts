@@ -5,11 +5,13 @@
 // measured with process.resourceUsage() over the same number of messages, each round of each in a
 // process of its own (child-rounds.ts), the receivers interleaved. Then the whole path takes rising rates until it loses messages or falls
 // behind: the highest rate it kept up with, lossless, is printed (DESIGN: 50,000 events/s). Each
-// receiver's kernel CPU and minor page faults per message are printed too: first-touched memory
-// is dear on this machine (about 4 ms of CPU per MB), but the whole path's kernel CPU per message
-// is about the bare loop's: the gap is user time. The path past the socket is also timed in
-// process, fed back to back and paced as the socket feeds it (pacedRound): the same work costs more
-// a few messages per wake-up, so an in-process A/B overstates what a change does here.
+// receiver's CPU by thread (its JavaScript, ZeroMQ's I/O thread, the rest: V8's helpers and the
+// recording's gzip on libuv's pool), kernel CPU and minor page faults per message are printed
+// too: first-touched memory is dear on this machine (about 4 ms of CPU per MB), but the whole
+// path's kernel CPU per message is about the bare loop's: the gap is user time. The path past the
+// socket is also timed in process, fed back to back and paced as the socket feeds it (pacedRound):
+// the same work costs more a few messages per wake-up, so an in-process A/B overstates what a
+// change does here.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -27,6 +29,7 @@ import { ROOT } from '../support/built-app';
 import { readPayloads } from '../support/fixture-frames';
 import { median, pairedRatios, type BenchResult } from './bench-result';
 import { childRounds } from './child-rounds';
+import { cpuMs, cpuSince, threadSplit, type Cpu, type ThreadKind } from './thread-cpu';
 
 const RATE = 20_000; // messages per second
 /** Messages taken before measuring: a fresh process's JIT settles within them. */
@@ -91,6 +94,8 @@ interface Sample {
   /** Of cpuUs, the kernel's, and the minor page faults over the same messages. */
   sysUs: number;
   faults: number;
+  /** Of cpuUs, by kind of thread (empty where /proc has no schedstat). */
+  byThread: Partial<Record<ThreadKind, number>>;
 }
 
 interface Publisher {
@@ -132,15 +137,25 @@ interface Mark {
   cpu: number;
   sys: number;
   faults: number;
+  threads: Cpu;
 }
 const markNow = (): Mark => {
   const u = process.resourceUsage();
-  return { cpu: u.userCPUTime + u.systemCPUTime, sys: u.systemCPUTime, faults: u.minorPageFault };
+  return {
+    cpu: u.userCPUTime + u.systemCPUTime,
+    sys: u.systemCPUTime,
+    faults: u.minorPageFault,
+    threads: cpuMs(process.pid),
+  };
 };
 /** The window from `from` to now over `messages` messages. */
 const since = (from: Mark, messages: number, events: number): Sample => {
   const to = markNow();
+  const byThread: Sample['byThread'] = {};
+  for (const [kind, ms] of Object.entries(cpuSince(from.threads, to.threads).byThread))
+    byThread[kind as ThreadKind] = ms * 1000;
   return {
+    byThread,
     cpuUs: to.cpu - from.cpu,
     sysUs: to.sys - from.sys,
     faults: to.faults - from.faults,
@@ -462,6 +477,16 @@ export async function runIngestBench(): Promise<BenchResult> {
     const faults = median(rs.map((r) => r.faults / r.messages));
     return `${name} ${sysUs.toFixed(2)} µs / ${faults.toFixed(3)}`;
   });
+  /** Per receiver, the medians of its rounds' CPU per message by kind of thread. */
+  const threads = RECEIVERS.map((name, k) => {
+    const perMessage = (rounds[k] ?? []).map((r) => {
+      const split: Sample['byThread'] = {};
+      for (const [kind, us] of Object.entries(r.byThread))
+        split[kind as ThreadKind] = us / r.messages;
+      return split;
+    });
+    return `${name} ${threadSplit(perMessage)}`;
+  });
   const b = median(bareUs);
   const i = median(ingestUs);
   const w = median(wholeUs);
@@ -492,6 +517,10 @@ export async function runIngestBench(): Promise<BenchResult> {
       [
         'of each, the kernel: CPU per message / minor page faults per message (medians)',
         kernel.join(', '),
+      ],
+      [
+        "of each, by thread: main / ZeroMQ's I/O / the rest (V8's helpers, libuv's pool: gzip), µs per message (medians)",
+        threads.join(', '),
       ],
       [
         'whole path (+ recording + model + analysis), CPU per message',

@@ -1,7 +1,9 @@
 // Opening a session (DESIGN "Budgets"): a 1M-event session of two data-parallel ranks, written by
-// the format's encoder, read five ways, each in a child process of its own so that its CPU and peak
-// RSS are its own: (a) a bare gunzip + JSON.parse of every line (the baseline), (b) readSession
-// alone, (c) the replay into the model alone (its share), (d) the app's open (model + analysis,
+// the format's encoder, read several ways, each in a child process of its own so that its CPU and
+// peak RSS are its own: (a) a bare gunzip + JSON.parse of every line (the baseline), (a') the same
+// with one hash-table look-up per block and nothing else (the floor of any open that replays, as
+// DESIGN's opens do: what the budget leaves past it is the reader's, the model's and the
+// analysis' whole room), (b) readSession alone, (c) the replay into the model alone (its share), (d) the app's open (model + analysis,
 // then its state kept in the open cache), (e) the built `kvscope analyze --json` (keeping its
 // analysis likewise), and (f, g) both again, their state read back from the cache. The budget's
 // verdict is the first open's: a file never opened here replays. KVSCOPE_OPEN_EVENTS sets a
@@ -15,6 +17,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
+import {
+  FIND_ALL_KEYS,
+  HashIds,
+  keyPartsInto,
+  TEXT_KEY,
+} from '../../electron/collections/hash-ids';
 import { CacheModel } from '../../electron/model/cache-model';
 import { readEventLine } from '../../electron/session/event-line';
 import { openCached } from '../../electron/session/cached-open';
@@ -37,7 +45,7 @@ const RSS_BUDGET_MB = 500;
 /** The argument that makes the bench bundle run one reader in a child (see openChild). */
 export const OPEN_CHILD_FLAG = '--open-child';
 
-type Mode = 'baseline' | 'read' | 'model' | 'load' | 'reopen';
+type Mode = 'baseline' | 'floor' | 'read' | 'model' | 'load' | 'reopen';
 /** The open cache's folder for the children (the bench's own, removed after). */
 const CACHE_ENV = 'KVSCOPE_BENCH_OPEN_CACHE';
 
@@ -107,28 +115,75 @@ async function countSession(file: string): Promise<{ events: number; stored: num
   return { events, stored };
 }
 
+/**
+ * The baseline's work: inflate the file, split it into lines and JSON.parse each, handing each
+ * value to `onValue`; the lines parsed.
+ */
+async function parseEveryLine(file: string, onValue: (value: unknown) => void): Promise<number> {
+  let lines = 0;
+  let rest = '';
+  const parse = (line: string): void => {
+    if (line === '') return;
+    onValue(JSON.parse(line));
+    lines += 1;
+  };
+  const gunzip = createReadStream(file).pipe(createGunzip({ chunkSize: 64 * 1024 }));
+  gunzip.setEncoding('utf8');
+  for await (const chunk of gunzip as AsyncIterable<string>) {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop() ?? '';
+    for (const p of parts) parse(p);
+  }
+  parse(rest);
+  return lines;
+}
+
 /** One reader, run in this process (the bench bundle started with OPEN_CHILD_FLAG). */
 export async function openChild(mode: Mode, file: string): Promise<void> {
   let out: unknown;
   switch (mode) {
-    case 'baseline': {
-      // The floor: inflate, split, parse. Nothing is checked or kept.
-      let lines = 0;
-      let rest = '';
-      const parse = (line: string): void => {
-        if (line === '') return;
-        JSON.parse(line);
-        lines += 1;
-      };
-      const gunzip = createReadStream(file).pipe(createGunzip({ chunkSize: 64 * 1024 }));
-      gunzip.setEncoding('utf8');
-      for await (const chunk of gunzip as AsyncIterable<string>) {
-        const parts = (rest + chunk).split('\n');
-        rest = parts.pop() ?? '';
-        for (const p of parts) parse(p);
-      }
-      parse(rest);
-      out = { lines };
+    case 'baseline':
+      // Inflate, split, parse. Nothing is checked or kept.
+      out = { lines: await parseEveryLine(file, () => undefined) };
+      break;
+    case 'floor': {
+      // The baseline, then one look-up per block in a table of the hashes seen (HashIds, as the
+      // model's and the analysis' SharedHashIds; findAll, as an open looks a batch up): a store
+      // interns its hashes, a removal finds them. What any replay that tracks each block costs
+      // before it models anything: the budget's room past it is the model's and the analysis'.
+      const ids = new HashIds();
+      // Parts and ids of an event's hashes (findAll reads them by the hash's index).
+      let his = new Float64Array(FIND_ALL_KEYS);
+      let los = new Float64Array(FIND_ALL_KEYS);
+      let found = new Int32Array(FIND_ALL_KEYS);
+      let next = 0;
+      let blocks = 0;
+      const lines = await parseEveryLine(file, (o) => {
+        const ev = (o as { event?: { type?: string; block_hashes?: string[] } }).event;
+        const hashes = ev?.block_hashes;
+        if (hashes === undefined) return;
+        const n = hashes.length;
+        if (n > his.length) {
+          his = new Float64Array(n);
+          los = new Float64Array(n);
+          found = new Int32Array(n);
+        }
+        for (let i = 0; i < n; i++) keyPartsInto(hashes[i] as string, his, los, i);
+        for (let from = 0; from < n; from += FIND_ALL_KEYS)
+          ids.findAll(his, los, hashes, from, Math.min(n, from + FIND_ALL_KEYS), found);
+        blocks += n;
+        if (ev?.type !== 'BlockStored') return;
+        for (let i = 0; i < n; i++) {
+          if ((found[i] as number) >= 0) continue;
+          // Found again first: a hash twice in one store is interned once.
+          const key = hashes[i] as string;
+          if (his[i] === TEXT_KEY) {
+            if (ids.find(key) < 0) ids.set(key, next++);
+          } else if (ids.findParts(his[i] as number, los[i] as number) < 0)
+            ids.setParts(his[i] as number, los[i] as number, next++);
+        }
+      });
+      out = { lines, blocks, hashes: next };
       break;
     }
     case 'read': {
@@ -240,6 +295,7 @@ export async function runOpenBench(): Promise<BenchResult> {
       };
       await rm(v1File);
     }
+    const floor = await mine('floor');
     const read = await mine('read');
     const model = await mine('model');
     const load = await mine('load');
@@ -304,6 +360,7 @@ export async function runOpenBench(): Promise<BenchResult> {
             ? 'not measured (KVSCOPE_OPEN_FILE given)'
             : `${(v1.bytes / 2 ** 20).toFixed(1)} MB gzip, its baseline ${v1.base.cpuMs.toFixed(0)} ms CPU (this file: ${((100 * bytes) / v1.bytes).toFixed(0)}% of the bytes, ${((100 * base.cpuMs) / v1.base.cpuMs).toFixed(0)}% of the baseline)`,
         ],
+        row("the baseline + one hash look-up per block (a replay's floor)", floor, null),
         row('readSession (reading alone)', read, null),
         row('replay into the model alone (no analysis)', model, null),
         row('open (model + analysis, its state then kept)', load, BUDGET),

@@ -2,6 +2,7 @@
 // JavaScript, ZeroMQ's I/O thread, V8's helpers), not only how much of it there is.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { median } from './bench-result';
 
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
@@ -56,4 +57,14 @@ export function cpuSince(before: Cpu, after: Cpu): Cpu {
   for (const k of Object.keys(after.byThread) as ThreadKind[])
     byThread[k] = (after.byThread[k] ?? 0) - (before.byThread[k] ?? 0);
   return { total: after.total - before.total, byThread };
+}
+
+/**
+ * The medians of rounds' CPU per message by kind of thread, "main / zeromq / other" in µs (each
+ * round's split per message, as cpuSince's byThread divided by its messages).
+ */
+export function threadSplit(rounds: Partial<Record<ThreadKind, number>>[]): string {
+  const kinds: ThreadKind[] = ['main', 'zeromq', 'other'];
+  if (rounds.some((r) => r.main === undefined)) return 'not read (no schedstat)';
+  return kinds.map((k) => median(rounds.map((r) => r[k] ?? 0)).toFixed(1)).join(' / ');
 }
