@@ -6,7 +6,7 @@ import type { IngestSink } from '../../shared/records';
 import { APP_VERSION } from '../app-version';
 import { KvSource } from '../ingest/kv-source';
 import { TOPICS_APART, expandProfile, subscribesTwice } from '../ingest/source-config';
-import { Recording } from '../session/recording';
+import { Recording, sayRecordingFailure } from '../session/recording';
 import { CacheAnalysis } from '../analysis/cache-analysis';
 import { analysisMetrics, useEngineCapacity } from './analysis-metrics';
 import { MetricsHub } from './metrics-hub';
@@ -76,7 +76,12 @@ export class Collector {
     const recording =
       opts.recordDir === null
         ? null
-        : await Recording.create({ dir: opts.recordDir, app: APP_VERSION });
+        : await Recording.create({
+            dir: opts.recordDir,
+            app: APP_VERSION,
+            // Headless: its operator learns on stderr that events are no longer recorded.
+            onWriteError: sayRecordingFailure,
+          });
     const tally = hub.tally;
     const sink: IngestSink = {
       record: (r) => {

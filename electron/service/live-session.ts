@@ -9,7 +9,7 @@ import type { CacheModel } from '../model/cache-model';
 import { EventLines, readEventLine } from '../session/event-line';
 import type { SessionSource } from '../session/format';
 import { ModelAndAnalysis } from '../session/model-and-analysis';
-import { Recording } from '../session/recording';
+import { Recording, sayRecordingFailure } from '../session/recording';
 
 /** The always-on recording and the model of the live view. */
 export class LiveSession {
@@ -71,9 +71,11 @@ export class LiveSession {
    * headless `kvscope serve` has no page open to show it.
    */
   static async start(dir: string, analysisOptions: AnalysisGroupOption = {}): Promise<LiveSession> {
-    const onWriteError = (why: string) =>
-      process.stderr.write(`kvscope: ${recordingFailure(why)}\n`);
-    const recording = await Recording.create({ dir, app: APP_VERSION, onWriteError });
+    const recording = await Recording.create({
+      dir,
+      app: APP_VERSION,
+      onWriteError: sayRecordingFailure,
+    });
     return new LiveSession(recording, analysisOptions);
   }
 
@@ -133,9 +135,4 @@ export class LiveSession {
   async close(): Promise<void> {
     await this.recording.close();
   }
-}
-
-/** What a recording that cannot be written means for the user (the page's problem, serve's stderr). */
-export function recordingFailure(why: string): string {
-  return `the recording file cannot be written (${why}): events from now on are shown but not recorded`;
 }

@@ -15,7 +15,8 @@ import type { CacheAnalysis } from '../analysis/cache-analysis';
 import type { CacheModel } from '../model/cache-model';
 import type { SessionHeader } from '../session/format';
 import { liveTitle } from './live-title';
-import { recordingFailure, type LiveSession } from './live-session';
+import type { LiveSession } from './live-session';
+import { recordingFailure } from '../session/recording';
 
 interface OpenedFile {
   model: CacheModel;

@@ -37,6 +37,19 @@ export const BEHIND_AFTER_SEC = 1;
 /** File names of recordings: `recording-<start time>-<random>.kvscope.jsonl.gz`. */
 export const RECORDING_PREFIX = 'recording-';
 
+/** What a recording that cannot be written means for the user (the page's problem, stderr's line). */
+export function recordingFailure(why: string): string {
+  return `the recording file cannot be written (${why}): events from now on are shown but not recorded`;
+}
+
+/**
+ * An onWriteError for a headless process (serve, collect): no page shows the failure, so it goes
+ * to stderr (the recording tells it once).
+ */
+export function sayRecordingFailure(why: string): void {
+  process.stderr.write(`kvscope: ${recordingFailure(why)}\n`);
+}
+
 /** Options for a new recording. */
 export interface RecordingOptions {
   dir: string;
