@@ -225,8 +225,14 @@ export interface AnalysisReport {
   /** True when any figure is a sampled estimate (a ghost list past its bound, lifetimes sketched, hot prefixes pruned). */
   estimate: boolean;
   totals: StoreFigures;
+  /** The first MAX_REPORT_SOURCES sources analysed (sourceCount says how many there are). */
   sources: SourceReport[];
+  /** Sources analysed: past MAX_REPORT_SOURCES, `sources` lists only the first of them. */
+  sourceCount: number;
+  /** The first MAX_REPORT_SOURCES (source, medium) rows (whatIfCount says how many there are). */
   whatIf: WhatIfReport[];
+  /** (source, medium) pairs analysed: past MAX_REPORT_SOURCES, `whatIf` lists the first. */
+  whatIfCount: number;
   lifetimes: LifetimeReport[];
   crossSource: CrossSourceReport;
   hotPrefixes: HotPrefix[];

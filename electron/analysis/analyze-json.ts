@@ -92,6 +92,15 @@ export function toAnalyzeJson(
     ...(r.batchesPastSourceLimit > 0
       ? { batches_past_source_limit: r.batchesPastSourceLimit }
       : {}),
+    // Past MAX_REPORT_SOURCES, per_source and what_if list the first; the totals count them all.
+    ...(r.sources.length < r.sourceCount || r.whatIf.length < r.whatIfCount
+      ? {
+          lists_cut: {
+            per_source: { listed: r.sources.length, of: r.sourceCount },
+            what_if: { listed: r.whatIf.length, of: r.whatIfCount },
+          },
+        }
+      : {}),
     estimate: r.estimate,
     lifetime,
     what_if: r.whatIf.map((w) => ({

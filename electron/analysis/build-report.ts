@@ -70,7 +70,9 @@ export function buildReport(a: CacheAnalysis): AnalysisReport {
     estimate,
     totals,
     sources,
+    sourceCount: a.sources.length,
     whatIf,
+    whatIfCount: all.length,
     lifetimes,
     crossSource: {
       duplicateStores: sum(a.sources, (s) => s.duplicateStores),

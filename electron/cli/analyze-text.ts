@@ -3,6 +3,7 @@
 import {
   KV_CACHE_GROUPS_TRACKED,
   MAX_ANALYSED_SOURCES,
+  MAX_REPORT_SOURCES,
   type AnalysisReport,
   type WhatIfReport,
 } from '../../shared/analysis-report';
@@ -42,6 +43,11 @@ export function table(head: string[], rows: string[][], rightFrom = 1): string {
       .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(head), rule, ...rows.map(line)].map((l) => `  ${l}`).join('\n');
+}
+
+/** The line over a list cut to its first rows: the totals above count every one. */
+function listedOf(listed: number, of: number, what: string): string {
+  return `The first ${int(listed)} of ${int(of)} ${what} (a report lists at most ${int(MAX_REPORT_SOURCES)}; the totals count them all)`;
 }
 
 function whatIfRow(w: WhatIfReport): string[] {
@@ -108,7 +114,7 @@ export function analyzeText(
   const out: string[] = [];
   const n = r.input;
   out.push(
-    `KV cache analysis of ${what.file} (${what.kind}): ${int(n.events)} events in ${int(n.batches)} batches, ${r.sources.length} source${r.sources.length === 1 ? '' : 's'}`,
+    `KV cache analysis of ${what.file} (${what.kind}): ${int(n.events)} events in ${int(n.batches)} batches, ${int(r.sourceCount)} source${r.sourceCount === 1 ? '' : 's'}`,
   );
   const removed = what.removed ?? [];
   if (removed.length > 0) {
@@ -151,6 +157,8 @@ export function analyzeText(
     ),
   );
   out.push('', 'Per source');
+  if (r.sources.length < r.sourceCount)
+    out.push(listedOf(r.sources.length, r.sourceCount, 'sources'));
   out.push(
     table(
       [
@@ -184,6 +192,8 @@ export function analyzeText(
     '',
     'What-if capacity: extra hits with more blocks (an LRU ghost-list estimate; % of new stores)',
   );
+  if (r.whatIf.length < r.whatIfCount)
+    out.push(listedOf(r.whatIf.length, r.whatIfCount, 'source media'));
   out.push(
     table(
       ['source medium', 'capacity', 're-stores', '+10%', '+25%', '+50%', '+100%', '+200%', ''],

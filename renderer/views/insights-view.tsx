@@ -136,6 +136,15 @@ export function InsightsView({ onOpenChain }: Props) {
             of these figures.
           </p>
         )}
+        {(report.sources.length < report.sourceCount ||
+          report.whatIf.length < report.whatIfCount) && (
+          <p className="small" data-testid="lists-cut">
+            The lists below name the first {formatInt(report.sources.length)} of{' '}
+            {formatInt(report.sourceCount)} sources (the what-if, the first{' '}
+            {formatInt(report.whatIf.length)} of {formatInt(report.whatIfCount)} source media);
+            every total counts them all.
+          </p>
+        )}
         {error && <p className="error">Could not refresh: {error}</p>}
       </section>
       <InsightFigures report={report} thrashWindowS={thrashWindowS} />

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { toAnalyzeJson } from '../../electron/analysis/analyze-json';
 import { CacheAnalysis } from '../../electron/analysis/cache-analysis';
-import { MAX_ANALYSED_SOURCES } from '../../shared/analysis-report';
+import { analyzeText } from '../../electron/cli/analyze-text';
+import { MAX_ANALYSED_SOURCES, MAX_REPORT_SOURCES } from '../../shared/analysis-report';
 import { batch, removed, stored } from './helpers';
 
 describe('sources past the analysed limit', () => {
@@ -28,5 +29,29 @@ describe('sources past the analysed limit', () => {
     const a = new CacheAnalysis();
     a.apply(batch('e', 1, [stored(['a'])]));
     expect(toAnalyzeJson(a.report())).not.toHaveProperty('batches_past_source_limit');
+    expect(toAnalyzeJson(a.report())).not.toHaveProperty('lists_cut');
+  });
+
+  it('counts every source analysed where its lists name only the first, and says so', () => {
+    // More sources analysed than a report lists: the count and the totals take them all.
+    const n = MAX_REPORT_SOURCES + 44;
+    const a = new CacheAnalysis();
+    for (let i = 0; i < n; i += 1) a.apply(batch(`s${i}`, 1, [stored([`h${i}`])]));
+    const r = a.report();
+    expect(r.sourceCount).toBe(n);
+    expect(r.sources).toHaveLength(MAX_REPORT_SOURCES);
+    expect(r.whatIfCount).toBe(n);
+    expect(r.whatIf).toHaveLength(MAX_REPORT_SOURCES);
+    expect(r.totals.newStores).toBe(n);
+    const json = toAnalyzeJson(r);
+    expect(json.lists_cut).toEqual({
+      per_source: { listed: MAX_REPORT_SOURCES, of: n },
+      what_if: { listed: MAX_REPORT_SOURCES, of: n },
+    });
+    expect(Object.keys(json.per_source as object)).toHaveLength(MAX_REPORT_SOURCES);
+    const text = analyzeText(r, { file: 'f', kind: 'session' });
+    expect(text).toMatch(new RegExp(`batches, ${n} sources$`, 'm'));
+    expect(text).toContain(`The first ${MAX_REPORT_SOURCES} of ${n} sources (`);
+    expect(text).toContain(`The first ${MAX_REPORT_SOURCES} of ${n} source media (`);
   });
 });
