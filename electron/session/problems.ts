@@ -51,7 +51,8 @@ export class Problems {
   }
 }
 
-const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+/** Bytes as whole MiB, as the problem lines say them. */
+export const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 /** The problem line of a line skipped for its length. */
 export function longLineProblem(lineNo: number, bytes: number, limit: number): string {

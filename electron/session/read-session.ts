@@ -13,10 +13,17 @@ import {
   type SessionRecord,
   type SessionSource,
 } from './format';
-import { MAX_LINE_BYTES, readLines, type LineReadOptions, type SessionInput } from './line-reader';
+import {
+  MAX_INFLATE_RATIO,
+  MAX_LINE_BYTES,
+  readLines,
+  type LineReadEnd,
+  type LineReadOptions,
+  type SessionInput,
+} from './line-reader';
 import { parseLossless } from './lossless-json';
 import { OutOfReachBatches } from './out-of-reach-seq';
-import { duplicateProblem, endProblems, longLineProblem, Problems } from './problems';
+import { duplicateProblem, endProblems, longLineProblem, mib, Problems } from './problems';
 import { SeqDedup } from './seq-dedup';
 
 const NOT_AN_OBJECT = 'not an object';
@@ -34,6 +41,14 @@ export class NotASessionError extends Error {
     super(`not a KV Scope session: ${what}`);
     this.name = 'NotASessionError';
   }
+}
+
+/** Why a read found no header: nothing there, damage before the first line, or a bomb from the start. */
+function nothingReadBecause(end: LineReadEnd): string {
+  if (end.bombStoppedAt !== null)
+    return `it inflates to more than ${MAX_INFLATE_RATIO} times its size (a gzip bomb?): stopped after ${mib(end.bombStoppedAt)}, no line read`;
+  if (end.damaged !== null) return `it is damaged before its first line (gzip: ${end.damaged})`;
+  return 'it is empty (no line to read)';
 }
 
 /** Counts of what a read delivered. */
@@ -262,13 +277,10 @@ export async function readSession(
   );
   outOfReach.flush();
   if (header === null)
-    throw end.lines === 0
-      ? new NotASessionError(
-          end.damaged === null
-            ? 'it is empty (no line to read)'
-            : `it is damaged before its first line (gzip: ${end.damaged})`,
-          true,
-        )
+    // A bomb's blank lines before it stopped are no first line: it is said as a bomb too. A
+    // first line seen (damaged: no header) may be a capture's, read as one next.
+    throw end.lines === 0 || (end.bombStoppedAt !== null && damaged === null)
+      ? new NotASessionError(nothingReadBecause(end), true)
       : ((damaged as { error: NotASessionError } | null)?.error ??
           new NotASessionError('first line is not a header'));
   const dup = duplicateProblem(counts.duplicates);

@@ -238,6 +238,23 @@ describe('gzip bombs', () => {
     expect(empty.model.kpis()).toMatchObject({ storedBlocks: 0 });
   });
 
+  it.each([
+    ['a line of zeros', 0x30],
+    ['newlines', 0x0a],
+  ])('calls a file that is a bomb from its first byte (%s) a bomb, not empty', async (_, byte) => {
+    await expect(read(bomb(4096, byte))).rejects.toThrow(
+      /^not a KV Scope session: it inflates to more than 200 times its size \(a gzip bomb\?\): stopped after \d+ MiB, no line read$/,
+    );
+  });
+
+  it('opens a capture followed by a bomb as a capture, keeping its events', async () => {
+    // One line: a second would tell it from a session before the bomb.
+    const line = '{"ts":100,"seq":0,"type":"BlockStored","block_hashes":[7],"block_size":2}';
+    const opened = await loadIntoModel(Buffer.concat([gzipSync(`${line}\n`), bomb(4096, 0x30)]));
+    expect(opened.model.kpis()).toMatchObject({ storedBlocks: 1 });
+    expect(opened.problems.at(-1)).toMatch(/\(a gzip bomb\?\); read 1 events up to there$/);
+  });
+
   it('reads a large, ordinarily compressible session whole (the limit is a ratio, not a size)', async () => {
     const text = sessionText(250_000);
     expect(text.length).toBeGreaterThan(MIN_BOMB_BYTES);
