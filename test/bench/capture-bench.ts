@@ -17,7 +17,7 @@ import { CLI, ensureBuilt, ROOT } from '../support/built-app';
 import { SENTINEL_TS, sentinelPayload } from '../support/capture-variants';
 import { ALL_FIXTURES, readPayloads } from '../support/fixture-frames';
 import { median, pairedRatios, type BenchResult } from './bench-result';
-import { cpuMs, cpuSince, type Cpu } from './thread-cpu';
+import { cpuMs, cpuSince, usPer, type Cpu } from './thread-cpu';
 
 const MESSAGES = 30_000;
 const WARMUP_MESSAGES = Number(process.env.KVSCOPE_BENCH_WARMUP ?? 10_000);
@@ -339,8 +339,8 @@ export async function runCaptureBench(): Promise<BenchResult> {
         for (const c of consumers) {
           const s = await measure(pub, c, m.rate);
           (us[`${m.name}/${c.name}`] ??= []).push((s.cpu.total * 1000) / events);
-          for (const [kind, ms] of Object.entries(s.cpu.byThread))
-            (threadUs[`${m.name}/${c.name}/${kind}`] ??= []).push((ms * 1000) / events);
+          for (const [kind, perEvent] of Object.entries(usPer(s.cpu.byThread, events)))
+            (threadUs[`${m.name}/${c.name}/${kind}`] ??= []).push(perEvent);
           if (c.name === 'capture' && s.lines !== captureLines) lost++;
         }
       }

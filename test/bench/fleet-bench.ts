@@ -24,7 +24,7 @@ import type { Profile } from '../../shared/api-types';
 import { CLI, ROOT, ensureBuilt } from '../support/built-app';
 import { median, pairedRatios, type BenchResult } from './bench-result';
 import { childRounds } from './child-rounds';
-import { cpuMs, cpuSince, threadSplit, type Cpu, type ThreadKind } from './thread-cpu';
+import { cpuMs, cpuSince, threadSplit, usPer, type Cpu } from './thread-cpu';
 
 const RANKS = 64;
 const RATE = 25; // batches per second per rank: a busy engine
@@ -42,7 +42,7 @@ interface Sample {
   /** CPU per message, µs. */
   us: number;
   /** The same by kind of thread (empty where /proc has no schedstat). */
-  byThread: Partial<Record<ThreadKind, number>>;
+  byThread: Cpu['byThread'];
   /** Share of one core per rank. */
   corePerRank: number;
 }
@@ -92,9 +92,7 @@ function measure(count: () => number): Promise<Sample> {
       const cpuUs = cpuNow() - start.cpu;
       const wallUs = (performance.now() - start.t) * 1000;
       const messages = n - start.n;
-      const byThread: Sample['byThread'] = {};
-      for (const [kind, ms] of Object.entries(cpuSince(start.threads, cpuMs(process.pid)).byThread))
-        byThread[kind as ThreadKind] = (ms * 1000) / messages;
+      const byThread = usPer(cpuSince(start.threads, cpuMs(process.pid)).byThread, messages);
       resolve({ us: cpuUs / messages, byThread, corePerRank: cpuUs / wallUs / RANKS });
     }, 100);
   });

@@ -29,7 +29,7 @@ import { ROOT } from '../support/built-app';
 import { readPayloads } from '../support/fixture-frames';
 import { median, pairedRatios, type BenchResult } from './bench-result';
 import { childRounds } from './child-rounds';
-import { cpuMs, cpuSince, threadSplit, type Cpu, type ThreadKind } from './thread-cpu';
+import { cpuMs, cpuSince, threadSplit, usPer, type Cpu } from './thread-cpu';
 
 const RATE = 20_000; // messages per second
 /** Messages taken before measuring: a fresh process's JIT settles within them. */
@@ -94,8 +94,8 @@ interface Sample {
   /** Of cpuUs, the kernel's, and the minor page faults over the same messages. */
   sysUs: number;
   faults: number;
-  /** Of cpuUs, by kind of thread (empty where /proc has no schedstat). */
-  byThread: Partial<Record<ThreadKind, number>>;
+  /** CPU per message by kind of thread, µs (empty where /proc has no schedstat). */
+  byThread: Cpu['byThread'];
 }
 
 interface Publisher {
@@ -151,11 +151,8 @@ const markNow = (): Mark => {
 /** The window from `from` to now over `messages` messages. */
 const since = (from: Mark, messages: number, events: number): Sample => {
   const to = markNow();
-  const byThread: Sample['byThread'] = {};
-  for (const [kind, ms] of Object.entries(cpuSince(from.threads, to.threads).byThread))
-    byThread[kind as ThreadKind] = ms * 1000;
   return {
-    byThread,
+    byThread: usPer(cpuSince(from.threads, to.threads).byThread, messages),
     cpuUs: to.cpu - from.cpu,
     sysUs: to.sys - from.sys,
     faults: to.faults - from.faults,
@@ -478,15 +475,9 @@ export async function runIngestBench(): Promise<BenchResult> {
     return `${name} ${sysUs.toFixed(2)} µs / ${faults.toFixed(3)}`;
   });
   /** Per receiver, the medians of its rounds' CPU per message by kind of thread. */
-  const threads = RECEIVERS.map((name, k) => {
-    const perMessage = (rounds[k] ?? []).map((r) => {
-      const split: Sample['byThread'] = {};
-      for (const [kind, us] of Object.entries(r.byThread))
-        split[kind as ThreadKind] = us / r.messages;
-      return split;
-    });
-    return `${name} ${threadSplit(perMessage)}`;
-  });
+  const threads = RECEIVERS.map(
+    (name, k) => `${name} ${threadSplit((rounds[k] ?? []).map((r) => r.byThread))}`,
+  );
   const b = median(bareUs);
   const i = median(ingestUs);
   const w = median(wholeUs);

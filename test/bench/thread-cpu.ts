@@ -59,10 +59,14 @@ export function cpuSince(before: Cpu, after: Cpu): Cpu {
   return { total: after.total - before.total, byThread };
 }
 
-/**
- * The medians of rounds' CPU per message by kind of thread, "main / zeromq / other" in µs (each
- * round's split per message, as cpuSince's byThread divided by its messages).
- */
+/** A split by kind of thread in ms (cpuSince's byThread) as µs per one of `n` messages or events. */
+export function usPer(byThread: Cpu['byThread'], n: number): Cpu['byThread'] {
+  const out: Cpu['byThread'] = {};
+  for (const [kind, ms] of Object.entries(byThread)) out[kind as ThreadKind] = (ms * 1000) / n;
+  return out;
+}
+
+/** The medians of rounds' CPU per message by kind of thread (usPer's), "main / zeromq / other" in µs. */
 export function threadSplit(rounds: Partial<Record<ThreadKind, number>>[]): string {
   const kinds: ThreadKind[] = ['main', 'zeromq', 'other'];
   if (rounds.some((r) => r.main === undefined)) return 'not read (no schedstat)';
