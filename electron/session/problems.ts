@@ -54,6 +54,9 @@ export class Problems {
 /** Bytes as whole MiB, as the problem lines say them. */
 export const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
+/** What a gzip bomb does, as a problem line and a refusal say it. */
+export const BOMB = `inflates to more than ${MAX_INFLATE_RATIO} times its size (a gzip bomb?)`;
+
 /** The problem line of a line skipped for its length. */
 export function longLineProblem(lineNo: number, bytes: number, limit: number): string {
   return `line ${lineNo}: ${mib(bytes)} long, over the ${mib(limit)} line limit (skipped)`;
@@ -71,7 +74,7 @@ export function endProblems(end: LineReadEnd, events: number): string[] {
   }
   if (end.bombStoppedAt !== null) {
     out.push(
-      `stopped reading after ${mib(end.bombStoppedAt)} decompressed: the file inflates to more than ${MAX_INFLATE_RATIO} times its size (a gzip bomb?); read ${events} events up to there`,
+      `stopped reading after ${mib(end.bombStoppedAt)} decompressed: the file ${BOMB}; read ${events} events up to there`,
     );
   }
   return out;

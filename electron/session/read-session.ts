@@ -14,7 +14,6 @@ import {
   type SessionSource,
 } from './format';
 import {
-  MAX_INFLATE_RATIO,
   MAX_LINE_BYTES,
   readLines,
   type LineReadEnd,
@@ -23,7 +22,7 @@ import {
 } from './line-reader';
 import { parseLossless } from './lossless-json';
 import { OutOfReachBatches } from './out-of-reach-seq';
-import { duplicateProblem, endProblems, longLineProblem, mib, Problems } from './problems';
+import { BOMB, duplicateProblem, endProblems, longLineProblem, mib, Problems } from './problems';
 import { SeqDedup } from './seq-dedup';
 
 const NOT_AN_OBJECT = 'not an object';
@@ -46,7 +45,7 @@ export class NotASessionError extends Error {
 /** Why a read found no header: nothing there, damage before the first line, or a bomb from the start. */
 function nothingReadBecause(end: LineReadEnd): string {
   if (end.bombStoppedAt !== null)
-    return `it inflates to more than ${MAX_INFLATE_RATIO} times its size (a gzip bomb?): stopped after ${mib(end.bombStoppedAt)}, no line read`;
+    return `it ${BOMB}: stopped after ${mib(end.bombStoppedAt)}, no line read`;
   if (end.damaged !== null) return `it is damaged before its first line (gzip: ${end.damaged})`;
   return 'it is empty (no line to read)';
 }
