@@ -152,6 +152,15 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 /**
+ * Names joined with commas, at most `max` of them and then "and N more": a line about hundreds of
+ * sources names a few and counts the rest rather than filling the screen.
+ */
+export function nameList(names: readonly string[], max = 6): string {
+  if (names.length <= max) return names.join(', ');
+  return `${names.slice(0, max).join(', ')} and ${formatInt(names.length - max)} more`;
+}
+
+/**
  * A heatmap cell's tint for `v` of `max` (an alpha, 3 decimals), null for none: nothing shared is
  * left blank, and on a square-root scale a pair sharing 175 blocks beside one sharing 20,000 is
  * still tinted apart from none (on a linear one both read as the floor).

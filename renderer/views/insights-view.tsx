@@ -6,7 +6,7 @@ import {
 } from '../../shared/analysis-report';
 import { bridge, errorText } from '../bridge/bridge';
 import { insightsVerdict, restoresSettled } from '../lib/insights-verdict';
-import { formatInt, formatPercent } from '../lib/format';
+import { formatInt, formatPercent, nameList } from '../lib/format';
 import { sourceLabel } from '../lib/source-names';
 import { labelsById } from '../../shared/source-labels';
 import { chartColors } from '../lib/theme';
@@ -170,13 +170,13 @@ export function InsightsView({ onOpenChain }: Props) {
       <h2 className="insights-heading">Is the cache big enough?</h2>
       {quiet.length > 0 && (
         <p className="muted" data-testid="what-if-quiet">
-          No re-store on {quiet.map((w) => `${label(w.source)} ${w.medium}`).join(', ')}: more
+          No re-store on {nameList(quiet.map((w) => `${label(w.source)} ${w.medium}`))}: more
           capacity there would add no hits.
         </p>
       )}
       {unsettled.length > 0 && (
         <p className="muted" data-testid="what-if-unsettled">
-          Not known yet for {unsettled.map((w) => `${label(w.source)} ${w.medium}`).join(', ')}: no
+          Not known yet for {nameList(unsettled.map((w) => `${label(w.source)} ${w.medium}`))}: no
           re-store so far, but it has evicted none of the blocks it was seen storing
           {report.input.resets + report.input.clears > 0 ? ' since its last restart or clear' : ''},
           or stores have not run {formatInt(report.thrashWindowS)} s past its first eviction.

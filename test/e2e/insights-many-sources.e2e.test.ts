@@ -1,5 +1,6 @@
 // A session of more sources than a report lists (MAX_REPORT_SOURCES): the Insights in Chromium
-// count every source in their totals and say that the lists below name only the first.
+// count every source in their totals and say that the lists below name only the first; a line
+// about the sources names a few of them and counts the rest.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_REPORT_SOURCES } from '../../shared/analysis-report';
@@ -53,6 +54,12 @@ describe('the Insights of more sources than a report lists', () => {
     const cut = (await page.getByTestId('lists-cut').textContent()) ?? '';
     expect(cut).toContain(`the first ${MAX_REPORT_SOURCES} of ${SOURCES} sources`);
     expect(cut).toContain(`the first ${MAX_REPORT_SOURCES} of ${SOURCES} source media`);
+    // None has evicted: the line says so naming a few and counting the rest, not a wall of names.
+    const unsettled = (await page.getByTestId('what-if-unsettled').textContent()) ?? '';
+    expect(unsettled).toContain(
+      `engine-5 GPU and ${MAX_REPORT_SOURCES - 6} more: no re-store so far`,
+    );
+    expect(unsettled).not.toContain('engine-6 GPU');
     for (const theme of ['light', 'dark'] as const) {
       await setTheme(page, theme);
       await page.screenshot({

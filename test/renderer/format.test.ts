@@ -12,6 +12,7 @@ import {
   formatIso,
   formatPercent,
   heatAlpha,
+  nameList,
   formatRate,
   nounFor,
   plural,
@@ -128,6 +129,15 @@ describe('format', () => {
     const short = ellipsizeMiddle(h, 11);
     expect(short).toHaveLength(11);
     expect(short).toBe('18446…51615');
+  });
+
+  it('names a few and counts the rest', () => {
+    expect(nameList([])).toBe('');
+    expect(nameList(['a GPU', 'b GPU'])).toBe('a GPU, b GPU');
+    const many = Array.from({ length: 1_300 }, (_, i) => `engine-${i} GPU`);
+    expect(nameList(many.slice(0, 6))).toBe(many.slice(0, 6).join(', '));
+    expect(nameList(many)).toBe(`${many.slice(0, 6).join(', ')} and 1,294 more`);
+    expect(nameList(many, 2)).toBe('engine-0 GPU, engine-1 GPU and 1,298 more');
   });
 
   it('tints a heatmap cell by the square root of its share, and leaves none blank', () => {
