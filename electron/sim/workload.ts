@@ -307,16 +307,21 @@ export class Workload {
     this.offload(victims);
   }
 
-  /** Evicted GPU blocks go to the CPU tier, which has its own LRU. */
+  /**
+   * Evicted GPU blocks go to the CPU tier, which has its own LRU. Of more than the tier holds, only
+   * the last evicted are offloaded: the earlier ones would be pushed out by the same store.
+   */
   private offload(victims: Block[]): void {
-    const fresh = victims.filter((b) => {
-      const hit = this.cpu.get(b.key);
-      if (hit) {
-        this.cpu.delete(b.key);
-        this.cpu.set(b.key, hit);
-      }
-      return !hit;
-    });
+    const fresh = victims
+      .filter((b) => {
+        const hit = this.cpu.get(b.key);
+        if (hit) {
+          this.cpu.delete(b.key);
+          this.cpu.set(b.key, hit);
+        }
+        return !hit;
+      })
+      .slice(-this.cpuBlocks);
     if (fresh.length === 0) return;
     const over = this.cpu.size + fresh.length - this.cpuBlocks;
     if (over > 0) {

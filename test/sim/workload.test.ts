@@ -69,6 +69,21 @@ describe('workload', () => {
     expect(t.counts.removedBlocks).toBeGreaterThan(1000);
   });
 
+  it('holds no more CPU blocks than a tier smaller than one eviction', () => {
+    for (const cpuBlocks of [1, 3]) {
+      const w = new Workload({ seed: 9, format: 'map', hash: 'int', gpuBlocks: 640, cpuBlocks });
+      let maxCpu = 0;
+      let cpuStores = 0;
+      run(w, 1500, (events, truth) => {
+        maxCpu = Math.max(maxCpu, truth.residentCount('CPU'));
+        for (const e of events)
+          if (e.type === 'BlockStored' && e.medium === 'CPU') cpuStores += e.block_hashes.length;
+      });
+      expect(maxCpu).toBe(cpuBlocks);
+      expect(cpuStores).toBeGreaterThan(100);
+    }
+  });
+
   it('publishes LoRA requests, CPU offload stores and removals, with realistic token ids', () => {
     const w = new Workload({ seed: 11, format: 'map', hash: 'int', gpuBlocks: 640, clearEvery: 0 });
     const seen = { lora: 0, cpuStore: 0, cpuRemove: 0, gpuRemove: 0 };
