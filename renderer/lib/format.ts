@@ -88,7 +88,7 @@ export function clockOffsetText(seconds: number): string {
 }
 
 /** Timestamps below this are not epoch seconds (a publisher with a monotonic clock). */
-const EPOCH_MIN = 1e9;
+export const EPOCH_MIN = 1e9;
 
 /** A time that is not epoch time, as its offset from the clock's zero: "t+12.3s", "t-1.0s". */
 function formatOffset(ts: number, digits: number): string {

@@ -13,6 +13,7 @@ import {
 import type { Marker } from '../../shared/api-types';
 import type { ChartRow, LineDef } from '../lib/chart-rows';
 import { drawnMarkers, drawOrder, pruneHidden, toggleHidden } from '../lib/chart-rows';
+import { maxOf, timeTicks, valueTicks } from '../lib/axis-ticks';
 import { dragWindow, type TimeWindow } from '../lib/chart-zoom';
 import type { ChartExportMeta } from '../lib/png-export';
 import { formatClock, formatCompact, formatDateTime, formatInt, formatRate } from '../lib/format';
@@ -162,6 +163,14 @@ export function TimeChart({
   const first = rows[0];
   const last = rows[rows.length - 1];
   const shownLines = lines.filter((l) => !visibleHidden.has(l.key));
+  const xTicks = first && last ? timeTicks(first.t, last.t) : [];
+  const yTicks = valueTicks(
+    maxOf(
+      rows,
+      shownLines.map((l) => l.key),
+    ),
+    unit === 'count',
+  );
   const drawn = useMemo(() => drawnMarkers(markers), [markers]);
   const meta: ChartExportMeta = {
     range: rangeText,
@@ -244,6 +253,7 @@ export function TimeChart({
                 type="number"
                 scale="time"
                 domain={['dataMin', 'dataMax']}
+                ticks={xTicks}
                 tickFormatter={(t: number) => formatClock(t)}
                 tick={axisTick}
                 stroke={colors.axis}
@@ -253,8 +263,13 @@ export function TimeChart({
                 tick={axisTick}
                 stroke={colors.axis}
                 width={56}
+                domain={[0, yTicks[yTicks.length - 1] ?? 1]}
+                ticks={yTicks}
                 // Abbreviated on the axis (1.2M): its width is fixed; the tooltip says every digit.
-                tickFormatter={(v: number) => (unit === 'rate' ? formatRate(v) : formatCompact(v))}
+                // Round ticks read best without a decimal (20, not 20.0); a rate of 0.5 keeps its.
+                tickFormatter={(v: number) =>
+                  Number.isInteger(v) ? formatCompact(v) : formatRate(v)
+                }
                 allowDecimals={unit === 'rate'}
               />
               <Tooltip
