@@ -7,14 +7,14 @@
 // of its own (a second Set of every resident hash: 5.8 µs a message beside the analysis' 18.7 on
 // 64 sim ranks' records replayed, 17 blocks a batch).
 //
-// Without one (collect --no-analysis) its sets hold hash ids (TallyIds), not hash texts: a u64
+// Without one (collect --no-analysis) its sets hold hash ids, not hash texts: a u64
 // hash comes from the decoder as its decimal's two numbers, and a text made of them per block,
 // then hashed by a Set<string>, cost more than the analysis it stands in for.
 
 import { missingCase, type IngestRecord, type IngestSink } from '../../shared/records';
 import type { EventRecord } from '../../shared/events';
 import { DecimalHashes, type HashList } from '../../shared/hash-list';
-import { HashIds } from '../collections/hash-ids';
+import { CountedIds } from '../collections/counted-ids';
 import { Residency, UNSPECIFIED_MEDIUM } from '../model/residency';
 import type { MediumTally } from './metrics-snapshot';
 
@@ -30,7 +30,8 @@ export type ResidentCount = (source: string, medium: string) => number;
 export class BlockTally implements IngestSink {
   /** The tally's own resident sets of hash ids, when no `resident` count is given. */
   private readonly residency: Residency<number> | null;
-  private readonly ids = new TallyIds();
+  /** Hash ids of the tally's own sets, each counting the (source, medium) sets that hold it. */
+  private readonly ids = new CountedIds();
   private readonly totals = new Map<string, Map<string, Totals>>();
   /** The dp rank the wire last carried, per source. */
   private readonly wireRank = new Map<string, number>();
@@ -87,7 +88,7 @@ export class BlockTally implements IngestSink {
 
   /** Distinct hashes the tally's own sets hold between them (0 when it keeps none). */
   get ownHashes(): number {
-    return this.ids.live;
+    return this.ids.size;
   }
 
   /** Drops a source (a removed connection): it leaves every figure. */
@@ -109,8 +110,8 @@ export class BlockTally implements IngestSink {
         const hashes = ev.block_hashes;
         for (let i = 0; i < hashes.length; i += 1) {
           // A new id is in no set: its add always holds it.
-          const id = this.ids.intern(hashes, i);
-          if (slot.add(id)) this.ids.hold(id);
+          const id = this.intern(hashes, i);
+          if (slot.add(id)) this.ids.add(id, 1);
         }
         return;
       }
@@ -121,8 +122,8 @@ export class BlockTally implements IngestSink {
         const slot = this.residency.slot(e.source, medium);
         const hashes = ev.block_hashes;
         for (let i = 0; i < hashes.length; i += 1) {
-          const id = this.ids.find(hashes, i);
-          if (id >= 0 && slot.delete(id)) this.ids.release(id);
+          const id = this.find(hashes, i);
+          if (id >= 0 && slot.delete(id)) this.ids.add(id, -1);
         }
         return;
       }
@@ -138,7 +139,23 @@ export class BlockTally implements IngestSink {
   private clearSource(source: string): void {
     if (this.residency === null) return;
     for (const ids of this.residency.clear(source).values())
-      for (const id of ids) this.ids.release(id);
+      for (const id of ids) this.ids.add(id, -1);
+  }
+
+  /** The id of hash i of the list, or -1. */
+  private find(hashes: HashList, i: number): number {
+    return hashes instanceof DecimalHashes
+      ? this.ids.findParts(hashes.hi(i), hashes.lo(i))
+      : this.ids.find(hashes[i] as string);
+  }
+
+  /** The id of hash i of the list, made when new (held by no set yet: the caller adds one). */
+  private intern(hashes: HashList, i: number): number {
+    const found = this.find(hashes, i);
+    if (found >= 0) return found;
+    return hashes instanceof DecimalHashes
+      ? this.ids.makeParts(hashes.hi(i), hashes.lo(i))
+      : this.ids.make(hashes[i] as string);
   }
 
   private totalsOf(source: string, medium: string): Totals {
@@ -153,53 +170,5 @@ export class BlockTally implements IngestSink {
       media.set(medium, t);
     }
     return t;
-  }
-}
-
-/**
- * Hash keys to ids for the tally's own resident sets, each id's payload the number of (source,
- * medium) sets that hold it: an id is freed, and its key forgotten, when none does.
- */
-class TallyIds {
-  private readonly table = new HashIds();
-  private readonly free: number[] = [];
-  private next = 0;
-
-  /** Ids in use. */
-  get live(): number {
-    return this.next - this.free.length;
-  }
-
-  /** The id of hash i of the list, or -1. */
-  find(hashes: HashList, i: number): number {
-    return hashes instanceof DecimalHashes
-      ? this.table.findParts(hashes.hi(i), hashes.lo(i))
-      : this.table.find(hashes[i] as string);
-  }
-
-  /** The id of hash i of the list, made when new (then held by no set: the caller holds it). */
-  intern(hashes: HashList, i: number): number {
-    const found = this.find(hashes, i);
-    if (found >= 0) return found;
-    const id = this.free.pop() ?? this.next++;
-    if (hashes instanceof DecimalHashes) this.table.setParts(hashes.hi(i), hashes.lo(i), id);
-    // Right after find() of the same key, as set() asks.
-    else this.table.set(hashes[i] as string, id);
-    this.table.setPayload(id, 0);
-    return id;
-  }
-
-  /** One more set holds id. */
-  hold(id: number): void {
-    this.table.setPayload(id, this.table.payload(id) + 1);
-  }
-
-  /** One set fewer holds id; freed when none does. */
-  release(id: number): void {
-    const left = this.table.payload(id) - 1;
-    this.table.setPayload(id, left);
-    if (left > 0) return;
-    this.table.delete(id);
-    this.free.push(id);
   }
 }

@@ -28,6 +28,7 @@ import { LifetimeStats } from '../analysis/lifetime-stats';
 import { ResidentSet } from '../analysis/resident-set';
 import { RestoreBins } from '../analysis/restore-series';
 import { BatchIds } from '../collections/batch-ids';
+import { CountedIds } from '../collections/counted-ids';
 import { HashIds } from '../collections/hash-ids';
 import { HashKeySet } from '../collections/hash-key-set';
 import { IdTable } from '../collections/id-table';
@@ -78,6 +79,7 @@ const STATE_CLASSES: readonly Class[] = [
   ResidentSet,
   RestoreBins,
   ModelAndAnalysis,
+  CountedIds,
 ];
 
 /** The fields that hold a function: left out of a snapshot, set again by reattach. */
