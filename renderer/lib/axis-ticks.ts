@@ -6,13 +6,35 @@ import { scaleLinear, scaleTime } from 'd3-scale';
 import { EPOCH_MIN } from './format';
 
 /**
- * About `count` round ticks from 0 up to the first at or past `max` (0 and 1 when there is nothing
- * above 0). `integers`: counts, whose axis has no ticks between whole numbers.
+ * At most `count` round steps from 0 up to the first tick at or past `max` (0 and 1 when there is
+ * nothing above 0). `integers`: counts, whose axis has no ticks between whole numbers.
  */
 export function valueTicks(max: number, integers: boolean, count = 5): number[] {
   const top = Number.isFinite(max) && max > 0 ? max : 1;
-  const ticks = scaleLinear().domain([0, top]).nice(count).ticks(count);
+  // d3's count is a hint (85,000 asked for 4 gives 0 to 100K by 20K): fewer are asked for until
+  // the steps fit, since recharts hides labels that crowd and leaves a hole (no 80K).
+  let ticks: number[] = [];
+  for (let c = count; c >= 1; c -= 1) {
+    ticks = scaleLinear().domain([0, top]).nice(c).ticks(c);
+    if (ticks.length <= count + 1) break;
+  }
   return integers ? ticks.filter(Number.isInteger) : ticks;
+}
+
+/** Ticks asked of a value axis 160 to 180 px long (the Insights' charts). */
+export const SHORT_CHART_TICKS = 4;
+
+/**
+ * An axis from 0 on valueTicks: recharts' YAxis (or numeric XAxis) props `domain` and `ticks`. A
+ * short chart asks for fewer: recharts hides labels that crowd, and what is left starts past 0.
+ */
+export function roundAxis(
+  max: number,
+  integers: boolean,
+  count = 5,
+): { domain: [number, number]; ticks: number[] } {
+  const ticks = valueTicks(max, integers, count);
+  return { domain: [0, ticks[ticks.length - 1] ?? 1], ticks };
 }
 
 /**
@@ -33,13 +55,13 @@ export function timeTicks(from: number, to: number, count = 6): number[] {
   return ticks.filter(Number.isInteger);
 }
 
-/** The largest value of `keys` over `rows` (0 when there is none). */
-export function maxOf(rows: readonly Record<string, number>[], keys: readonly string[]): number {
+/** The largest number under `keys` over `rows` (0 when there is none). */
+export function maxOf<R extends object>(rows: readonly R[], keys: readonly (keyof R)[]): number {
   let max = 0;
   for (const r of rows) {
     for (const k of keys) {
       const v = r[k];
-      if (v !== undefined && v > max) max = v;
+      if (typeof v === 'number' && v > max) max = v;
     }
   }
   return max;

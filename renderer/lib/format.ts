@@ -11,24 +11,35 @@ export function formatInt(n: number): string {
   return intFormat.format(Math.round(n));
 }
 
-// The one abbreviation style of every screen: 12.3K, 4.5M, 1.2B (Intl's compact notation).
+// The one abbreviation style of every screen (the charts' axes): 12.3K, 4.5M, 1.2B (Intl's
+// compact notation), without a decimal a round value does not need: 10K, not 10.0K.
 const compactFormat = new Intl.NumberFormat('en-US', {
+  notation: 'compact',
+  maximumFractionDigits: 1,
+});
+
+/**
+ * An axis tick: whole with thousands separators below 10,000, abbreviated above ("9,876",
+ * "12.3K", "10K"); a fraction (a rate of 0.5) as it is, to 3 decimals.
+ */
+export function formatAxis(n: number): string {
+  if (!Number.isFinite(n)) return '—';
+  if (!Number.isInteger(n)) return String(Math.round(n * 1000) / 1000);
+  return Math.abs(n) < 1e4 ? formatInt(n) : compactFormat.format(n);
+}
+
+// A rate moves every second: its one decimal stays (25.0M, 25.3M), so its width does not jump.
+const rateFormat = new Intl.NumberFormat('en-US', {
   notation: 'compact',
   minimumFractionDigits: 1,
   maximumFractionDigits: 1,
 });
 
-/** A count, whole with thousands separators below 10,000, abbreviated above: "9,876", "12.3K". */
-export function formatCompact(n: number): string {
-  if (!Number.isFinite(n)) return '—';
-  return Math.abs(n) < 1e4 ? formatInt(n) : compactFormat.format(n);
-}
-
 /** A per-second rate: one decimal under 100, whole numbers above, abbreviated past 10,000. */
 export function formatRate(n: number): string {
   if (!Number.isFinite(n)) return '—';
   const a = Math.abs(n);
-  if (a >= 1e4) return formatCompact(n);
+  if (a >= 1e4) return rateFormat.format(n);
   if (a >= 100) return formatInt(n);
   if (a === 0) return '0';
   return n.toFixed(1);

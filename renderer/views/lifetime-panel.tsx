@@ -1,6 +1,7 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { LifetimeReport } from '../../shared/analysis-report';
-import { formatCompact, formatDuration, formatInt } from '../lib/format';
+import { formatAxis, formatDuration, formatInt } from '../lib/format';
+import { maxOf, roundAxis, SHORT_CHART_TICKS } from '../lib/axis-ticks';
 import type { ChartColors } from '../lib/theme';
 
 interface Props {
@@ -64,9 +65,10 @@ export function LifetimePanel({ lifetimes, backwardRemovals, colors }: Props) {
                   />
                   <YAxis
                     tick={tick}
-                    tickFormatter={formatCompact}
+                    tickFormatter={formatAxis}
                     width={48}
                     allowDecimals={false}
+                    {...roundAxis(maxOf(rows, ['count']), true, SHORT_CHART_TICKS)}
                   />
                   <Tooltip contentStyle={{ background: colors.tooltipBg, color: colors.text }} />
                   <Bar dataKey="count" fill={colors.lines[2]} isAnimationActive={false} />

@@ -1,6 +1,7 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { AnalysisReport } from '../../shared/analysis-report';
-import { formatClock, formatCompact, formatInt, formatPercent } from '../lib/format';
+import { formatAxis, formatClock, formatInt, formatPercent } from '../lib/format';
+import { roundAxis, SHORT_CHART_TICKS, timeTicks } from '../lib/axis-ticks';
 import type { ChartColors } from '../lib/theme';
 import { thrashAtWindow, thrashSeriesAtWindow, thrashWindows } from '../lib/thrash-window';
 
@@ -10,6 +11,16 @@ interface Props {
   /** The window picked (the Insights' tile follows it too). */
   windowS: number;
   onWindowChange(windowS: number): void;
+}
+
+/**
+ * The bins' axis on round times (timeTicks) where bins start on them; else recharts' own labels
+ * (a bin every few seconds from an odd start has none on a round time).
+ */
+function binTicks(times: number[]): { ticks?: number[]; interval?: 0 } {
+  const starts = new Set(times);
+  const ticks = timeTicks(times[0] ?? 0, times[times.length - 1] ?? 0).filter((t) => starts.has(t));
+  return ticks.length >= 2 ? { ticks, interval: 0 } : {};
 }
 
 /** Re-stores over time, and how many of them count as thrash for a window the user picks. */
@@ -58,8 +69,23 @@ export function ThrashPanel({ report, colors, windowS, onWindowChange }: Props) 
           <ResponsiveContainer width="100%" height={180}>
             <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
               <CartesianGrid stroke={colors.grid} strokeDasharray="3 3" />
-              <XAxis dataKey="t" tick={tick} tickFormatter={(t: number) => formatClock(t)} />
-              <YAxis tick={tick} tickFormatter={formatCompact} width={56} allowDecimals={false} />
+              <XAxis
+                dataKey="t"
+                tick={tick}
+                tickFormatter={(t: number) => formatClock(t)}
+                {...binTicks(rows.map((r) => r.t))}
+              />
+              <YAxis
+                tick={tick}
+                tickFormatter={formatAxis}
+                width={56}
+                allowDecimals={false}
+                {...roundAxis(
+                  s.restores.reduce((a, b) => Math.max(a, b), 0),
+                  true,
+                  SHORT_CHART_TICKS,
+                )}
+              />
               <Tooltip
                 contentStyle={{ background: colors.tooltipBg, color: colors.text }}
                 labelFormatter={(t) => `${formatClock(Number(t))}, ${s.binS} s bin`}

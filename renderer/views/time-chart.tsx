@@ -13,10 +13,10 @@ import {
 import type { Marker } from '../../shared/api-types';
 import type { ChartRow, LineDef } from '../lib/chart-rows';
 import { drawnMarkers, drawOrder, pruneHidden, toggleHidden } from '../lib/chart-rows';
-import { maxOf, timeTicks, valueTicks } from '../lib/axis-ticks';
+import { maxOf, roundAxis, timeTicks } from '../lib/axis-ticks';
 import { dragWindow, type TimeWindow } from '../lib/chart-zoom';
 import type { ChartExportMeta } from '../lib/png-export';
-import { formatClock, formatCompact, formatDateTime, formatInt, formatRate } from '../lib/format';
+import { formatAxis, formatClock, formatDateTime, formatInt, formatRate } from '../lib/format';
 import { sourceLabel } from '../lib/source-names';
 import type { SourceNames } from '../lib/source-names';
 import { lineColor } from '../lib/theme';
@@ -164,7 +164,7 @@ export function TimeChart({
   const last = rows[rows.length - 1];
   const shownLines = lines.filter((l) => !visibleHidden.has(l.key));
   const xTicks = first && last ? timeTicks(first.t, last.t) : [];
-  const yTicks = valueTicks(
+  const yAxis = roundAxis(
     maxOf(
       rows,
       shownLines.map((l) => l.key),
@@ -263,13 +263,9 @@ export function TimeChart({
                 tick={axisTick}
                 stroke={colors.axis}
                 width={56}
-                domain={[0, yTicks[yTicks.length - 1] ?? 1]}
-                ticks={yTicks}
+                {...yAxis}
                 // Abbreviated on the axis (1.2M): its width is fixed; the tooltip says every digit.
-                // Round ticks read best without a decimal (20, not 20.0); a rate of 0.5 keeps its.
-                tickFormatter={(v: number) =>
-                  Number.isInteger(v) ? formatCompact(v) : formatRate(v)
-                }
+                tickFormatter={formatAxis}
                 allowDecimals={unit === 'rate'}
               />
               <Tooltip

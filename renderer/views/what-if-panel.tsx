@@ -8,7 +8,8 @@ import {
   YAxis,
 } from 'recharts';
 import type { WhatIfReport } from '../../shared/analysis-report';
-import { formatCompact, formatInt, formatPercent } from '../lib/format';
+import { formatAxis, formatInt, formatPercent } from '../lib/format';
+import { maxOf, roundAxis, SHORT_CHART_TICKS } from '../lib/axis-ticks';
 import type { ChartColors } from '../lib/theme';
 
 interface Props {
@@ -65,8 +66,20 @@ export function WhatIfPanel({ w, label, colors }: Props) {
           <ResponsiveContainer width="100%" height={180}>
             <LineChart data={w.curve} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
               <CartesianGrid stroke={colors.grid} strokeDasharray="3 3" />
-              <XAxis dataKey="extraBlocks" type="number" tick={tick} tickFormatter={formatInt} />
-              <YAxis tick={tick} tickFormatter={formatCompact} width={56} allowDecimals={false} />
+              <XAxis
+                dataKey="extraBlocks"
+                type="number"
+                tick={tick}
+                tickFormatter={formatInt}
+                {...roundAxis(maxOf(w.curve, ['extraBlocks']), true)}
+              />
+              <YAxis
+                tick={tick}
+                tickFormatter={formatAxis}
+                width={56}
+                allowDecimals={false}
+                {...roundAxis(maxOf(w.curve, ['extraHits']), true, SHORT_CHART_TICKS)}
+              />
               <Tooltip
                 contentStyle={{ background: colors.tooltipBg, color: colors.text }}
                 formatter={(v) => [

@@ -16,6 +16,7 @@ import {
   useE2eWorkspace,
 } from '../support/e2e-harness';
 import { headHasColours, rightEdgeIsBlank } from '../support/png-head';
+import { expectRoundValues, tickLabels } from '../support/round-ticks';
 import { eventually } from '../support/wait-for';
 
 const ws = useE2eWorkspace('charts');
@@ -99,29 +100,12 @@ async function dragScrubber(page: Page, dx: number, steps: number): Promise<void
   await page.mouse.up();
 }
 
-/**
- * The labels a chart's axis draws ('x': the clock times, 'y': the values), in order. recharts 3
- * draws every tick label in one layer, apart from its axis: the clock's colons tell them apart.
- */
-async function tickLabels(page: Page, axis: 'x' | 'y', testId = 'chart-rates'): Promise<string[]> {
-  const all = await page
-    .getByTestId(testId)
-    .locator('.recharts-cartesian-axis-tick-value')
-    .allTextContents();
-  return all.filter((t) => t.includes(':') === (axis === 'x'));
-}
-
 /** Ticks are round: times on a whole 5 s, values by one step of 1, 2 or 5 times a power of 10. */
-function expectRoundTicks(times: string[], values: string[]): void {
+async function expectRoundTicks(page: Page, testId: string): Promise<void> {
+  const { times, values } = await tickLabels(page.getByTestId(testId));
   expect(times.length).toBeGreaterThanOrEqual(3);
   for (const t of times) expect(t).toMatch(/^\d\d:\d\d:\d[05]$/);
-  const v = values.map((x) => Number(x.replace(/,/g, '')));
-  expect(v.length).toBeGreaterThanOrEqual(3);
-  expect(v[0]).toBe(0);
-  const step = (v[1] ?? NaN) - (v[0] ?? NaN);
-  expect(v.every((x, i) => x === i * step)).toBe(true);
-  const mantissa = step / 10 ** Math.floor(Math.log10(step));
-  expect([1, 2, 5]).toContain(Number(mantissa.toFixed(6)));
+  expectRoundValues(values);
 }
 
 async function shots(page: Page, name: string): Promise<void> {
@@ -162,11 +146,8 @@ describe('the Overview charts', () => {
     );
     expect(series.points.length).toBeLessThanOrEqual(600);
     // Grafana's round ticks, zoomed and not (recharts' own read 00:01:06, 00:01:11 and 0, 15, 45).
-    expectRoundTicks(await tickLabels(page, 'x'), await tickLabels(page, 'y'));
-    expectRoundTicks(
-      await tickLabels(page, 'x', 'chart-resident'),
-      await tickLabels(page, 'y', 'chart-resident'),
-    );
+    await expectRoundTicks(page, 'chart-rates');
+    await expectRoundTicks(page, 'chart-resident');
     await shots(page, 'zoomed');
 
     // Drag the scrubber's window to the right: the same width, later.
@@ -192,7 +173,7 @@ describe('the Overview charts', () => {
     expect(reset).toMatchObject({ first: full.first, last: full.last });
     expect(await page.getByTestId('zoom-window').count()).toBe(0);
     expect(await page.getByTestId('range-all').getAttribute('aria-pressed')).toBe('true');
-    expectRoundTicks(await tickLabels(page, 'x'), await tickLabels(page, 'y'));
+    await expectRoundTicks(page, 'chart-rates');
     await shots(page, 'reset');
     await page.context().close();
   }, 120_000);

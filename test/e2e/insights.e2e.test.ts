@@ -13,6 +13,7 @@ import {
   type ServeProcess,
   useE2eWorkspace,
 } from '../support/e2e-harness';
+import { expectRoundValues, tickLabels } from '../support/round-ticks';
 import { eventually } from '../support/wait-for';
 import { twoRankCapture } from '../analysis/two-rank-capture';
 
@@ -96,6 +97,26 @@ describe('the Insights view', () => {
       path: path.join(SCREENSHOT_DIR, 'insights-two-ranks-1024-light.png'),
       fullPage: true,
     });
+    await page.context().close();
+  }, 90_000);
+
+  it('draws its charts on round ticks', async () => {
+    const page = await openApp(ws.browser, opened.url);
+    await showInsights(page);
+    const charts = [
+      page.getByTestId('what-if').first().locator('.insight-chart'),
+      page.getByTestId('thrash-panel'),
+      page.getByTestId('lifetime-GPU'),
+    ];
+    for (const chart of charts) {
+      await chart.locator('.recharts-cartesian-axis-tick-value').first().waitFor();
+      const { values } = await tickLabels(chart);
+      // The what-if's blocks axis and its hits axis are both values: each runs from 0 on its own.
+      const zeros = values.flatMap((v, i) => (v === 0 ? [i] : []));
+      const axes = zeros.map((z, i) => values.slice(z, zeros[i + 1]));
+      expect(axes.length).toBeGreaterThanOrEqual(1);
+      for (const axis of axes) expectRoundValues(axis);
+    }
     await page.context().close();
   }, 90_000);
 

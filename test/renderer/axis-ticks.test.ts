@@ -6,11 +6,19 @@ describe('axis ticks', () => {
     // recharts' own steps for these read 0, 15, 30, 45, 60 and 0, 45, 90, 135, 180.
     expect(valueTicks(50, false)).toEqual([0, 10, 20, 30, 40, 50]);
     expect(valueTicks(180, true)).toEqual([0, 50, 100, 150, 200]);
-    expect(valueTicks(1_234_567, true)).toEqual([
-      0, 200_000, 400_000, 600_000, 800_000, 1_000_000, 1_200_000, 1_400_000,
-    ]);
-    expect(valueTicks(33.3, false)).toEqual([0, 5, 10, 15, 20, 25, 30, 35]);
+    expect(valueTicks(1_234_567, true)).toEqual([0, 500_000, 1_000_000, 1_500_000]);
+    expect(valueTicks(33.3, false)).toEqual([0, 10, 20, 30, 40]);
     expect(valueTicks(0.9, false)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+  });
+
+  it('takes at most the steps asked for, where d3 would give more', () => {
+    // d3 asked for 4 steps to 85,000 gives 5 (to 100K by 20K): recharts hid the 80K of a short chart.
+    expect(valueTicks(85_000, true, 4)).toEqual([0, 50_000, 100_000]);
+    expect(valueTicks(85_000, true)).toEqual([0, 20_000, 40_000, 60_000, 80_000, 100_000]);
+    expect(valueTicks(60, false)).toEqual([0, 20, 40, 60]);
+    for (const max of [7, 99, 140, 6_123, 85_000, 1_234_567])
+      for (const count of [3, 4, 5])
+        expect(valueTicks(max, true, count).length).toBeLessThanOrEqual(count + 1);
   });
 
   it('puts no tick between whole numbers on a count axis, and draws 0..1 for nothing', () => {

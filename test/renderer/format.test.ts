@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   clockOffsetText,
   ellipsizeMiddle,
+  formatAxis,
   formatAgo,
   formatBytes,
   formatClock,
-  formatCompact,
   formatDateTime,
   formatDuration,
   formatInt,
@@ -43,12 +43,17 @@ describe('format', () => {
     expect(formatRate(25_000_000)).toBe('25.0M');
   });
 
-  it('abbreviates counts one way, whole below 10,000', () => {
-    expect(formatCompact(9876)).toBe('9,876');
-    expect(formatCompact(12_345)).toBe('12.3K');
-    expect(formatCompact(5_000_000)).toBe('5.0M');
-    expect(formatCompact(2_500_000_000)).toBe('2.5B');
-    expect(formatCompact(-12_345)).toBe('-12.3K');
+  it('abbreviates axis ticks one way, whole below 10,000, with no decimal a round one lacks', () => {
+    expect(formatAxis(9876)).toBe('9,876');
+    expect(formatAxis(12_345)).toBe('12.3K');
+    expect(formatAxis(10_000)).toBe('10K');
+    expect(formatAxis(5_000_000)).toBe('5M');
+    expect(formatAxis(1_500_000)).toBe('1.5M');
+    expect(formatAxis(2_500_000_000)).toBe('2.5B');
+    expect(formatAxis(-12_345)).toBe('-12.3K');
+    expect(formatAxis(0.5)).toBe('0.5');
+    expect(formatAxis(0.30000000000000004)).toBe('0.3');
+    expect(formatAxis(Number.NaN)).toBe('—');
   });
 
   it('gives percentages one decimal, and 0% of nothing', () => {
