@@ -3,7 +3,7 @@
 // and its time ticks fell on whatever second the data began. d3-scale picks the steps.
 
 import { scaleLinear, scaleTime } from 'd3-scale';
-import { EPOCH_MIN } from './format';
+import { EPOCH_MIN, formatAxis } from './format';
 
 /**
  * At most `count` round steps from 0 up to the first tick at or past `max` (0 and 1 when there is
@@ -25,16 +25,19 @@ export function valueTicks(max: number, integers: boolean, count = 5): number[] 
 export const SHORT_CHART_TICKS = 4;
 
 /**
- * An axis from 0 on valueTicks: recharts' YAxis (or numeric XAxis) props `domain` and `ticks`. A
- * short chart asks for fewer: recharts hides labels that crowd, and what is left starts past 0.
+ * An axis from 0 on valueTicks, as recharts' YAxis (or numeric XAxis) props: `domain`, `ticks` and
+ * their labels (formatAxis: abbreviated on an axis that reaches 10,000). A short chart asks for
+ * fewer ticks: recharts hides labels that crowd, and what is left starts past 0.
  */
 export function roundAxis(
   max: number,
   integers: boolean,
   count = 5,
-): { domain: [number, number]; ticks: number[] } {
+): { domain: [number, number]; ticks: number[]; tickFormatter: (v: number) => string } {
   const ticks = valueTicks(max, integers, count);
-  return { domain: [0, ticks[ticks.length - 1] ?? 1], ticks };
+  const top = ticks[ticks.length - 1] ?? 1;
+  const compact = top >= 1e4;
+  return { domain: [0, top], ticks, tickFormatter: (v) => formatAxis(v, compact) };
 }
 
 /**

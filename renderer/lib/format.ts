@@ -19,13 +19,14 @@ const compactFormat = new Intl.NumberFormat('en-US', {
 });
 
 /**
- * An axis tick: whole with thousands separators below 10,000, abbreviated above ("9,876",
- * "12.3K", "10K"); a fraction (a rate of 0.5) as it is, to 3 decimals.
+ * An axis tick: a fraction (a rate of 0.5) as it is, to 3 decimals; a whole number with thousands
+ * separators ("9,876"), or abbreviated when `compact` ("5K", "12.3K", "1.5M"). An axis reaching
+ * 10,000 abbreviates every tick, so that one axis does not read "5,000, 10K".
  */
-export function formatAxis(n: number): string {
+export function formatAxis(n: number, compact: boolean): string {
   if (!Number.isFinite(n)) return '—';
   if (!Number.isInteger(n)) return String(Math.round(n * 1000) / 1000);
-  return Math.abs(n) < 1e4 ? formatInt(n) : compactFormat.format(n);
+  return compact ? compactFormat.format(n) : formatInt(n);
 }
 
 // A rate moves every second: its one decimal stays (25.0M, 25.3M), so its width does not jump.

@@ -1,6 +1,6 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { LifetimeReport } from '../../shared/analysis-report';
-import { formatAxis, formatDuration, formatInt } from '../lib/format';
+import { formatDuration, formatInt } from '../lib/format';
 import { maxOf, roundAxis, SHORT_CHART_TICKS } from '../lib/axis-ticks';
 import type { ChartColors } from '../lib/theme';
 
@@ -65,7 +65,6 @@ export function LifetimePanel({ lifetimes, backwardRemovals, colors }: Props) {
                   />
                   <YAxis
                     tick={tick}
-                    tickFormatter={formatAxis}
                     width={48}
                     allowDecimals={false}
                     {...roundAxis(maxOf(rows, ['count']), true, SHORT_CHART_TICKS)}

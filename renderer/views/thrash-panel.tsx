@@ -1,6 +1,6 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { AnalysisReport } from '../../shared/analysis-report';
-import { formatAxis, formatClock, formatInt, formatPercent } from '../lib/format';
+import { formatClock, formatInt, formatPercent } from '../lib/format';
 import { roundAxis, SHORT_CHART_TICKS, timeTicks } from '../lib/axis-ticks';
 import type { ChartColors } from '../lib/theme';
 import { thrashAtWindow, thrashSeriesAtWindow, thrashWindows } from '../lib/thrash-window';
@@ -77,7 +77,6 @@ export function ThrashPanel({ report, colors, windowS, onWindowChange }: Props) 
               />
               <YAxis
                 tick={tick}
-                tickFormatter={formatAxis}
                 width={56}
                 allowDecimals={false}
                 {...roundAxis(

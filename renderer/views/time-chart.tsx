@@ -16,7 +16,7 @@ import { drawnMarkers, drawOrder, pruneHidden, toggleHidden } from '../lib/chart
 import { maxOf, roundAxis, timeTicks } from '../lib/axis-ticks';
 import { dragWindow, type TimeWindow } from '../lib/chart-zoom';
 import type { ChartExportMeta } from '../lib/png-export';
-import { formatAxis, formatClock, formatDateTime, formatInt, formatRate } from '../lib/format';
+import { formatClock, formatDateTime, formatInt, formatRate } from '../lib/format';
 import { sourceLabel } from '../lib/source-names';
 import type { SourceNames } from '../lib/source-names';
 import { lineColor } from '../lib/theme';
@@ -263,10 +263,9 @@ export function TimeChart({
                 tick={axisTick}
                 stroke={colors.axis}
                 width={56}
-                {...yAxis}
-                // Abbreviated on the axis (1.2M): its width is fixed; the tooltip says every digit.
-                tickFormatter={formatAxis}
                 allowDecimals={unit === 'rate'}
+                // Abbreviated on the axis (1.2M): its width is fixed; the tooltip says every digit.
+                {...yAxis}
               />
               <Tooltip
                 isAnimationActive={false}

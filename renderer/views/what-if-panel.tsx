@@ -8,7 +8,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { WhatIfReport } from '../../shared/analysis-report';
-import { formatAxis, formatInt, formatPercent } from '../lib/format';
+import { formatInt, formatPercent } from '../lib/format';
 import { maxOf, roundAxis, SHORT_CHART_TICKS } from '../lib/axis-ticks';
 import type { ChartColors } from '../lib/theme';
 
@@ -70,12 +70,10 @@ export function WhatIfPanel({ w, label, colors }: Props) {
                 dataKey="extraBlocks"
                 type="number"
                 tick={tick}
-                tickFormatter={formatInt}
                 {...roundAxis(maxOf(w.curve, ['extraBlocks']), true)}
               />
               <YAxis
                 tick={tick}
-                tickFormatter={formatAxis}
                 width={56}
                 allowDecimals={false}
                 {...roundAxis(maxOf(w.curve, ['extraHits']), true, SHORT_CHART_TICKS)}

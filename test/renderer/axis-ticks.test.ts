@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxOf, timeTicks, valueTicks } from '../../renderer/lib/axis-ticks';
+import { maxOf, roundAxis, timeTicks, valueTicks } from '../../renderer/lib/axis-ticks';
 
 describe('axis ticks', () => {
   it('steps values by 1, 2 or 5 times a power of ten from 0 to the first tick past the top', () => {
@@ -19,6 +19,14 @@ describe('axis ticks', () => {
     for (const max of [7, 99, 140, 6_123, 85_000, 1_234_567])
       for (const count of [3, 4, 5])
         expect(valueTicks(max, true, count).length).toBeLessThanOrEqual(count + 1);
+  });
+
+  it('labels an axis one way: abbreviated throughout once it reaches 10,000', () => {
+    const big = roundAxis(18_000, true);
+    expect(big.domain).toEqual([0, 20_000]);
+    expect(big.ticks.map(big.tickFormatter)).toEqual(['0', '5K', '10K', '15K', '20K']);
+    const small = roundAxis(7_400, true);
+    expect(small.ticks.map(small.tickFormatter)).toEqual(['0', '2,000', '4,000', '6,000', '8,000']);
   });
 
   it('puts no tick between whole numbers on a count axis, and draws 0..1 for nothing', () => {

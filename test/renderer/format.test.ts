@@ -43,17 +43,19 @@ describe('format', () => {
     expect(formatRate(25_000_000)).toBe('25.0M');
   });
 
-  it('abbreviates axis ticks one way, whole below 10,000, with no decimal a round one lacks', () => {
-    expect(formatAxis(9876)).toBe('9,876');
-    expect(formatAxis(12_345)).toBe('12.3K');
-    expect(formatAxis(10_000)).toBe('10K');
-    expect(formatAxis(5_000_000)).toBe('5M');
-    expect(formatAxis(1_500_000)).toBe('1.5M');
-    expect(formatAxis(2_500_000_000)).toBe('2.5B');
-    expect(formatAxis(-12_345)).toBe('-12.3K');
-    expect(formatAxis(0.5)).toBe('0.5');
-    expect(formatAxis(0.30000000000000004)).toBe('0.3');
-    expect(formatAxis(Number.NaN)).toBe('—');
+  it('labels axis ticks whole, or abbreviated on an axis that reaches 10,000, with no needless decimal', () => {
+    expect(formatAxis(9876, false)).toBe('9,876');
+    expect(formatAxis(5_000, true)).toBe('5K');
+    expect(formatAxis(12_345, true)).toBe('12.3K');
+    expect(formatAxis(10_000, true)).toBe('10K');
+    expect(formatAxis(5_000_000, true)).toBe('5M');
+    expect(formatAxis(1_500_000, true)).toBe('1.5M');
+    expect(formatAxis(2_500_000_000, true)).toBe('2.5B');
+    expect(formatAxis(-12_345, true)).toBe('-12.3K');
+    expect(formatAxis(0, true)).toBe('0');
+    expect(formatAxis(0.5, false)).toBe('0.5');
+    expect(formatAxis(0.30000000000000004, false)).toBe('0.3');
+    expect(formatAxis(Number.NaN, false)).toBe('—');
   });
 
   it('gives percentages one decimal, and 0% of nothing', () => {

@@ -2,10 +2,20 @@
 import type { Locator } from 'playwright-core';
 import { expect } from 'vitest';
 
+const SUFFIX: Record<string, number> = { K: 1e3, M: 1e6, B: 1e9 };
+
+/** A tick label's number: "9,876", "0.5", "12.3K", "1.5M" (NaN for a label that is none). */
+function tickValue(label: string): number {
+  const m = /^(-?[\d,.]+)([KMB]?)$/.exec(label.trim());
+  if (!m) return NaN;
+  return Math.round(Number((m[1] ?? '').replace(/,/g, '')) * (SUFFIX[m[2] ?? ''] ?? 1) * 1e6) / 1e6;
+}
+
 /**
  * The tick labels drawn in `chart` (a card or a panel holding one chart): its clock times
- * (HH:MM:SS) and its values (labels that are numbers; a category's, "1-2 s", is neither). recharts 3 draws every tick label in one layer, apart from its
- * axis: the clock's colons tell them apart.
+ * (HH:MM:SS) and its values (labels that are numbers; a category's, "< 2 s", is neither).
+ * recharts 3 draws every tick label in one layer, apart from its axis: the clock's colons tell
+ * them apart.
  */
 export async function tickLabels(chart: Locator): Promise<{ times: string[]; values: number[] }> {
   const all = await chart.locator('.recharts-cartesian-axis-tick-value').allTextContents();
@@ -13,7 +23,7 @@ export async function tickLabels(chart: Locator): Promise<{ times: string[]; val
     times: all.filter((t) => t.includes(':')),
     values: all
       .filter((t) => !t.includes(':'))
-      .map((t) => Number(t.replace(/,/g, '')))
+      .map(tickValue)
       .filter(Number.isFinite),
   };
 }
