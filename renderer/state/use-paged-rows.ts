@@ -12,8 +12,10 @@ export interface PageResult<T> {
   rows: T[];
 }
 
-interface Loaded<T, P> {
+export interface Loaded<T, P> {
   key: string;
+  /** The question it answers: rows are kept only from an answer to the same one. */
+  fetchPage: unknown;
   total: number;
   offset: number;
   rows: T[];
@@ -23,6 +25,8 @@ interface Loaded<T, P> {
 export interface PagedRows<T, P extends PageResult<T> = PageResult<T>> {
   /** null until the first page of this key arrives. */
   total: number | null;
+  /** Rows the list has: the total, or more while it keeps rows the server let go (`keepBy`). */
+  length: number | null;
   /** The latest page of this key as the server sent it (for fields besides the rows). */
   page: P | null;
   rowAt(index: number): T | undefined;
@@ -37,9 +41,38 @@ const MARGIN = 60;
 const MAX_LIMIT = 400;
 
 /**
+ * A refreshed page with the rows it no longer has taken from the last one, where the server let
+ * them go (a held event list's oldest rows leave the log as new events arrive: at 17,000 events/s
+ * the rows a reader had paused on were gone in 3 s). Rows keep their index while the question is
+ * the same, which `id` checks: where both pages have a row at one index and they differ, nothing is
+ * kept. Only the rows asked for (the screen's and a margin) are kept: memory stays bounded.
+ */
+export function withKeptRows<T, P>(
+  last: Loaded<T, P>,
+  next: Loaded<T, P>,
+  from: number,
+  limit: number,
+  id: (row: T) => unknown,
+): Loaded<T, P> {
+  const rows: T[] = [];
+  let kept = 0;
+  for (let i = from; i < from + limit; i++) {
+    const fresh = i >= next.offset ? next.rows[i - next.offset] : undefined;
+    const old = i >= last.offset ? last.rows[i - last.offset] : undefined;
+    if (fresh !== undefined && old !== undefined && id(fresh) !== id(old)) return next;
+    if (fresh === undefined && old === undefined) break;
+    if (fresh === undefined) kept += 1;
+    rows.push((fresh ?? old) as T);
+  }
+  return kept > 0 ? { ...next, offset: from, rows } : next;
+}
+
+/**
  * Keeps the visible rows of a paged list loaded. `key` names the rows shown (a change drops them
  * until the new ones arrive); a new `fetchPage` under the same key refetches while the old rows
  * stay on screen, and a page still in flight from an older `fetchPage` is dropped when it lands.
+ * `keepBy` (a row's identity), while the list is held: rows on screen that a refresh no longer
+ * returns stay (withKeptRows).
  */
 export function usePagedRows<T, P extends PageResult<T> = PageResult<T>>(
   fetchPage: (offset: number, limit: number) => Promise<P>,
@@ -47,13 +80,16 @@ export function usePagedRows<T, P extends PageResult<T> = PageResult<T>>(
   tick: unknown,
   live: boolean,
   intervalMs: number,
+  keepBy: ((row: T) => unknown) | null = null,
 ): PagedRows<T, P> {
   const [loaded, setLoaded] = useState<Loaded<T, P> | null>(null);
   const fetchRef = useRef(fetchPage);
+  const keepRef = useRef(keepBy);
   // Layout effect: set before any timer of the throttle can run after the render that changed it.
   useLayoutEffect(() => {
     fetchRef.current = fetchPage;
-  }, [fetchPage]);
+    keepRef.current = keepBy;
+  }, [fetchPage, keepBy]);
   // Keyed like the rows, so an error of an earlier query is not shown for a new one.
   const [error, setError] = useState<{ key: string; text: string } | null>(null);
   const rangeRef = useRef({ start: 0, end: 50 });
@@ -66,7 +102,20 @@ export function usePagedRows<T, P extends PageResult<T> = PageResult<T>>(
       const page = await fetchPage(offset, limit);
       // Asked under an older question (before a freeze, say): its rows would show the wrong thing.
       if (fetchRef.current !== fetchPage) return;
-      setLoaded({ key, total: page.total, offset: page.offset ?? offset, rows: page.rows, page });
+      const next = {
+        key,
+        fetchPage,
+        total: page.total,
+        offset: page.offset ?? offset,
+        rows: page.rows,
+        page,
+      };
+      const id = keepRef.current;
+      setLoaded((last) =>
+        id && last && last.key === key && last.fetchPage === fetchPage
+          ? withKeptRows(last, next, offset, limit, id)
+          : next,
+      );
       setError(null);
     } catch (e) {
       setError({ key, text: errorText(e) });
@@ -96,6 +145,7 @@ export function usePagedRows<T, P extends PageResult<T> = PageResult<T>>(
 
   return {
     total: current ? current.total : null,
+    length: current ? Math.max(current.total, current.offset + current.rows.length) : null,
     page: current ? current.page : null,
     rowAt: (i) => (current ? current.rows[i - current.offset] : undefined),
     findIndex: (test) => {

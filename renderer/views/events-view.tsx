@@ -75,7 +75,16 @@ export function EventsView({ at, onClearAt, onOpenChain, notify }: Props) {
   );
   // Refreshed while paused too: a snapshot up to `upTo` keeps its rows, and its counts (newer
   // events, those gone from the log) keep moving; frozen, they stood until the next keystroke.
-  const paged = usePagedRows<Row, EventPage>(fetchPage, key, frame?.n, true, 500);
+  // Held, the rows on screen stay when they leave the log (it keeps the newest 50,000: a busy
+  // engine's pushed them out in seconds), so a reader can still read what they paused on.
+  const paged = usePagedRows<Row, EventPage>(
+    fetchPage,
+    key,
+    frame?.n,
+    true,
+    500,
+    upTo !== null ? keyOf : null,
+  );
   const newest = paged.page?.newest ?? null;
   // Hold at what is on screen: the newest arrival of the page shown, so no row moves.
   const hold = () => setUpTo((u) => u ?? newest ?? -1);
@@ -93,7 +102,12 @@ export function EventsView({ at, onClearAt, onOpenChain, notify }: Props) {
   else if (held && !sameHold && paged.total !== null)
     setHeldTotal({ key, upTo, total: paged.total });
   const left = held && sameHold ? Math.max(0, heldTotal.total - (paged.total ?? 0)) : 0;
-  const leftText = left > 0 ? `${plural(left, 'older event')} left the log since the hold` : null;
+  // Rows on screen among them stay (usePagedRows' keepBy): the list is longer than the log's count.
+  const stayed = (paged.length ?? 0) - (paged.total ?? 0);
+  const leftText =
+    left > 0
+      ? `${plural(left, 'older event')} left the log since the hold${stayed > 0 ? ` (the ${formatInt(stayed)} shown stay)` : ''}`
+      : null;
 
   // A row opened holds the list too: new rows on top would push it down and out of view (the
   // list following it there would leave the top and hold only after the rows had moved). So
@@ -127,7 +141,7 @@ export function EventsView({ at, onClearAt, onOpenChain, notify }: Props) {
   };
   // Emptied by the log, the list has no rows to be scrolled or on: the reason has gone with them.
   const heldWhy =
-    paged.total === 0
+    paged.length === 0
       ? ' (held)'
       : !atTop
         ? ' (held while scrolled)'
@@ -147,9 +161,9 @@ export function EventsView({ at, onClearAt, onOpenChain, notify }: Props) {
         ? ` of the newest ${formatInt(kept)} kept`
         : ', the newest kept';
   const countText =
-    paged.total == null
+    paged.length == null
       ? '…'
-      : `${plural(paged.total, 'event')}${keptText}${frozen ? ' (paused)' : held ? heldWhy : ''}`;
+      : `${plural(paged.length, 'event')}${keptText}${frozen ? ' (paused)' : held ? heldWhy : ''}`;
   const select = (r: Row) => {
     hold();
     setSelected(r);
@@ -368,7 +382,7 @@ export function EventsView({ at, onClearAt, onOpenChain, notify }: Props) {
               </div>
             ))}
           </div>
-          {paged.total === 0 ? (
+          {paged.length === 0 ? (
             <div className="empty muted" data-testid="event-empty">
               {emptyText}
               {left > 0 && (
@@ -383,7 +397,7 @@ export function EventsView({ at, onClearAt, onOpenChain, notify }: Props) {
             </div>
           ) : (
             <VirtualRows
-              count={paged.total ?? 0}
+              count={paged.length ?? 0}
               rowHeight={26}
               onRange={paged.setRange}
               label="Event rows"
