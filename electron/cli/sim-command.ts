@@ -6,6 +6,8 @@ import { PROFILE_LIMITS, rankPortsOverlap } from '../../shared/profile-rules';
 
 /** The PUB socket's send high-water mark the sim runs with (vLLM's default hwm). */
 const PUB_HWM = 100_000;
+/** On Ctrl-C, how long ZeroMQ has to deliver what is queued before the process ends. */
+const CLOSE_LINGER_MS = 2000;
 
 const intFormat = new Intl.NumberFormat('en-US');
 const int0 = (n: number): string => intFormat.format(n);
@@ -202,8 +204,10 @@ export function registerSim(program: Command): void {
         process.once('SIGTERM', resolve);
       });
       clearInterval(report);
-      await sim.close();
-      // Closing waits for every send: the counts are final.
+      // Every batch built is handed to ZeroMQ, which has a moment to deliver them: the counts
+      // printed are then what a subscriber that keeps up received (they counted batches that
+      // never left, and ZeroMQ dropped its queue's tail at exit).
+      await sim.close(CLOSE_LINGER_MS);
       log(`stopped: ${counts()}`);
       process.exitCode = 0;
     });

@@ -183,14 +183,18 @@ export class SimPublisher {
     this.timer = null;
   }
 
-  /** Stop pacing and close every socket. Safe to call twice. */
-  async close(): Promise<void> {
+  /**
+   * Stop pacing and close every socket. Safe to call twice. `lingerMs`: hand every message built
+   * to ZeroMQ first and give it that long to deliver them (RankSockets.close); without it, what is
+   * not out yet is dropped.
+   */
+  async close(lingerMs = 0): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.closed) return;
     this.closed = true;
     this.listeners.clear();
-    await Promise.all(this.state.map((r) => r.sockets.close()));
+    await Promise.all(this.state.map((r) => r.sockets.close(lingerMs)));
   }
 
   private pick(rank?: number): Rank[] {

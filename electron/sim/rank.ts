@@ -187,9 +187,18 @@ export class RankSockets {
     }
   }
 
-  /** Close both sockets (libzmq frees the ports in the background, moments later). */
-  async close(): Promise<void> {
+  /**
+   * Close both sockets (libzmq frees the ports in the background, moments later). Messages built
+   * and not yet handed to ZeroMQ are dropped, and so are those queued in it (linger 0), unless
+   * `lingerMs`: then every built message is handed first, and ZeroMQ has that long to deliver
+   * them (a stopped simulator's counts are then what a subscriber that keeps up receives).
+   */
+  async close(lingerMs = 0): Promise<void> {
     if (this.closed) return this.replayLoop;
+    if (lingerMs > 0) {
+      await this.sendChain;
+      this.pub.linger = lingerMs;
+    }
     this.closed = true;
     await this.sendChain;
     // No unbind first: libzmq 4.3.5 can assert (pipe.cpp) when unbinding with live peers.
