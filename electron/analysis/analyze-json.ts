@@ -56,13 +56,26 @@ export interface FileLinesNotApplied {
   duplicateLines: number;
 }
 
+/** What analyze knows of the file beside its report (the text prints it; the JSON keys it). */
+export interface FileContext {
+  /** Source id → the name the text shows, for the sources the file names. */
+  names: ReadonlyMap<string, string>;
+  /** Sources removed during the recording: left out of every figure. */
+  removed: readonly string[];
+  /** What the reader said of the file (a truncated end, lines skipped), as on stderr. */
+  problems: readonly string[];
+}
+
 /**
  * The analyze JSON of a report: a plain object, ready for JSON.stringify. With the lines of the
- * file its reader did not apply, a `read` section says how many (the analysis never saw them).
+ * file its reader did not apply, a `read` section says how many (the analysis never saw them);
+ * with the file's context, the sources' names, those removed and the reader's problems, each only
+ * where there are any (a script reads them instead of parsing stderr).
  */
 export function toAnalyzeJson(
   r: AnalysisReport,
   read?: FileLinesNotApplied,
+  file?: FileContext,
 ): { [key: string]: Json } {
   const lifetime: { [medium: string]: Json } = {};
   for (const l of r.lifetimes) {
@@ -159,7 +172,27 @@ export function toAnalyzeJson(
       ...(r.input.backwardRemovals > 0 ? { backward_removals: r.input.backwardRemovals } : {}),
     },
     ...(read
-      ? { read: { skipped_lines: read.skippedLines, duplicate_lines: read.duplicateLines } }
+      ? {
+          read: {
+            skipped_lines: read.skippedLines,
+            duplicate_lines: read.duplicateLines,
+            ...(file && file.problems.length > 0 ? { problems: [...file.problems] } : {}),
+          },
+        }
       : {}),
+    ...(file ? fileKeys(file, r) : {}),
+  };
+}
+
+/** source_names (of the sources listed and removed, where a name is not the id) and removed_sources. */
+function fileKeys(file: FileContext, r: AnalysisReport): { [key: string]: Json } {
+  const names: { [source: string]: Json } = {};
+  for (const id of [...r.sources.map((s) => s.source), ...file.removed]) {
+    const name = file.names.get(id);
+    if (name !== undefined && name !== id) names[id] = name;
+  }
+  return {
+    ...(Object.keys(names).length > 0 ? { source_names: names } : {}),
+    ...(file.removed.length > 0 ? { removed_sources: [...file.removed] } : {}),
   };
 }

@@ -79,6 +79,11 @@ describe('kvscope analyze input line', () => {
       `KV cache analysis of ${file} (session): 2 events in 2 batches, 1 source`,
       'Removed during the recording, left out of every figure: engine B',
     ]);
+    // The JSON keys sources by id, and says beside them their names and which were removed.
+    const json = JSON.parse((await run(process.execPath, [CLI, 'analyze', '--json', file])).stdout);
+    expect(Object.keys(json.per_source)).toEqual(['a']);
+    expect(json.source_names).toEqual({ a: 'engine A', b: 'engine B' });
+    expect(json.removed_sources).toEqual(['b']);
   });
 
   it('says how many lines it did not apply, skipped or duplicate, in the text and the JSON', async () => {
@@ -91,8 +96,14 @@ describe('kvscope analyze input line', () => {
       'Lines not applied: 1 line skipped (unreadable), 1 duplicate line (a batch read before)',
     );
     const { stdout } = await run(process.execPath, [CLI, 'analyze', '--json', file]);
-    const json = JSON.parse(stdout) as { read: unknown; input: { events: number } };
-    expect(json.read).toEqual({ skipped_lines: 1, duplicate_lines: 1 });
+    const json = JSON.parse(stdout) as {
+      read: { skipped_lines: number; duplicate_lines: number; problems: string[] };
+      input: { events: number };
+    };
+    expect(json.read).toMatchObject({ skipped_lines: 1, duplicate_lines: 1 });
+    // What stderr says of the file, for a script: the same lines.
+    expect(json.read.problems.map((p) => `# ${p}`)).toEqual(text.stderr.trimEnd().split('\n'));
+    expect(json.read.problems.join('\n')).toMatch(/line 5/);
     expect(json.input.events).toBe(2);
   });
 
