@@ -194,6 +194,11 @@ export function analyzeText(
   );
   if (r.whatIf.length < r.whatIfCount)
     out.push(listedOf(r.whatIf.length, r.whatIfCount, 'source media'));
+  // As the Insights say: a peak that stands in for the capacity counts lost evictions as resident.
+  if (r.input.lostBatches > 0 && r.whatIf.some((w) => w.capacityBasis !== 'engine'))
+    out.push(
+      `A "peak" capacity counts the blocks evicted in the ${count(r.input.lostBatches, 'batch', 'batches')} lost as still resident: it may be past the real capacity.`,
+    );
   out.push(
     table(
       ['source medium', 'capacity', 're-stores', '+10%', '+25%', '+50%', '+100%', '+200%', ''],

@@ -190,6 +190,7 @@ export function InsightsView({ onOpenChain }: Props) {
               w={w}
               label={label(w.source)}
               colors={colors}
+              lostBatches={report.input.lostBatches}
             />
           ))}
         </div>

@@ -16,14 +16,20 @@ interface Props {
   w: WhatIfReport;
   label: string;
   colors: ChartColors;
+  /** Batches the stream lost: the removals in them never came, so the peak may be too high. */
+  lostBatches: number;
 }
 
 /** What-if capacity of one (source, medium): the five-point table and the curve over k. */
-export function WhatIfPanel({ w, label, colors }: Props) {
+export function WhatIfPanel({ w, label, colors, lostBatches }: Props) {
+  const lost =
+    lostBatches > 0
+      ? `; batches were lost, and blocks evicted in them still count as resident, so it may be past the real capacity`
+      : '';
   const basis =
     w.capacityBasis === 'engine'
       ? `the engine's own capacity, ${formatInt(w.capacityBlocks)} blocks`
-      : `the peak resident count, ${formatInt(w.capacityBlocks)} blocks (the engine's real capacity is not known)`;
+      : `the peak resident count, ${formatInt(w.capacityBlocks)} blocks (the engine's real capacity is not known${lost})`;
   const tick = { fill: colors.text, fontSize: 11 };
   return (
     <section

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stored } from '../model/helpers';
 import { CLI, ensureBuilt } from '../support/built-app';
+import { lostBatchesSession } from '../support/lost-session';
 import { sessionBytes } from '../support/session-bytes';
 import { encodeRecord, makeHeader } from '../../electron/session/format';
 
@@ -84,6 +85,18 @@ describe('kvscope analyze input line', () => {
     expect(Object.keys(json.per_source)).toEqual(['a']);
     expect(json.source_names).toEqual({ a: 'engine A', b: 'engine B' });
     expect(json.removed_sources).toEqual(['b']);
+  });
+
+  it('says a peak capacity may be past the real one where batches were lost, and only there', async () => {
+    const line =
+      'A "peak" capacity counts the blocks evicted in the 3 batches lost as still resident: it may be past the real capacity.';
+    for (const lost of [3, 0]) {
+      const file = path.join(dir, `lost-${lost}.kvscope.jsonl`);
+      writeFileSync(file, lostBatchesSession(lost));
+      const { stdout } = await run(process.execPath, [CLI, 'analyze', file]);
+      expect(stdout.includes(line)).toBe(lost > 0);
+      expect(stdout).toContain('What-if capacity');
+    }
   });
 
   it('says how many lines it did not apply, skipped or duplicate, in the text and the JSON', async () => {
