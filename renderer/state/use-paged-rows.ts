@@ -40,12 +40,16 @@ export interface PagedRows<T, P extends PageResult<T> = PageResult<T>> {
 const MARGIN = 60;
 const MAX_LIMIT = 400;
 
+/** Rows a held list keeps at most: those nearest the screen (about 4 MB of event rows). */
+export const KEEP_MAX_ROWS = 4_000;
+
 /**
- * A refreshed page with the rows it no longer has taken from the last one, where the server let
- * them go (a held event list's oldest rows leave the log as new events arrive: at 17,000 events/s
- * the rows a reader had paused on were gone in 3 s). Rows keep their index while the question is
- * the same, which `id` checks: where both pages have a row at one index and they differ, nothing is
- * kept. Only the rows asked for (the screen's and a margin) are kept: memory stays bounded.
+ * A refreshed page joined with the rows loaded before, where the server let some go (a held
+ * event list's oldest rows leave the log as new events arrive: at 17,000 events/s the rows a
+ * reader had paused on were gone in 3 s). Rows keep their index while the question is the same,
+ * which `id` checks: where both have a row at one index and they differ, nothing is kept. A page
+ * with no rows (all gone) keeps the rows loaded; one apart from them (a jump far down) replaces
+ * them. At most KEEP_MAX_ROWS stay, those nearest the rows asked for ([from, from + limit)).
  */
 export function withKeptRows<T, P>(
   last: Loaded<T, P>,
@@ -54,17 +58,26 @@ export function withKeptRows<T, P>(
   limit: number,
   id: (row: T) => unknown,
 ): Loaded<T, P> {
+  const lastEnd = last.offset + last.rows.length;
+  const nextEnd = next.offset + next.rows.length;
+  if (next.rows.length === 0)
+    return last.rows.length === 0 ? next : { ...next, offset: last.offset, rows: last.rows };
+  if (next.offset > lastEnd || nextEnd < last.offset) return next;
+  const start = Math.min(last.offset, next.offset);
+  const end = Math.max(lastEnd, nextEnd);
   const rows: T[] = [];
-  let kept = 0;
-  for (let i = from; i < from + limit; i++) {
-    const fresh = i >= next.offset ? next.rows[i - next.offset] : undefined;
-    const old = i >= last.offset ? last.rows[i - last.offset] : undefined;
+  for (let i = start; i < end; i++) {
+    const fresh = i >= next.offset && i < nextEnd ? next.rows[i - next.offset] : undefined;
+    const old = i >= last.offset && i < lastEnd ? last.rows[i - last.offset] : undefined;
     if (fresh !== undefined && old !== undefined && id(fresh) !== id(old)) return next;
-    if (fresh === undefined && old === undefined) break;
-    if (fresh === undefined) kept += 1;
     rows.push((fresh ?? old) as T);
   }
-  return kept > 0 ? { ...next, offset: from, rows } : next;
+  if (rows.length <= KEEP_MAX_ROWS) return { ...next, offset: start, rows };
+  const at = Math.max(
+    start,
+    Math.min(from - Math.floor((KEEP_MAX_ROWS - limit) / 2), end - KEEP_MAX_ROWS),
+  );
+  return { ...next, offset: at, rows: rows.slice(at - start, at - start + KEEP_MAX_ROWS) };
 }
 
 /**

@@ -68,6 +68,21 @@ describe('a paused event log', () => {
     expect(await seqs()).toEqual(paused);
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'events-paused-kept-1280.png') });
 
+    // To the bottom of the rows kept, a refresh there, and back up: every row is still there (the
+    // refresh at the bottom kept only the rows it asked for, and the list emptied going up).
+    const scrollTo = (top: string) =>
+      page.evaluate<void>(
+        `(() => { const el = document.querySelector('[data-testid="event-rows"]'); el.scrollTop = ${top}; el.dispatchEvent(new Event('scroll')); })()`,
+      );
+    const count = await page.getByTestId('event-count').textContent();
+    await scrollTo('el.scrollHeight');
+    await page.waitForTimeout(1_500);
+    await scrollTo('el.scrollTop - 100');
+    await page.waitForTimeout(1_500);
+    await scrollTo('0');
+    await expect.poll(seqs).toEqual(paused);
+    expect(await page.getByTestId('event-count').textContent()).toBe(count);
+
     // Resumed, the list goes back to the log's newest events.
     await page.getByTestId('event-freeze').click();
     await expect
