@@ -3,7 +3,7 @@ import type { EventFilter, EventPage, EventRow as Row } from '../../shared/api-t
 import type { KvEventType } from '../../shared/events';
 import { KV_EVENT_TYPES } from '../../shared/events';
 import { bridge } from '../bridge/bridge';
-import { formatDateTime, formatInt, plural } from '../lib/format';
+import { formatDateTime, formatInt, nounFor, plural } from '../lib/format';
 import { useFrameState } from '../state/frames';
 import { usePauseKey } from '../state/pause-key';
 import { useSourceNames } from '../state/use-source-names';
@@ -154,6 +154,9 @@ export function EventsView({ at, onClearAt, onOpenChain, notify }: Props) {
   // The log keeps the newest events in memory: once older ones have left it, the count says so
   // (50,000 read as every event while the Overview counted 59,542).
   const kept = paged.page?.kept;
+  // Every held row gone from a full log: newer events may have left it too, so those it counts
+  // are a floor ("50,000+"; 200,000 had come).
+  const newerAtLeast = paged.total === 0 && kept !== undefined;
   const keptText =
     kept === undefined
       ? ''
@@ -342,7 +345,8 @@ export function EventsView({ at, onClearAt, onOpenChain, notify }: Props) {
             onMouseDown={(e) => e.preventDefault()}
             onClick={toNewest}
           >
-            ▲ {plural(newer, 'newer event')}
+            ▲ {formatInt(newer)}
+            {newerAtLeast ? '+' : ''} {nounFor(newer, 'newer event')}
           </button>
         )}
         {at !== undefined && (

@@ -66,6 +66,10 @@ describe('a paused event log', () => {
     );
     expect(held).toBe(0);
     expect(await seqs()).toEqual(paused);
+    // Every held row gone from a full log: the newer count is a floor (more came than it holds).
+    expect(await page.getByTestId('event-newer').textContent()).toBe(
+      `▲ ${DEFAULT_RING_SIZE.toLocaleString('en-US')}+ newer events`,
+    );
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'events-paused-kept-1280.png') });
 
     // To the bottom of the rows kept, a refresh there, and back up: every row is still there (the
