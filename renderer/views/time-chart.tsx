@@ -322,7 +322,9 @@ export function TimeChart({
                   key={l.key}
                   dataKey={l.key}
                   name={l.key}
-                  type="monotone"
+                  // Straight between points, as Grafana draws by default: a curve through them
+                  // swooped where a clear dropped the resident count in one second.
+                  type="linear"
                   dot={rows.length === 1}
                   isAnimationActive={false}
                   stroke={lineColor(colors, l.color, !l.total)}
