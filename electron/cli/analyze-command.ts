@@ -111,8 +111,7 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   for (const p of r.problems) err(p);
   // The text names sources as the screens do: a session's by its header, a capture's after the
   // file (cap.jsonl, cap.jsonl#1), as an import names them. The JSON keys them by id, as the
-  // file's event lines do (what a script or a checker matches), and says beside them the names a
-  // session's header gives (a capture's are made up from the file's name: not said).
+  // file's event lines do (what a script or a checker matches), with their names beside.
   const ids = analysis.sources.map((s) => s.name);
   // A source removed and then back again is among the sources, not among the removed.
   const removedIds = [...new Set(removed)].filter((id) => !ids.includes(id));
@@ -136,8 +135,15 @@ async function runAnalyze(file: string, flags: AnalyzeFlags): Promise<void> {
   }
   if (flags.group !== undefined) checkGroupHeld(analysis, flags.group);
   const report = analysis.report();
+  // What the text says of the file, for the JSON: the names a session's header gives (a capture's
+  // are made up from the file's name: not said), the sources removed, the reader's problems.
+  const context = {
+    names: r.header ? labels : new Map<string, string>(),
+    removed: removedIds,
+    problems: r.problems,
+  };
   const out = flags.json
-    ? `${JSON.stringify(toAnalyzeJson(report, r, { names: r.header ? labels : new Map(), removed: removedIds, problems: r.problems }), null, 2)}\n`
+    ? `${JSON.stringify(toAnalyzeJson(report, r, context), null, 2)}\n`
     : analyzeText(namedReport(report, labels), {
         file: name,
         kind: r.kind,
