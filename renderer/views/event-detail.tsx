@@ -91,9 +91,14 @@ export function EventDetail({ row, names, nowTs, onClose, onOpenChain }: Props) 
           {e.type === 'AllBlocksCleared' ? 'every block of the source' : formatInt(hashes.length)}
           {stored && <span className="muted"> · {plural(stored.block_size, 'token')} each</span>}
         </Field>
+        {/* One child, or none: a removal or a clear has no tokens (an empty row said so). */}
         <Field term="Tokens">
-          {stored && formatInt(stored.token_count)}
-          {offload && <span className="muted"> (an offload carries no token ids)</span>}
+          {stored && (
+            <>
+              {formatInt(stored.token_count)}
+              {offload && <span className="muted"> (an offload carries no token ids)</span>}
+            </>
+          )}
         </Field>
         <Field term="Parent">
           {stored && (

@@ -45,12 +45,15 @@ export function ProfileList({
               <strong className="ellipsis" title={p.name}>
                 {p.name}
               </strong>
-              <span className="mono muted ellipsis" title={p.endpoint}>
+              <span
+                className="mono muted ellipsis"
+                title={p.replayEndpoint ? `${p.endpoint}, replay ${p.replayEndpoint}` : p.endpoint}
+              >
                 {p.mode === 'bind' ? 'bind ' : ''}
                 {p.endpoint}
                 {p.dpRanks > 1 ? ` ×${p.dpRanks} ranks` : ''}
                 {p.topic ? ` topic “${p.topic}”` : ''}
-                {p.replayEndpoint ? ' · replay' : ''}
+                {p.replayEndpoint ? ` · replay ${p.replayEndpoint}` : ''}
               </span>
             </div>
             <div className="profile-actions">

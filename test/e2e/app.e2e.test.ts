@@ -94,6 +94,8 @@ describe('kvscope serve in Chromium', () => {
       .fill(sim.ranks[0]?.replayEndpoint ?? '');
     await page.getByTestId('profile-save').click();
     const item = page.getByRole('listitem').filter({ hasText: SOURCE_NAME });
+    // Its line names the replay endpoint, not only that there is one ("· replay").
+    expect(await item.textContent()).toContain(`· replay ${sim.ranks[0]?.replayEndpoint ?? ''}`);
     // A new connection connects when added: no Connect click.
     await item.getByRole('button', { name: 'Disconnect' }).waitFor();
 

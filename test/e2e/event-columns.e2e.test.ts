@@ -108,6 +108,12 @@ describe('the events table at 1280 px', () => {
       .poll(() => page.getByTestId('event-detail-parent').textContent())
       .toBe('none (a root)');
     await page.getByRole('button', { name: 'Close the event detail' }).click();
+    // A clear has no tokens, and its detail says nothing of them (it had an empty "Tokens" row).
+    await clickRow(rows.nth(1));
+    const detail = page.getByTestId('event-detail');
+    await expect.poll(() => detail.textContent()).toContain('every block of the source');
+    expect(await detail.locator('dt').allTextContents()).not.toContain('Tokens');
+    await page.getByRole('button', { name: 'Close the event detail' }).click();
 
     for (const t of ['BlockStored', 'BlockRemoved', 'AllBlocksCleared'])
       await page.getByTestId(`event-type-${t}`).uncheck();
