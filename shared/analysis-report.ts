@@ -245,3 +245,10 @@ export interface AnalysisReport {
   restoreSeries: RestoreSeries;
   input: InputCounts;
 }
+
+/** The report's per-source or what-if list names only the first MAX_REPORT_SOURCES of its rows. */
+export function listsCut(
+  r: Pick<AnalysisReport, 'sources' | 'sourceCount' | 'whatIf' | 'whatIfCount'>,
+): boolean {
+  return r.sources.length < r.sourceCount || r.whatIf.length < r.whatIfCount;
+}

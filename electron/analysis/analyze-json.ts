@@ -2,11 +2,12 @@
 // keys listed there, hashes as text. A few keys beyond the list (hit_ratio, estimate flags,
 // routing_regret_tokens, the curve, the re-store series, input counts) say more, never less.
 
-import type {
-  AnalysisReport,
-  HistogramBucket,
-  SourceReport,
-  WhatIfPoint,
+import {
+  listsCut,
+  type AnalysisReport,
+  type HistogramBucket,
+  type SourceReport,
+  type WhatIfPoint,
 } from '../../shared/analysis-report';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -106,7 +107,7 @@ export function toAnalyzeJson(
       ? { batches_past_source_limit: r.batchesPastSourceLimit }
       : {}),
     // Past MAX_REPORT_SOURCES, per_source and what_if list the first; the totals count them all.
-    ...(r.sources.length < r.sourceCount || r.whatIf.length < r.whatIfCount
+    ...(listsCut(r)
       ? {
           lists_cut: {
             per_source: { listed: r.sources.length, of: r.sourceCount },

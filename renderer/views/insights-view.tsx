@@ -1,8 +1,10 @@
 import { useCallback, useMemo, useState } from 'react';
 import {
+  listsCut,
   MAX_ANALYSED_SOURCES,
   type AnalysisReport,
   type KvCacheGroupReport,
+  type WhatIfReport,
 } from '../../shared/analysis-report';
 import { bridge, errorText } from '../bridge/bridge';
 import { insightsVerdict, restoresSettled } from '../lib/insights-verdict';
@@ -118,6 +120,7 @@ export function InsightsView({ onOpenChain }: Props) {
     (w) => w.restores === 0 && !restoresSettled(w, report.thrashWindowS),
   );
   const quiet = ranked.filter((w) => w.restores === 0 && restoresSettled(w, report.thrashWindowS));
+  const where = (w: WhatIfReport): string => `${label(w.source)} ${w.medium}`;
   const hits = report.totals;
   return (
     <div className="insights" data-testid="insights">
@@ -136,8 +139,7 @@ export function InsightsView({ onOpenChain }: Props) {
             of these figures.
           </p>
         )}
-        {(report.sources.length < report.sourceCount ||
-          report.whatIf.length < report.whatIfCount) && (
+        {listsCut(report) && (
           <p className="small" data-testid="lists-cut">
             The lists below name the first {formatInt(report.sources.length)} of{' '}
             {formatInt(report.sourceCount)} sources (the what-if, the first{' '}
@@ -170,14 +172,13 @@ export function InsightsView({ onOpenChain }: Props) {
       <h2 className="insights-heading">Is the cache big enough?</h2>
       {quiet.length > 0 && (
         <p className="muted" data-testid="what-if-quiet">
-          No re-store on {nameList(quiet.map((w) => `${label(w.source)} ${w.medium}`))}: more
-          capacity there would add no hits.
+          No re-store on {nameList(quiet.map(where))}: more capacity there would add no hits.
         </p>
       )}
       {unsettled.length > 0 && (
         <p className="muted" data-testid="what-if-unsettled">
-          Not known yet for {nameList(unsettled.map((w) => `${label(w.source)} ${w.medium}`))}: no
-          re-store so far, but it has evicted none of the blocks it was seen storing
+          Not known yet for {nameList(unsettled.map(where))}: no re-store so far, but it has evicted
+          none of the blocks it was seen storing
           {report.input.resets + report.input.clears > 0 ? ' since its last restart or clear' : ''},
           or stores have not run {formatInt(report.thrashWindowS)} s past its first eviction.
         </p>
